@@ -1,0 +1,59 @@
+/// One action of a plugin: typed options in, a typed result out.
+///
+/// A closure that never awaits is taken as synchronous and runs inline in the JS call;
+/// one that awaits runs as a task on the loop thread and resolves when it returns.
+public struct Action<P: Plugin>: Sendable {
+  /// The action name (`set` for `nbridge.storage.set`).
+  public var name: String
+  /// The shape of the options object.
+  public var options: Shape
+  /// The shape of the result.
+  public var result: Shape
+  /// The shape of each streamed intermediate result, for actions that stream to `retainCallback`.
+  public var streams: Shape?
+  /// One line of documentation.
+  public var summary: String
+  /// A time limit in seconds; a call still running then rejects with `timeout` and is cancelled.
+  public var timeLimit: Double?
+  let body: ActionBody<P>
+
+  /// An action whose body may suspend.
+  public init<O: Decodable, R: Encodable>(
+    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    timeLimit: Double? = nil, _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
+  ) {
+    self.name = name
+    self.options = options
+    self.result = result
+    self.streams = streams
+    self.summary = summary
+    self.timeLimit = timeLimit
+    self.body = .async { plugin, json, call in
+      let options = try JSONValueDecoder().decode(O.self, from: json)
+      return try JSONValueEncoder().encode(try await body(plugin, options, call))
+    }
+  }
+
+  /// An action whose body never suspends: it runs inline, inside the JS call.
+  public init<O: Decodable, R: Encodable>(
+    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    timeLimit: Double? = nil, _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
+  ) {
+    self.name = name
+    self.options = options
+    self.result = result
+    self.streams = streams
+    self.summary = summary
+    self.timeLimit = timeLimit
+    self.body = .sync { plugin, json, call in
+      let options = try JSONValueDecoder().decode(O.self, from: json)
+      return try JSONValueEncoder().encode(try body(plugin, options, call))
+    }
+  }
+}
+
+/// A type-erased action body.
+enum ActionBody<P: Plugin>: Sendable {
+  case sync(@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue)
+  case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
+}

@@ -1,0 +1,30 @@
+/// The error a plugin throws to reject a call with a code; anything else thrown becomes `unknown_error`.
+///
+/// The runtime prefixes the message with `service.action: `, so a plugin writes only
+/// what was wrong: `BridgeError.invalidParameter("key", "must be a non-empty string")`.
+public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The code the rejected JS `Error` carries.
+  public var code: ErrorCode
+  /// What was wrong, naming the field where there is one.
+  public var message: String
+
+  /// An error with a code and a message.
+  public init(_ code: ErrorCode, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// `invalid_parameter` for a field: `"key" must be a non-empty string`.
+  public static func invalidParameter(_ field: String, _ problem: String) -> BridgeError {
+    BridgeError(.invalidParameter, "\"\(field)\" \(problem)")
+  }
+
+  /// `not_found` with a message.
+  public static func notFound(_ message: String) -> BridgeError { BridgeError(.notFound, message) }
+
+  /// `unavailable` with a message.
+  public static func unavailable(_ message: String) -> BridgeError { BridgeError(.unavailable, message) }
+
+  /// `code: message`.
+  public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,311 @@
+/// JSON text to and from `JSONValue`, without Foundation (which would cost every
+/// start-up several milliseconds).
+extension JSONValue {
+  /// Parses JSON text; throws `JSONSyntaxError` naming the offset of the first bad character.
+  public init(parsing text: String) throws(JSONSyntaxError) {
+    var text = text
+    let result: Result<JSONValue, JSONSyntaxError> = text.withUTF8 { bytes in
+      var parser = JSONParser<UTF8>(bytes)
+      do throws(JSONSyntaxError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+    }
+    self = try result.get()
+  }
+
+  /// Parses JSON text given as UTF-16 code units (what JavaScriptCore strings hold).
+  public init(parsingUTF16 units: UnsafeBufferPointer<UInt16>) throws(JSONSyntaxError) {
+    var parser = JSONParser<UTF16>(units)
+    self = try parser.parseDocument()
+  }
+
+  /// The compact JSON text of this value, as `JSON.stringify` writes it.
+  public var jsonText: String {
+    var out: [UInt8] = []
+    out.reserveCapacity(64)
+    JSONWriter.write(self, into: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+}
+
+/// JSON text that could not be parsed.
+public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+  /// Offset, in code units, of the character that stopped the parser.
+  public var offset: Int
+  /// What was expected there.
+  public var reason: String
+  /// A one-line description.
+  public var description: String { "invalid JSON at offset \(offset): \(reason)" }
+}
+
+/// A recursive-descent parser over a buffer of code units of one Unicode encoding.
+struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidthInteger & UnsignedInteger {
+  typealias Unit = Encoding.CodeUnit
+  let input: UnsafeBufferPointer<Unit>
+  var index = 0
+  var scratch: [Unit] = []
+  var depth = 0
+
+  init(_ input: UnsafeBufferPointer<Unit>) { self.input = input }
+
+  mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+    let value = try parseValue()
+    skipSpace()
+    guard index == input.count else { throw fail("end of input") }
+    return value
+  }
+
+  func fail(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(offset: index, reason: "expected \(reason)") }
+
+  @inline(__always) func peek() -> UInt32? { index < input.count ? UInt32(input[index]) : nil }
+
+  mutating func skipSpace() {
+    while index < input.count {
+      switch input[index] {
+      case 0x20, 0x0A, 0x0D, 0x09: index += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    skipSpace()
+    guard let c = peek() else { throw fail("a value") }
+    switch c {
+    case 0x22: return .string(try parseString())
+    case 0x7B: return try parseObject()
+    case 0x5B: return try parseArray()
+    case 0x74: try literal("true"); return .bool(true)
+    case 0x66: try literal("false"); return .bool(false)
+    case 0x6E: try literal("null"); return .null
+    default: return .number(try parseNumber())
+    }
+  }
+
+  mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+    let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+    guard index + bytes.count <= input.count else { throw fail("'\(word)'") }
+    for (offset, byte) in bytes.enumerated() where UInt32(input[index + offset]) != UInt32(byte) {
+      throw fail("'\(word)'")
+    }
+    index += bytes.count
+  }
+
+  mutating func enter() throws(JSONSyntaxError) {
+    depth += 1
+    if depth > 512 { throw JSONSyntaxError(offset: index, reason: "nesting deeper than 512 levels") }
+  }
+
+  mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    index += 1
+    var object = JSONObject()
+    skipSpace()
+    if peek() == 0x7D { index += 1; return .object(object) }
+    while true {
+      skipSpace()
+      guard peek() == 0x22 else { throw fail("a string key") }
+      let key = try parseString()
+      skipSpace()
+      guard peek() == 0x3A else { throw fail("':'") }
+      index += 1
+      let value = try parseValue()
+      object[key] = value
+      skipSpace()
+      switch peek() {
+      case 0x2C: index += 1
+      case 0x7D: index += 1; return .object(object)
+      default: throw fail("',' or '}'")
+      }
+    }
+  }
+
+  mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    try enter()
+    defer { depth -= 1 }
+    index += 1
+    var elements: [JSONValue] = []
+    skipSpace()
+    if peek() == 0x5D { index += 1; return .array(elements) }
+    while true {
+      elements.append(try parseValue())
+      skipSpace()
+      switch peek() {
+      case 0x2C: index += 1
+      case 0x5D: index += 1; return .array(elements)
+      default: throw fail("',' or ']'")
+      }
+    }
+  }
+
+  mutating func parseString() throws(JSONSyntaxError) -> String {
+    index += 1
+    let start = index
+    // Fast path: no escapes, decode the slice directly.
+    while index < input.count {
+      let c = input[index]
+      if c == 0x22 {
+        let slice = UnsafeBufferPointer(rebasing: input[start..<index])
+        index += 1
+        return String(decoding: slice, as: Encoding.self)
+      }
+      if c == 0x5C || c < 0x20 { break }
+      index += 1
+    }
+    scratch.removeAll(keepingCapacity: true)
+    scratch.append(contentsOf: input[start..<index])
+    while index < input.count {
+      let c = input[index]
+      switch c {
+      case 0x22:
+        index += 1
+        return String(decoding: scratch, as: Encoding.self)
+      case 0x5C:
+        index += 1
+        guard let e = peek() else { throw fail("an escape") }
+        index += 1
+        switch e {
+        case 0x22, 0x5C, 0x2F: scratch.append(Unit(e))
+        case 0x62: scratch.append(0x08)
+        case 0x66: scratch.append(0x0C)
+        case 0x6E: scratch.append(0x0A)
+        case 0x72: scratch.append(0x0D)
+        case 0x74: scratch.append(0x09)
+        case 0x75:
+          var code = try hex4()
+          if (0xD800..<0xDC00).contains(code), peek() == 0x5C, index + 1 < input.count, input[index + 1] == 0x75 {
+            let save = index
+            index += 2
+            let low = try hex4()
+            if (0xDC00..<0xE000).contains(low) {
+              code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            } else {
+              index = save
+            }
+          }
+          let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
+          if let encoded = Encoding.encode(scalar) { scratch.append(contentsOf: encoded) }
+        default: throw fail("a valid escape")
+        }
+      default:
+        if c < 0x20 { throw fail("no control character in a string") }
+        scratch.append(c)
+        index += 1
+      }
+    }
+    throw fail("'\"'")
+  }
+
+  mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    guard index + 4 <= input.count else { throw fail("four hex digits") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let c = UInt32(input[index])
+      let digit: UInt32
+      switch c {
+      case 0x30...0x39: digit = c - 0x30
+      case 0x41...0x46: digit = c - 0x37
+      case 0x61...0x66: digit = c - 0x57
+      default: throw fail("a hex digit")
+      }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+
+  mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    let start = index
+    var negative = false
+    if peek() == 0x2D { negative = true; index += 1 }
+    var integer: UInt64 = 0
+    var digits = 0
+    while let c = peek(), c >= 0x30, c <= 0x39 {
+      if digits < 18 { integer = integer * 10 + UInt64(c - 0x30) }
+      digits += 1
+      index += 1
+    }
+    guard digits > 0 else { throw fail("a value") }
+    let next = peek()
+    if next != 0x2E && next != 0x65 && next != 0x45 && digits <= 15 {
+      let magnitude = Double(integer)
+      return negative ? -magnitude : magnitude
+    }
+    if next == 0x2E {
+      index += 1
+      var fraction = 0
+      while let c = peek(), c >= 0x30, c <= 0x39 { index += 1; fraction += 1 }
+      guard fraction > 0 else { throw fail("a digit after '.'") }
+    }
+    if let e = peek(), e == 0x65 || e == 0x45 {
+      index += 1
+      if let s = peek(), s == 0x2B || s == 0x2D { index += 1 }
+      var exponent = 0
+      while let c = peek(), c >= 0x30, c <= 0x39 { index += 1; exponent += 1 }
+      guard exponent > 0 else { throw fail("an exponent digit") }
+    }
+    var text = ""
+    text.reserveCapacity(index - start)
+    for i in start..<index { text.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: input[i]))) }
+    guard let value = Double(text), value.isFinite else { throw JSONSyntaxError(offset: start, reason: "a finite number") }
+    return value
+  }
+}
+
+/// Writes `JSONValue`s as compact JSON text.
+enum JSONWriter {
+  static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    switch value {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+    case .number(let n): writeNumber(n, into: &out)
+    case .string(let s): writeString(s, into: &out)
+    case .array(let elements):
+      out.append(0x5B)
+      for (i, element) in elements.enumerated() {
+        if i > 0 { out.append(0x2C) }
+        write(element, into: &out)
+      }
+      out.append(0x5D)
+    case .object(let object):
+      out.append(0x7B)
+      for (i, member) in object.members.enumerated() {
+        if i > 0 { out.append(0x2C) }
+        writeString(member.key, into: &out)
+        out.append(0x3A)
+        write(member.value, into: &out)
+      }
+      out.append(0x7D)
+    }
+  }
+
+  static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+    if !n.isFinite {
+      out.append(contentsOf: "null".utf8)
+    } else if n == n.rounded(), abs(n) < 1e18 {
+      out.append(contentsOf: String(Int64(n)).utf8)
+    } else {
+      out.append(contentsOf: n.description.utf8)
+    }
+  }
+
+  static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  static func writeString(_ s: String, into out: inout [UInt8]) {
+    out.append(0x22)
+    for byte in s.utf8 {
+      switch byte {
+      case 0x22: out.append(0x5C); out.append(0x22)
+      case 0x5C: out.append(0x5C); out.append(0x5C)
+      case 0x0A: out.append(0x5C); out.append(0x6E)
+      case 0x0D: out.append(0x5C); out.append(0x72)
+      case 0x09: out.append(0x5C); out.append(0x74)
+      case 0..<0x20:
+        out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+        out.append(hexDigits[Int(byte >> 4)])
+        out.append(hexDigits[Int(byte & 0xF)])
+      default: out.append(byte)
+      }
+    }
+    out.append(0x22)
+  }
+}

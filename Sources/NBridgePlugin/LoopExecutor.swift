@@ -1,0 +1,103 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The serial executor of the runtime's loop thread: jobs enqueued from any thread
+/// run on the loop, in order, when the loop next turns.
+///
+/// There is one loop per process at a time (one JS context per run); `BridgeActor`
+/// is bound to it, so plugin code isolated to `@BridgeActor` always runs there.
+public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
+  /// The process's loop executor.
+  public static let shared = LoopExecutor()
+
+  private enum Work {
+    case job(UnownedJob)
+    case closure(@Sendable () -> Void)
+  }
+
+  private let queue = Mutex<[Work]>([])
+  /// The read end of a pipe that becomes readable when work is queued; the loop polls it.
+  public let wakeDescriptor: Int32
+  private let wakeWriter: Int32
+  private let owner = Atomic<UInt>(0)
+
+  private init() {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { fatalError("nbridge: cannot create the loop's wake pipe") }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    wakeDescriptor = fds[0]
+    wakeWriter = fds[1]
+  }
+
+  /// Binds the executor to the calling thread, which becomes the loop thread.
+  public func bindToCurrentThread() { owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing) }
+
+  /// Unbinds it when the loop ends.
+  public func unbind() { owner.store(0, ordering: .releasing) }
+
+  /// Whether the caller is on the loop thread.
+  public var isOnLoopThread: Bool {
+    owner.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
+  }
+
+  /// Queues a job of a task isolated to `BridgeActor`.
+  public func enqueue(_ job: consuming ExecutorJob) {
+    push(.job(UnownedJob(job)))
+  }
+
+  /// Queues a closure to run on the loop thread; safe from any thread.
+  public func post(_ work: @escaping @Sendable () -> Void) {
+    push(.closure(work))
+  }
+
+  private func push(_ work: Work) {
+    let wasEmpty = queue.withLock { q in
+      q.append(work)
+      return q.count == 1
+    }
+    if wasEmpty {
+      var one: UInt8 = 1
+      _ = write(wakeWriter, &one, 1)
+    }
+  }
+
+  /// Whether work is queued.
+  public var hasWork: Bool { queue.withLock { !$0.isEmpty } }
+
+  /// Runs the work queued so far (not what it queues in turn); returns how many ran.
+  /// Only the loop thread calls this.
+  @discardableResult
+  public func runQueued() -> Int {
+    var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    while read(wakeDescriptor, &drained, 32) == 32 {}
+    let batch = queue.withLock { q in
+      let taken = q
+      q.removeAll(keepingCapacity: true)
+      return taken
+    }
+    for work in batch {
+      switch work {
+      case .job(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+      case .closure(let body): body()
+      }
+    }
+    return batch.count
+  }
+
+  /// Traps when called off the loop thread (used by `assumeIsolated`).
+  public func checkIsolated() {
+    precondition(isOnLoopThread, "nbridge: BridgeActor code ran off the loop thread")
+  }
+
+  /// Whether the current thread is the loop thread (Swift 6.2 isolation check).
+  public func isIsolatingCurrentContext() -> Bool? { isOnLoopThread }
+
+  /// This executor as an unowned reference.
+  public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}

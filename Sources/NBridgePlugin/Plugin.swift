@@ -1,0 +1,84 @@
+/// A native service reachable from JavaScript as `nbridge.<service>`.
+///
+/// A plugin is a class isolated to the loop (`@BridgeActor`). The runtime creates it
+/// on first use (or at launch when `startsAtLaunch`), calls its actions, and resolves
+/// or rejects each call's Promise itself, so no path can leave a Promise pending.
+@BridgeActor
+public protocol Plugin: AnyObject {
+  /// The service name, actions, events and permission: what JS can call.
+  nonisolated static var definition: PluginDefinition<Self> { get }
+  /// Creates the plugin for one run; keep it cheap, do slow work in `start()` or lazily.
+  init(context: PluginContext) throws
+  /// Runs once per launch, before the script when `startsAtLaunch` is set, else before the first call.
+  func start() async throws
+  /// Flushes at exit or on a signal; in-flight calls have been cancelled by then.
+  func stop() async
+  /// Tells the plugin how many JS listeners an event now has (start or stop a watcher here).
+  func listenersChanged(event: String, count: Int)
+}
+
+extension Plugin {
+  /// No start work by default.
+  public func start() async throws {}
+  /// No stop work by default.
+  public func stop() async {}
+  /// Listener counts are ignored by default.
+  public func listenersChanged(event: String, count: Int) {}
+}
+
+/// What a plugin declares about itself.
+public struct PluginDefinition<P: Plugin>: Sendable {
+  /// The name under `nbridge` (`storage` for `nbridge.storage`).
+  public var service: String
+  /// The permission that guards it; its own service name unless told otherwise.
+  public var permission: String
+  /// One line for `nbridge plugins` and the `.d.ts` comments.
+  public var summary: String
+  /// Create and start the plugin at launch, before the script runs (default: lazily, on first use).
+  public var startsAtLaunch: Bool
+  /// The actions JS can call.
+  public var actions: [Action<P>]
+  /// The events JS can listen to.
+  public var events: [EventSpec]
+
+  /// A definition.
+  public init(
+    service: String, permission: String? = nil, summary: String = "", startsAtLaunch: Bool = false,
+    actions: [Action<P>], events: [EventSpec] = []
+  ) {
+    self.service = service
+    self.permission = permission ?? service
+    self.summary = summary
+    self.startsAtLaunch = startsAtLaunch
+    self.actions = actions
+    self.events = events
+  }
+}
+
+/// An event a plugin emits to `addListener(name, callback)`.
+public struct EventSpec: Sendable, Hashable {
+  /// The event name.
+  public var name: String
+  /// The shape of the listener's argument.
+  public var payload: Shape
+  /// One line of documentation.
+  public var summary: String
+  /// Whether a listener keeps the run alive until removed (it waits on the outside world).
+  public var keepsAlive: Bool
+
+  /// An event declaration.
+  public init(_ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false) {
+    self.name = name
+    self.payload = payload
+    self.summary = summary
+    self.keepsAlive = keepsAlive
+  }
+}
+
+/// Options that decode from anything; for actions that take none.
+public struct NoOptions: Decodable, Sendable {
+  /// Accepts any options value.
+  public init(from decoder: any Decoder) throws {}
+  /// No options.
+  public init() {}
+}

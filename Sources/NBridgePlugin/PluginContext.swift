@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Everything a plugin gets from the run: the app, its folders, and the loop.
+@BridgeActor
+public final class PluginContext {
+  /// The plugin's service name.
+  public let service: String
+  /// The app's manifest.
+  public let manifest: AppManifest
+  /// This app's data folder (storage, launch counts, notification history); created before the script runs.
+  public let dataDirectory: String
+  /// The folder every nbridge app of the user shares (named pasteboards, the headless clipboard).
+  public let sharedDirectory: String
+  /// The script's arguments (what follows `--`).
+  public let arguments: [String]
+  /// True when the plugin must not touch the desktop (clipboard, notification server): `nbridge test` without `--desktop`.
+  public let headless: Bool
+  /// The environment the run sees (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, ...).
+  public let environment: [String: String]
+  private unowned let host: any PluginHost
+
+  /// A context; the runtime creates these.
+  public init(
+    service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
+    headless: Bool, environment: [String: String], host: any PluginHost
+  ) {
+    self.service = service
+    self.manifest = manifest
+    self.dataDirectory = dataDirectory
+    self.sharedDirectory = sharedDirectory
+    self.arguments = arguments
+    self.headless = headless
+    self.environment = environment
+    self.host = host
+  }
+
+  /// Calls this service's JS listeners for `event` with `payload`.
+  public func emit<T: Encodable>(_ event: String, _ payload: T) {
+    guard let value = try? JSONValueEncoder().encode(payload) else { return }
+    host.emit(service: service, event: event, payload: value)
+  }
+
+  /// How many JS listeners `event` has now.
+  public func listenerCount(_ event: String) -> Int { host.listenerCount(service: service, event: event) }
+
+  /// Keeps the run alive (while waiting on the outside world) until the handle is released.
+  public func keepAlive(_ reason: String) -> KeepAlive { KeepAlive(host: host, token: host.holdRun(reason: reason)) }
+
+  /// Runs `body` on the loop after `seconds` (then every `repeating` seconds). Timers alone do not keep the run alive.
+  public func setTimer(after seconds: Double, repeating: Double? = nil, _ body: @escaping @BridgeActor () -> Void)
+    -> LoopTimer
+  {
+    LoopTimer(host: host, id: host.addTimer(after: seconds, repeating: repeating, body))
+  }
+
+  /// Runs `body` on the loop whenever `fd` is readable; no thread, no polling.
+  public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> DescriptorWatch {
+    DescriptorWatch(host: host, id: host.watchReadable(fd, body))
+  }
+
+  /// Ends the run with `code` (plugins are stopped first, so pending writes are flushed).
+  public func exit(code: Int32) { host.requestExit(code: code) }
+
+  /// Whether the app may use `service` (for `checkPermission`-style actions).
+  public func isAllowed(service: String) -> Bool { host.isAllowed(service: service) }
+
+  /// The GLib main context the loop iterates (a `GMainContext *`), for GDBus and friends.
+  public var glibMainContext: OpaquePointer? { host.glibMainContext }
+
+  /// Prints one line on stderr: `nbridge: <service>: <message>`.
+  public nonisolated func warn(_ message: String) {
+    var line = "nbridge: \(service): \(message)\n"
+    line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
+  }
+
+  /// Runs `work` on the loop thread; safe to call from any thread.
+  public nonisolated static func post(_ work: @escaping @Sendable @BridgeActor () -> Void) {
+    LoopExecutor.shared.post { BridgeActor.assumeIsolated(work) }
+  }
+}
+
+/// A hold on the run; the run may end once every hold is released.
+@BridgeActor
+public final class KeepAlive {
+  private unowned let host: any PluginHost
+  private var token: Int?
+  init(host: any PluginHost, token: Int) {
+    self.host = host
+    self.token = token
+  }
+  /// Releases the hold (again is harmless).
+  public func release() {
+    if let token { host.releaseRun(token) }
+    token = nil
+  }
+  /// Whether the hold is still held.
+  public var isHeld: Bool { token != nil }
+}
+
+/// A timer on the loop.
+@BridgeActor
+public final class LoopTimer {
+  private unowned let host: any PluginHost
+  private var id: Int?
+  init(host: any PluginHost, id: Int) {
+    self.host = host
+    self.id = id
+  }
+  /// Cancels the timer (again is harmless).
+  public func cancel() {
+    if let id { host.cancelTimer(id) }
+    id = nil
+  }
+}
+
+/// A file-descriptor watch on the loop.
+@BridgeActor
+public final class DescriptorWatch {
+  private unowned let host: any PluginHost
+  private var id: Int?
+  init(host: any PluginHost, id: Int) {
+    self.host = host
+    self.id = id
+  }
+  /// Stops watching (again is harmless).
+  public func cancel() {
+    if let id { host.cancelWatch(id) }
+    id = nil
+  }
+}

@@ -1,0 +1,26 @@
+/// What the runtime provides to plugins; plugins use it through `PluginContext`.
+@BridgeActor
+public protocol PluginHost: AnyObject {
+  /// Calls the JS listeners of `service`'s `event` with `payload`.
+  func emit(service: String, event: String, payload: JSONValue)
+  /// How many JS listeners `service`'s `event` has.
+  func listenerCount(service: String, event: String) -> Int
+  /// Keeps the run alive until the returned token is released.
+  func holdRun(reason: String) -> Int
+  /// Releases a hold.
+  func releaseRun(_ token: Int)
+  /// Runs `body` on the loop after `seconds`, then every `repeating` seconds if given.
+  func addTimer(after seconds: Double, repeating: Double?, _ body: @escaping @BridgeActor () -> Void) -> Int
+  /// Cancels a timer.
+  func cancelTimer(_ id: Int)
+  /// Runs `body` on the loop whenever `fd` is readable (or closed), without any polling loop.
+  func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int
+  /// Stops watching.
+  func cancelWatch(_ id: Int)
+  /// Ends the run with `code` once plugins have stopped.
+  func requestExit(code: Int32)
+  /// Whether the app may use `service`.
+  func isAllowed(service: String) -> Bool
+  /// The GLib main context the loop iterates (a `GMainContext *`), for GDBus and friends.
+  var glibMainContext: OpaquePointer? { get }
+}

@@ -1,0 +1,108 @@
+/// The plugins a runtime offers, by service name.
+public struct PluginRegistry: Sendable {
+  /// The registered plugins in registration order.
+  public private(set) var plugins: [RegisteredPlugin] = []
+
+  /// An empty registry.
+  public init() {}
+
+  /// A registry holding `types`.
+  public init(_ types: [any Plugin.Type]) {
+    for type in types { register(type) }
+  }
+
+  /// Registers a plugin type; a later registration of the same service replaces the earlier one.
+  public mutating func register(_ type: any Plugin.Type) {
+    let entry = RegisteredPlugin(type)
+    if let index = plugins.firstIndex(where: { $0.service == entry.service }) {
+      plugins[index] = entry
+    } else {
+      plugins.append(entry)
+    }
+  }
+
+  /// The plugin registered under `service`.
+  public func plugin(named service: String) -> RegisteredPlugin? { plugins.first { $0.service == service } }
+}
+
+/// A registered plugin with its type erased: its declarations and how to make and call it.
+public struct RegisteredPlugin: Sendable {
+  /// The service name.
+  public let service: String
+  /// The permission guarding it.
+  public let permission: String
+  /// One line of documentation.
+  public let summary: String
+  /// Whether it starts at launch.
+  public let startsAtLaunch: Bool
+  /// Its actions' declarations.
+  public let actions: [ActionInfo]
+  /// Its events.
+  public let events: [EventSpec]
+  private let makeInstance: @BridgeActor @Sendable (PluginContext) throws -> PluginInstance
+
+  init<P: Plugin>(_ type: P.Type) {
+    let definition = P.definition
+    service = definition.service
+    permission = definition.permission
+    summary = definition.summary
+    startsAtLaunch = definition.startsAtLaunch
+    actions = definition.actions.map {
+      ActionInfo(
+        name: $0.name, options: $0.options, result: $0.result, streams: $0.streams, summary: $0.summary,
+        timeLimit: $0.timeLimit)
+    }
+    events = definition.events
+    makeInstance = { context in PluginInstance(try P(context: context), definition: definition) }
+  }
+
+  /// Creates the plugin for a run.
+  @BridgeActor
+  public func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
+
+  /// The index of `action`, for calls that resolve names once.
+  public func actionIndex(_ action: String) -> Int? { actions.firstIndex { $0.name == action } }
+}
+
+/// An action's declaration, without its body.
+public struct ActionInfo: Sendable, Hashable {
+  /// The action name.
+  public var name: String
+  /// Its options shape.
+  public var options: Shape
+  /// Its result shape.
+  public var result: Shape
+  /// Its streamed intermediate results' shape, if it streams.
+  public var streams: Shape?
+  /// One line of documentation.
+  public var summary: String
+  /// Its time limit in seconds, if any.
+  public var timeLimit: Double?
+}
+
+/// A live plugin of one run, with its actions ready to call.
+@BridgeActor
+public final class PluginInstance {
+  /// How a call of one action runs.
+  public enum Invocation {
+    /// Inline: returns the result or throws.
+    case sync(@BridgeActor (JSONValue, Call) throws -> JSONValue)
+    /// As a task on the loop.
+    case async(@BridgeActor (JSONValue, Call) async throws -> JSONValue)
+  }
+
+  /// The instance, for hooks.
+  public let object: any Plugin
+  /// Each action's invocation, by index.
+  public let invocations: [Invocation]
+
+  init<P: Plugin>(_ plugin: P, definition: PluginDefinition<P>) {
+    object = plugin
+    invocations = definition.actions.map { action in
+      switch action.body {
+      case .sync(let body): .sync { json, call in try body(plugin, json, call) }
+      case .async(let body): .async { json, call in try await body(plugin, json, call) }
+      }
+    }
+  }
+}
