@@ -42,20 +42,20 @@ let package = Package(
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
-      name: "AppPlugin", dependencies: ["NBridgePlugin"], path: "Plugins/App/Sources",
+      name: "NBridgeApp", dependencies: ["NBridgePlugin"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
-      name: "StoragePlugin", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
+      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
-      name: "PasteboardPlugin", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Pasteboard/Sources",
+      name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Pasteboard/Sources",
       swiftSettings: strict),
     .target(
-      name: "NotificationPlugin", dependencies: ["NBridgePlugin", "CGio"],
+      name: "NBridgeNotification", dependencies: ["NBridgePlugin", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
       name: "NBridgeBuiltins",
-      dependencies: ["NBridgePlugin", "AppPlugin", "StoragePlugin", "PasteboardPlugin", "NotificationPlugin"],
+      dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
       swiftSettings: strict),
 
     .executableTarget(
@@ -74,12 +74,17 @@ let package = Package(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
       swiftSettings: strict),
     .testTarget(
-      name: "BuiltinPluginTests",
-      dependencies: [
-        "NBridgeTesting", "NBridgePlugin", "NBridgeBuiltins", "AppPlugin", "StoragePlugin",
-        "PasteboardPlugin", "NotificationPlugin",
-      ],
-      swiftSettings: strict),
-    .testTarget(name: "CLITests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
+      name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/App/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeStorageTests", dependencies: ["NBridgeStorage", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Storage/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgePasteboardTests", dependencies: ["NBridgePasteboard", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Pasteboard/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Notification/Tests", swiftSettings: strict),
+    .testTarget(name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], swiftSettings: strict),
   ]
 )

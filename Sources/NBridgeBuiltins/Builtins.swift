@@ -1,0 +1,13 @@
+import NBridgeApp
+import NBridgeNotification
+import NBridgePasteboard
+import NBridgePlugin
+import NBridgeStorage
+
+/// The plugins every nbridge runtime ships with.
+public enum Builtins {
+  /// `app`, `storage`, `preference`, `pasteboard` and `notification`, in that order.
+  public static let plugins: [any Plugin.Type] = [
+    AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
+  ]
+}
