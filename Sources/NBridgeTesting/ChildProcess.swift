@@ -23,8 +23,8 @@ public final class ChildProcess: @unchecked Sendable {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-proc-\(UUID().uuidString)")
     outURL = base.appendingPathExtension("out")
     errURL = base.appendingPathExtension("err")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
     if let stdin {
