@@ -26,6 +26,7 @@ final class X11Clipboard: ClipboardBackend {
   private var handler: (@BridgeActor (Int) -> Void)?
   private var read: SelectionRead?
   private var readTask: Task<String?, any Error>?
+  private var changeWaiters: [(after: Int, continuation: CheckedContinuation<Bool, Never>, timer: LoopTimer)] = []
   private var pumping = false
 
   /// The clipboard of the X display `displayName`; connects on first use.
@@ -44,12 +45,18 @@ final class X11Clipboard: ClipboardBackend {
 
   func setString(_ text: String) async throws {
     let connection = try connected()
+    try settle(connection)
+    let before = seen
     let outcome = try await runXclip(input: Array(text.utf8))
     guard outcome.status == 0 else {
       throw BridgeError.unavailable("xclip could not take the X11 clipboard of \"\(displayName)\" (exit \(outcome.status))")
     }
-    // xclip owned the selection before it exited: after a round trip its XFixes event is here.
+    // xclip 0.13 exits before its ownership request reaches the server (its background half
+    // sends it); resolve once the server reports the new owner, so a read right after sees it.
     try settle(connection)
+    guard await changed(after: before) else {
+      throw BridgeError.unavailable("xclip did not take the X11 clipboard of \"\(displayName)\" within 2 s")
+    }
   }
 
   func clear() throws {
@@ -76,6 +83,7 @@ final class X11Clipboard: ClipboardBackend {
 
   func close() {
     fail(BridgeError.unavailable("the run ended"))
+    resumeWaiters(timedOut: true)
     connection?.close()
     connection = nil
   }
@@ -101,7 +109,7 @@ final class X11Clipboard: ClipboardBackend {
 
   /// Watches the socket while someone waits for events: a listener or a read in flight.
   private func updateWatch() {
-    let needed = connection != nil && (handler != nil || read != nil)
+    let needed = connection != nil && (handler != nil || read != nil || !changeWaiters.isEmpty)
     if needed, socketWatch == nil, let connection {
       socketWatch = context.watchReadable(connection.descriptor) { [weak self] in self?.pump() }
     } else if !needed, let socketWatch {
@@ -118,6 +126,7 @@ final class X11Clipboard: ClipboardBackend {
     pumping = false
     if connection.lost {
       fail(lostError)
+      resumeWaiters(timedOut: true)
       self.connection = nil
       socketWatch?.cancel()
       socketWatch = nil
@@ -153,6 +162,7 @@ final class X11Clipboard: ClipboardBackend {
     let type = event.type
     if type == connection.fixesSelectionEvent {
       seen += 1
+      resumeWaiters(timedOut: false)
       handler?(seen)
     } else if type == SelectionNotify && event.xselection.requestor == connection.window {
       selectionArrived(event.xselection, on: connection)
@@ -161,6 +171,28 @@ final class X11Clipboard: ClipboardBackend {
     {
       chunkArrived(on: connection)
     }
+  }
+
+  /// Waits (on the loop, up to 2 s) until the count passes `count`; whether it did.
+  private func changed(after count: Int) async -> Bool {
+    if seen > count { return true }
+    return await withCheckedContinuation { continuation in
+      let timer = context.setTimer(after: 2) { [weak self] in self?.resumeWaiters(timedOut: true) }
+      changeWaiters.append((count, continuation, timer))
+      updateWatch()
+    }
+  }
+
+  private func resumeWaiters(timedOut: Bool) {
+    let (done, waiting) = (
+      changeWaiters.filter { timedOut || $0.after < seen }, changeWaiters.filter { !timedOut && $0.after >= seen }
+    )
+    changeWaiters = waiting
+    for waiter in done {
+      waiter.timer.cancel()
+      waiter.continuation.resume(returning: waiter.after < seen)
+    }
+    if !done.isEmpty { updateWatch() }
   }
 
   // MARK: Reading
@@ -184,21 +216,24 @@ final class X11Clipboard: ClipboardBackend {
           BridgeError(.timeout, "the X11 clipboard's owner did not answer within \(Int(X11Clipboard.answerTimeout)) s"))
       }
       read = SelectionRead(target: connection.utf8String, continuation: continuation, timer: timer)
-      request(connection.utf8String, on: connection)
       updateWatch()
+      request(connection.utf8String, on: connection)
     }
   }
 
   private func request(_ target: Atom, on connection: X11Connection) {
     XConvertSelection(connection.display, connection.clipboard, target, connection.property, connection.window, 0)
     connection.flush()
+    // Xlib reads whatever has arrived while it flushes; such events never make the socket readable again.
+    pump()
   }
 
   private func selectionArrived(_ event: XSelectionEvent, on connection: X11Connection) {
     guard var current = read, !current.incremental else { return }
     if event.property == 0 {
       // Refused: no owner, or no such target. Try Latin-1 `STRING` once before giving up.
-      if current.target == connection.utf8String {
+      let hasOwner = XGetSelectionOwner(connection.display, connection.clipboard) != 0
+      if hasOwner && current.target == connection.utf8String {
         current.target = connection.string
         read = current
         request(connection.string, on: connection)
