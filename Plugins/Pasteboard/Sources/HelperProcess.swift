@@ -21,7 +21,7 @@ enum HelperProcess {
   /// `POSIX_SPAWN_SETSID` (glibc hides it without `_GNU_SOURCE`): the helper gets its own session.
   private static let setSessionFlag: Int16 = 0x80
 
-  /// Runs `arguments` (the program looked up on `PATH`) with `input` on stdin, waits for it to
+  /// Runs `arguments` (the program looked up on `environment`'s `PATH`) with `input` on stdin, waits for it to
   /// exit on a background thread, and returns its status with stdout and stderr when `capture`
   /// is set (else both go to `/dev/null`, so a daemonising helper holds no pipe of ours).
   static func run(
@@ -91,6 +91,17 @@ enum HelperProcess {
     var bytes: [UInt8] = []
   }
 
+  /// `name` itself when it holds a `/`, else the first executable `name` in `path`'s folders
+  /// (the run's `PATH`, which may differ from this process's).
+  private static func locate(_ name: String, path: String) -> String? {
+    if name.contains("/") { return name }
+    for folder in path.split(separator: ":") where !folder.isEmpty {
+      let candidate = "\(folder)/\(name)"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+
   private static func spawn(
     _ arguments: [String], environment: [String: String], capture: Bool, input: Bool = true
   ) throws(SystemError) -> Running {
@@ -152,8 +163,12 @@ enum HelperProcess {
       for p in argv { free(p) }
       for p in envp { free(p) }
     }
+    guard let program = locate(arguments[0], path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+      for fd in ours + theirs { Glibc.close(fd) }
+      throw SystemError(operation: "start \(arguments[0]) (not found on PATH)", code: ENOENT)
+    }
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     for fd in theirs { Glibc.close(fd) }
     guard result == 0 else {
       for fd in ours { Glibc.close(fd) }

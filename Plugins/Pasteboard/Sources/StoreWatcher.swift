@@ -26,7 +26,8 @@ final class StoreWatcher {
     self.onChange = onChange
     try POSIX.makeDirectories(store.directory)
     descriptor = try POSIX.retrying("watch \(store.directory)") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-    let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+    // Every write renames a finished file into place: a move in, or a removal, is a change.
+    let mask = UInt32(IN_MOVED_TO | IN_DELETE)
     do {
       _ = try POSIX.retrying("watch \(store.directory)") { inotify_add_watch(descriptor, store.directory, mask) }
     } catch {
