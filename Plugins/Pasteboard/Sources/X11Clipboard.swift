@@ -61,7 +61,7 @@ final class X11Clipboard: ClipboardBackend {
 
   func clear() throws {
     let connection = try connected()
-    XSetSelectionOwner(connection.display, connection.clipboard, 0, 0)
+    connection.disownClipboard()
     try settle(connection)
   }
 
@@ -222,8 +222,7 @@ final class X11Clipboard: ClipboardBackend {
   }
 
   private func request(_ target: Atom, on connection: X11Connection) {
-    XConvertSelection(connection.display, connection.clipboard, target, connection.property, connection.window, 0)
-    connection.flush()
+    connection.convertClipboard(to: target)
     // Xlib reads whatever has arrived while it flushes; such events never make the socket readable again.
     pump()
   }
@@ -232,8 +231,7 @@ final class X11Clipboard: ClipboardBackend {
     guard var current = read, !current.incremental else { return }
     if event.property == 0 {
       // Refused: no owner, or no such target. Try Latin-1 `STRING` once before giving up.
-      let hasOwner = XGetSelectionOwner(connection.display, connection.clipboard) != 0
-      if hasOwner && current.target == connection.utf8String {
+      if connection.clipboardHasOwner && current.target == connection.utf8String {
         current.target = connection.string
         read = current
         request(connection.string, on: connection)

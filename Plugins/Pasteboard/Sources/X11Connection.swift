@@ -88,6 +88,22 @@ final class X11Connection {
     }
   }
 
+  /// Asks the `CLIPBOARD` owner for its text as `target`; the answer is a `SelectionNotify` event.
+  func convertClipboard(to target: Atom) {
+    guard !lost else { return }
+    XConvertSelection(display, clipboard, target, property, window, 0)
+    XFlush(display)
+  }
+
+  /// Whether `CLIPBOARD` has an owner now (`XGetSelectionOwner`, a round trip).
+  var clipboardHasOwner: Bool { !lost && XGetSelectionOwner(display, clipboard) != 0 }
+
+  /// Leaves `CLIPBOARD` without owner (`XSetSelectionOwner` to None): the clipboard is empty,
+  /// and the previous owner is told to let go.
+  func disownClipboard() {
+    if !lost { XSetSelectionOwner(display, clipboard, 0, 0) }
+  }
+
   /// Reads and deletes the conversion property: its type and, for 8-bit data, its bytes;
   /// nil when it is missing or larger than `limit`.
   func takeProperty(limit: Int) -> (type: Atom, bytes: [UInt8])? {
