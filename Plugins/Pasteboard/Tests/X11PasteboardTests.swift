@@ -19,7 +19,7 @@ import Testing
       #expect(try await app.call("getString") == "copied by nbridge ✓")
       await app.stop()
     }
-    let pasted = try await xclip(["-o"], display: x.display)
+    let pasted = try await Xclip.paste(display: x.display)
     #expect(pasted.status == 0)
     #expect(pasted.stdout == "copied by nbridge ✓")
     #expect(try await PluginFixture(shared: dir.path, environment: desktop(x)).call("getString") == "copied by nbridge ✓")
@@ -31,16 +31,16 @@ import Testing
     let app = try PluginFixture(shared: dir.path, environment: desktop(x))
     app.listeners(1)
     #expect(app.host.holds.count == 1)
-    try await copyWithXclip("typed elsewhere", display: x.display)
+    try await Xclip.copy("typed elsewhere", display: x.display)
     #expect(await eventually { app.host.changes == [PasteboardChange(name: nil, changeCount: 1)] })
     #expect(try await app.call("getString") == "typed elsewhere")
-    try await copyWithXclip("and again", display: x.display)
+    try await Xclip.copy("and again", display: x.display)
     #expect(await eventually { app.host.changes.last == PasteboardChange(name: nil, changeCount: 2) })
     #expect(try await app.call("getString") == "and again")
     app.listeners(0)
     #expect(app.host.holds.isEmpty)
     #expect(app.host.watchIDs.isEmpty, "no descriptor is watched without a listener or a read")
-    try await copyWithXclip("unheard", display: x.display)
+    try await Xclip.copy("unheard", display: x.display)
     let count = try await app.call("changeCount")
     #expect(count == 3, "changes without a listener are still counted")
     #expect(app.host.changes.count == 2, "but not sent")
@@ -59,7 +59,7 @@ import Testing
     try await app.call("clear")
     #expect(try await app.call("getString") == .null)
     #expect(try await app.call("changeCount") == 2)
-    #expect(try await xclip(["-o"], display: x.display).status != 0, "xclip finds no selection either")
+    #expect(try await Xclip.paste(display: x.display).status != 0, "xclip finds no selection either")
     await app.stop()
   }
 
@@ -70,13 +70,13 @@ import Testing
     // Far above the X server's request size, so xclip sends it with the INCR protocol.
     let line = "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 ünïcödé\n"
     let big = String(repeating: line, count: 3 * 1024 * 1024 / line.utf8.count)
-    try await copyWithXclip(big, display: x.display)
+    try await Xclip.copy(big, display: x.display)
     let read = try await app.call("getString")
     #expect(read.stringValue?.count == big.count)
     #expect(read.stringValue == big)
     let mine = "é" + big
     try await app.call("setString", ["string": .string(mine)])
-    #expect(try await xclip(["-o"], display: x.display).stdout == mine)
+    #expect(try await Xclip.paste(display: x.display).stdout == mine)
     await app.stop()
   }
 
@@ -84,7 +84,7 @@ import Testing
     let x = try XvfbServer()
     let dir = try TemporaryDirectory()
     let app = try PluginFixture(shared: dir.path, environment: desktop(x))
-    try await copyWithXclip("plain old STRING", display: x.display, target: "STRING")
+    try await Xclip.copy("plain old STRING", display: x.display, target: "STRING")
     #expect(try await app.call("getString") == "plain old STRING")
     await app.stop()
   }
@@ -129,36 +129,4 @@ private func desktop(_ x: XvfbServer) -> [String: String] {
   environment["DISPLAY"] = x.display
   environment["WAYLAND_DISPLAY"] = nil
   return environment
-}
-
-/// Copies `text` with `xclip -i` and returns once `xclip -o` pastes it: xclip 0.13 exits
-/// before its background half has taken the selection.
-private func copyWithXclip(_ text: String, display: String, target: String? = nil) async throws {
-  let typeArguments = target.map { ["-t", $0] } ?? []
-  let copied = try await xclip(typeArguments + ["-i"], display: display, input: text)
-  #expect(copied.status == 0)
-  for _ in 0..<200 {
-    if try await xclip(typeArguments + ["-o"], display: display).stdout == text { return }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  Issue.record("xclip never pasted what it copied")
-}
-
-/// Runs `xclip -selection clipboard ARGS` off the loop thread (the loop may have to answer it).
-///
-/// `xclip -i` forks a child that keeps the selection; Foundation's `Process` (and so
-/// `ChildProcess`) waits for every holder of a descriptor it passes down, so it would wait
-/// for that child too. `-i` therefore runs through posix_spawn, like the plugin's own helpers.
-private func xclip(_ arguments: [String], display: String, input: String? = nil) async throws
-  -> (status: Int32, stdout: String, stderr: String)
-{
-  if let input {
-    let environment = ["DISPLAY": display, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]
-    let outcome = try await HelperProcess.run(
-      ["xclip", "-selection", "clipboard"] + arguments, input: Array(input.utf8), environment: environment)
-    return (outcome.status, "", "")
-  }
-  return try await Task.detached {
-    try ChildProcess.run("xclip", ["-selection", "clipboard"] + arguments, environment: ["DISPLAY": display], timeout: 20)
-  }.value
 }
