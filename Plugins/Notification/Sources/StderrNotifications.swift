@@ -22,7 +22,7 @@ final class StderrNotifications: NotificationPresenter {
   func dismiss(id: String) -> Bool { false }
 
   /// `notification [App] Title: body [Open | Later]`, on one line whatever the text holds.
-  static func line(for notification: StoredNotification, appName: String) -> String {
+  nonisolated static func line(for notification: StoredNotification, appName: String) -> String {
     var line = "notification [\(appName)] \(oneLine(notification.title))"
     if !notification.body.isEmpty { line += ": " + oneLine(notification.body) }
     if !notification.actions.isEmpty {
@@ -31,7 +31,7 @@ final class StderrNotifications: NotificationPresenter {
     return line
   }
 
-  private static func oneLine(_ text: String) -> String {
+  private nonisolated static func oneLine(_ text: String) -> String {
     String(text.map { $0.isNewline ? " " : $0 })
   }
 
