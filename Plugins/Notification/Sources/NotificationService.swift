@@ -6,6 +6,9 @@ import NBridgePlugin
 final class NotificationService {
   /// How many delivered notifications the history keeps (the oldest are dropped).
   static let historyLimit = 100
+  /// The longest a timer waits before looking at the wall clock again: the loop's timers run on
+  /// the monotonic clock, which stands still while the machine sleeps.
+  static let longestWait: Int64 = 60_000
 
   private let context: PluginContext
   private let store: NotificationStore
@@ -93,7 +96,7 @@ final class NotificationService {
 
   private func arm(_ notification: StoredNotification) {
     timers.removeValue(forKey: notification.id)?.cancel()
-    let delay = Double(max(0, notification.at - now())) / 1000
+    let delay = Double(min(max(0, notification.at - now()), Self.longestWait)) / 1000
     timers[notification.id] = context.setTimer(after: delay) { [weak self] in self?.fire(notification.id) }
     updateHold()
   }
@@ -102,6 +105,7 @@ final class NotificationService {
     timers[id] = nil
     guard var notification = pending[id] else { return }
     let time = now()
+    guard time >= notification.at else { return arm(notification) }
     if let every = notification.every {
       let next = nextOccurrence(start: notification.at, every: every, after: time)
       pending[id]?.at = next
