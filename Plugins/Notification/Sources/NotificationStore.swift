@@ -1,5 +1,6 @@
 import Dispatch
 import NBridgePlugin
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,9 +9,9 @@ import NBridgePlugin
 /// The plugin's two small JSON files in the app's data dir: pending schedules and the
 /// delivered history (newest first).
 ///
-/// Reads are synchronous (the files are small and read once). Writes replace a file
-/// atomically (temporary file, `fsync`, `rename`) on one serial background queue, so
-/// the loop never waits on the disk and writes land in the order they were asked for.
+/// Reads are synchronous (the files are small and read once). Writes are encoded and
+/// replace a file atomically (temporary file, `fsync`, `rename`) on one serial background
+/// queue, so the loop never waits on the disk and the newest snapshot always lands last.
 @BridgeActor
 final class NotificationStore {
   /// `notification-pending.json` in the data dir.
@@ -18,7 +19,9 @@ final class NotificationStore {
   /// `notification-delivered.json` in the data dir.
   let deliveredPath: String
   private let warn: @Sendable (String) -> Void
-  private lazy var queue = DispatchQueue(label: "nbridge.notification.store")
+  /// Made on the first write: a run that writes nothing starts no thread.
+  private var writeQueue: DispatchQueue?
+  private let snapshots = Snapshots()
 
   /// A store in `directory`; write failures go to `warn`.
   init(directory: String, warn: @escaping @Sendable (String) -> Void) {
@@ -40,32 +43,42 @@ final class NotificationStore {
 
   /// Replaces the file at `path` with `notifications`, returning once it is on disk.
   func save(_ notifications: [StoredNotification], to path: String) async {
-    let text = Self.text(notifications)
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      enqueue(text, path) { done.resume() }
+      enqueue(notifications, path) { done.resume() }
     }
   }
 
   /// Replaces the file at `path` with `notifications` in the background.
   func saveSoon(_ notifications: [StoredNotification], to path: String) {
-    enqueue(Self.text(notifications), path, then: nil)
+    enqueue(notifications, path, then: nil)
   }
 
   /// Returns once every write asked for so far is on disk.
   func flush() async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+    guard let writeQueue else { return }
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in writeQueue.async { done.resume() } }
   }
 
-  private static func text(_ notifications: [StoredNotification]) -> String {
-    ((try? JSONValueEncoder().encode(notifications)) ?? .array([])).jsonText
-  }
-
-  private func enqueue(_ text: String, _ path: String, then: (@Sendable () -> Void)?) {
-    queue.async { [warn] in
-      if let problem = writeAtomically(text, to: path) { warn("cannot write \(path): \(problem)") }
+  /// Queues a write of the newest snapshot for `path`; a write already queued and not yet
+  /// started takes the newer snapshot instead, so a burst of deliveries costs one write.
+  private func enqueue(_ notifications: [StoredNotification], _ path: String, then: (@Sendable () -> Void)?) {
+    let alreadyQueued = snapshots.latest.withLock { latest in latest.updateValue(notifications, forKey: path) != nil }
+    if alreadyQueued && then == nil { return }
+    let queue = writeQueue ?? DispatchQueue(label: "nbridge.notification.store")
+    writeQueue = queue
+    queue.async { [snapshots, warn] in
+      if let snapshot = snapshots.latest.withLock({ $0.removeValue(forKey: path) }) {
+        let text = ((try? JSONValueEncoder().encode(snapshot)) ?? .array([])).jsonText
+        if let problem = writeAtomically(text, to: path) { warn("cannot write \(path): \(problem)") }
+      }
       then?()
     }
   }
+}
+
+/// The newest snapshot of each file that is waiting to be written, shared with the write queue.
+private final class Snapshots: Sendable {
+  let latest = Mutex<[String: [StoredNotification]]>([:])
 }
 
 /// The whole file as UTF-8 text; nil when it does not exist or cannot be read.
