@@ -70,13 +70,11 @@ final class DesktopNotifications: NotificationPresenter {
     appIDs[serverID] = notification.id
   }
 
-  func dismiss(id: String) -> Bool {
+  func dismiss(id: String) async -> Bool {
     guard let serverID = serverIDs[id] else { return false }
-    Task {
-      _ = try? await connection.call(
-        Self.busName, path: Self.objectPath, interface: Self.interface, method: "CloseNotification",
-        arguments: .tuple([.uint32(serverID)]), timeout: Self.callTimeout)
-    }
+    _ = try? await connection.call(
+      Self.busName, path: Self.objectPath, interface: Self.interface, method: "CloseNotification",
+      arguments: .tuple([.uint32(serverID)]), timeout: Self.callTimeout)
     return true
   }
 

@@ -5,8 +5,8 @@ import NBridgePlugin
 protocol NotificationPresenter: AnyObject, Sendable {
   /// Shows `notification`; throws when it could not, so the caller can fall back to stderr.
   func present(_ notification: StoredNotification) async throws
-  /// Takes a notification off the screen; false when it is not showing (or never can be).
-  func dismiss(id: String) -> Bool
+  /// Takes a notification off the screen, returning once the server answered; false when it is not showing.
+  func dismiss(id: String) async -> Bool
 }
 
 /// What a presenter reports back: clicks and closes, by the app's ids.

@@ -51,7 +51,7 @@ final class NotificationService {
   func cancel(id: String) async throws {
     let wasPending = pending.removeValue(forKey: id) != nil
     timers.removeValue(forKey: id)?.cancel()
-    let wasShowing = presenter?.dismiss(id: id) ?? false
+    let wasShowing = await presenter?.dismiss(id: id) ?? false
     if wasPending {
       updateHold()
       await store.save(pendingList, to: store.pendingPath)

@@ -19,7 +19,7 @@ final class StderrNotifications: NotificationPresenter {
     write(Self.line(for: notification, appName: appName))
   }
 
-  func dismiss(id: String) -> Bool { false }
+  func dismiss(id: String) async -> Bool { false }
 
   /// `notification [App] Title: body [Open | Later]`, on one line whatever the text holds.
   nonisolated static func line(for notification: StoredNotification, appName: String) -> String {

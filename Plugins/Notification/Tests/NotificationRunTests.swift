@@ -137,6 +137,34 @@ struct DesktopDeliveryTests {
     #expect(run.wait(timeout: 10) == 0, "\(run.stderr)")
   }
 
+  @Test func cancelTakesTheNotificationOffTheDesktop() throws {
+    let x = try XvfbServer()
+    let bus = try SessionBus()
+    let dunst = try DunstServer(display: x.display, bus: bus)
+    let app = try NotificationApp(
+      """
+      const n = nbridge.notification;
+      const closed = new Promise((resolve) => n.addListener('closed', resolve));
+      (async () => {
+        await n.show({title: 'Going soon', body: '', id: 'brief'});
+        await n.show({title: 'Going soon', body: 'replaced in place', id: 'brief'});
+        console.log('shown');
+        setTimeout(async () => {
+          await n.cancel({id: 'brief'});
+          const event = await closed;
+          console.log('closed ' + event.id + ' ' + event.reason);
+        }, 500);
+      })();
+      """)
+    let run = try app.start(bus.environment.merging(["DISPLAY": x.display]) { $1 })
+    defer { run.stop() }
+    #expect(run.waitForOutput("shown\n"), "\(run.stderr)")
+    #expect(try dunst.control(["count", "displayed"]) == "1", "the second show replaced the first")
+    #expect(run.wait(timeout: 20) == 0, "\(run.stderr)")
+    #expect(run.stdout == "shown\nclosed brief closed\n")
+    #expect(try dunst.control(["count", "displayed"]) == "0")
+  }
+
   @Test func aServerThatVanishesFallsBackToStderrWithOneWarning() throws {
     let x = try XvfbServer()
     let bus = try SessionBus()
