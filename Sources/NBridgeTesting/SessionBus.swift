@@ -38,8 +38,14 @@ public final class SessionBus: @unchecked Sendable {
     return result?.stdout.contains("true") ?? false
   }
 
+  /// Sends `signal` to the daemon (`SIGSTOP` makes a bus that never answers).
+  public func signal(_ signal: Int32) { child.signal(signal) }
+
   /// Stops the daemon (also done on release).
   public func stop() { child.stop() }
 
-  deinit { child.stop() }
+  deinit {
+    child.signal(SIGCONT)
+    child.stop()
+  }
 }

@@ -65,6 +65,9 @@ final class DBusConnection {
           }, box)
       }
     }
+    if case .failure = result, g_cancellable_is_cancelled(cancellable) != 0 {
+      throw DBusError("no answer from \(address) within \(timeout) ms")
+    }
     return DBusConnection(connection: try result.get().pointer, mainContext: mainContext)
   }
 

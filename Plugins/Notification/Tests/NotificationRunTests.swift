@@ -195,6 +195,27 @@ struct DesktopDeliveryTests {
     #expect(run.stderr.components(separatedBy: "stopped answering").count == 2, "one warning: \(run.stderr)")
   }
 
+  @Test func anUnreachableBusMeansStderrWithAWarning() throws {
+    let app = try NotificationApp("nbridge.notification.show({title: 'Lost', body: 'no bus'});")
+    let result = try app.run(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/nbridge-test-bus"])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr.hasPrefix("nbridge: notification: cannot reach the session bus")
+        && result.stderr.hasSuffix("notifications go to stderr\nnotification [Notes] Lost: no bus\n"),
+      "\(result.stderr)")
+  }
+
+  @Test func aBusThatNeverAnswersIsGivenUpOnInsteadOfHanging() throws {
+    let bus = try SessionBus()
+    bus.signal(SIGSTOP)
+    defer { bus.signal(SIGCONT) }
+    let app = try NotificationApp("nbridge.notification.show({title: 'Stuck', body: 'bus stopped'});")
+    let result = try app.run(bus.environment)
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("no answer from \(bus.address) within 3000 ms"), "\(result.stderr)")
+    #expect(result.stderr.hasSuffix("notification [Notes] Stuck: bus stopped\n"))
+  }
+
   @Test func aBusWithoutANotificationServerMeansStderrWithoutAWarning() throws {
     let bus = try SessionBus()
     let app = try NotificationApp("nbridge.notification.show({title: 'Alone', body: 'no server'});")
