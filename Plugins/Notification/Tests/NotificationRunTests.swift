@@ -7,10 +7,11 @@ struct NotificationApp {
   let folder: TemporaryDirectory
   let script: String
 
-  init(_ source: String) throws {
+  init(_ source: String, permissions: String = #"["app", "notification"]"#) throws {
     folder = try TemporaryDirectory(prefix: "nbridge-notification")
     try folder.write(
-      "app/nbridge.json", #"{"id": "org.example.notes", "name": "Notes", "version": "1.0", "build": "1"}"#)
+      "app/nbridge.json",
+      #"{"id": "org.example.notes", "name": "Notes", "version": "1.0", "build": "1", "permissions": \#(permissions)}"#)
     script = try folder.write("app/index.js", source)
     try FileManager.default.createDirectory(atPath: folder.file("data"), withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: folder.file("shared"), withIntermediateDirectories: true)
@@ -80,6 +81,23 @@ struct NotificationRunTests {
 
     let thirdRun = try first.run()
     #expect(thirdRun.stdout == "pending 0 delivered stretch\n", "delivered once, not again")
+  }
+
+  @Test func withoutThePermissionCallsAreDeniedButThePermissionActionsAnswer() throws {
+    let app = try NotificationApp(
+      """
+      (async () => {
+        console.log(await nbridge.notification.checkPermission(), await nbridge.notification.requestPermission());
+        await nbridge.notification.show({title: 'Nope', body: ''}).catch((e) => console.log(e.code));
+      })();
+      """, permissions: #"["app"]"#)
+    try app.folder.write(
+      "data/notification-pending.json",
+      #"[{"id":"old","title":"Old","body":"","data":null,"actions":[],"at":0}]"#)
+    let result = try app.run()
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "denied denied\npermission_denied\n")
+    #expect(result.stderr == "", "no delivery, not even of a schedule left pending")
   }
 
   @Test func aRepeatingScheduleFiresOnceForAllItMissedThenKeepsItsRhythm() throws {
