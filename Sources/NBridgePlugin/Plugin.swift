@@ -4,7 +4,7 @@
 /// on first use (or at launch when `startsAtLaunch`), calls its actions, and resolves
 /// or rejects each call's Promise itself, so no path can leave a Promise pending.
 @BridgeActor
-public protocol Plugin: AnyObject {
+public protocol Plugin: AnyObject, Sendable {
   /// The service name, actions, events and permission: what JS can call.
   nonisolated static var definition: PluginDefinition<Self> { get }
   /// Creates the plugin for one run; keep it cheap, do slow work in `start()` or lazily.

@@ -1,0 +1,101 @@
+import Glibc
+import NBridgePlugin
+
+/// Finds an app's manifest and folders the way `nbridge run` and `nbridge test` do.
+public enum AppSetup {
+  /// A manifest that cannot be used, or a folder that cannot be found; the CLI exits 2.
+  public struct Problem: Error, CustomStringConvertible {
+    /// One clear line.
+    public var description: String
+  }
+
+  static let manifestFields: Set<String> = ["id", "name", "version", "build", "permissions"]
+
+  /// Loads `nbridge.json` beside `entry`, or makes the defaults: the folder's name plus a short hash of its path.
+  public static func manifest(forEntry entry: String) throws(Problem) -> AppManifest {
+    let path = absolutePath(entry)
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    let manifestPath = folder + "/nbridge.json"
+    guard let text = readTextFile(manifestPath) else {
+      let name = folder.split(separator: "/").last.map(String.init) ?? "app"
+      let id = sanitized(name) + "-" + shortHash(folder)
+      return AppManifest(id: id, name: name)
+    }
+    return try parseManifest(text, path: manifestPath)
+  }
+
+  /// Parses manifest text; unknown fields and wrong types are errors naming the field.
+  public static func parseManifest(_ text: String, path: String) throws(Problem) -> AppManifest {
+    let json: JSONValue
+    do { json = try JSONValue(parsing: text) } catch { throw Problem(description: "\(path): \(error)") }
+    guard case .object(let object) = json else { throw Problem(description: "\(path): must be a JSON object") }
+    for key in object.keys where !manifestFields.contains(key) {
+      throw Problem(
+        description:
+          "\(path): unknown field \"\(key)\" (allowed: \(manifestFields.sorted().joined(separator: ", ")))")
+    }
+    func string(_ key: String) throws(Problem) -> String? {
+      guard let value = object[key] else { return nil }
+      guard case .string(let s) = value, !s.isEmpty else {
+        throw Problem(description: "\(path): field \"\(key)\" must be a non-empty string")
+      }
+      return s
+    }
+    guard let id = try string("id") else { throw Problem(description: "\(path): field \"id\" is required") }
+    guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }), !id.hasPrefix(".")
+    else {
+      throw Problem(description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
+    }
+    var permissions: [String]?
+    if let value = object["permissions"] {
+      guard case .array(let items) = value else {
+        throw Problem(description: "\(path): field \"permissions\" must be an array of service names")
+      }
+      permissions = []
+      for item in items {
+        guard case .string(let s) = item else {
+          throw Problem(description: "\(path): field \"permissions\" must be an array of service names")
+        }
+        permissions?.append(s)
+      }
+    }
+    return AppManifest(
+      id: id, name: try string("name") ?? id, version: try string("version") ?? "0.0.0",
+      build: try string("build") ?? "0", permissions: permissions)
+  }
+
+  /// `$XDG_DATA_HOME/nbridge` (or `~/.local/share/nbridge`).
+  public static var dataHome: String {
+    if let xdg = ProcessEnvironment.value("XDG_DATA_HOME") { return xdg + "/nbridge" }
+    return (ProcessEnvironment.value("HOME") ?? "/tmp") + "/.local/share/nbridge"
+  }
+
+  /// The app's data folder: the flag, else `NBRIDGE_DATA_DIR`, else `<data home>/apps/<id>`.
+  public static func dataDirectory(flag: String?, manifest: AppManifest) -> String {
+    if let flag { return absolutePath(flag) }
+    if let env = ProcessEnvironment.value("NBRIDGE_DATA_DIR") { return absolutePath(env) }
+    return dataHome + "/apps/" + manifest.id
+  }
+
+  /// The user's shared folder: `NBRIDGE_SHARED_DIR`, else `<data home>/shared`.
+  public static var sharedDirectory: String {
+    if let env = ProcessEnvironment.value("NBRIDGE_SHARED_DIR") { return absolutePath(env) }
+    return dataHome + "/shared"
+  }
+
+  static func sanitized(_ name: String) -> String {
+    let cleaned = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    return cleaned.isEmpty ? "app" : cleaned
+  }
+
+  /// Eight hex digits of FNV-1a over the text.
+  static func shortHash(_ text: String) -> String {
+    var hash: UInt32 = 2_166_136_261
+    for byte in text.utf8 {
+      hash ^= UInt32(byte)
+      hash = hash &* 16_777_619
+    }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
+  }
+}

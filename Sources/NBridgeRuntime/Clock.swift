@@ -1,0 +1,8 @@
+import Glibc
+
+/// Monotonic time in nanoseconds.
+func monotonicNanos() -> UInt64 {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}

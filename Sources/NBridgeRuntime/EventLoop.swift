@@ -1,0 +1,167 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// The runtime's loop: posted jobs, timers (deadline then insertion order), descriptor
+/// watches and the GLib main context, all on one thread; JSC drains microtasks after
+/// every callback it runs.
+@BridgeActor
+final class EventLoop {
+  private struct TimerRecord {
+    var body: @BridgeActor () -> Void
+    var interval: UInt64?
+    var keepsAlive: Bool
+  }
+
+  private var timers = TimerQueue()
+  private var timerRecords: [Int: TimerRecord] = [:]
+  private var aliveTimers = 0
+  private var watches: [Int: (fd: Int32, body: @BridgeActor () -> Void)] = [:]
+  private var holds: [Int: String] = [:]
+  private var nextID = 1
+  private let glib: OpaquePointer?
+  private var glibFDs: [GPollFD] = Array(repeating: GPollFD(), count: 16)
+  /// Extra descriptors the loop always polls (signals), with their handlers.
+  var alwaysPolled: [(fd: Int32, body: @BridgeActor () -> Void)] = []
+  /// Set to leave the loop at the next turn.
+  var stopRequested = false
+  /// Whether something outside the loop's own records keeps the run alive (pending native calls).
+  var externalWork: @BridgeActor () -> Bool = { false }
+
+  init() {
+    glib = g_main_context_default()
+    _ = g_main_context_acquire(glib)
+  }
+
+  isolated deinit {
+    g_main_context_release(glib)
+  }
+
+  /// The GLib main context this loop iterates.
+  var glibContext: OpaquePointer? { glib }
+
+  private func makeID() -> Int {
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  // MARK: Timers
+
+  /// Schedules `body` after `delay` nanoseconds (then every `interval`); JS timers keep the run alive.
+  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int
+  {
+    let id = makeID()
+    timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
+    if keepsAlive { aliveTimers += 1 }
+    timers.insert(id: id, deadline: monotonicNanos() &+ delay)
+    return id
+  }
+
+  /// Cancels a timer; unknown or fired ids are ignored.
+  func cancelTimer(_ id: Int) {
+    guard let record = timerRecords.removeValue(forKey: id) else { return }
+    if record.keepsAlive { aliveTimers -= 1 }
+    timers.cancel(id: id)
+  }
+
+  // MARK: Watches and holds
+
+  /// Calls `body` whenever `fd` is readable.
+  func watch(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int {
+    let id = makeID()
+    watches[id] = (fd, body)
+    return id
+  }
+
+  /// Stops a watch.
+  func cancelWatch(_ id: Int) { watches[id] = nil }
+
+  /// Keeps the run alive until released.
+  func hold(_ reason: String) -> Int {
+    let id = makeID()
+    holds[id] = reason
+    return id
+  }
+
+  /// Releases a hold.
+  func release(_ id: Int) { holds[id] = nil }
+
+  /// Whether anything keeps the run alive: queued jobs, JS timers, holds, pending native calls.
+  var isAlive: Bool {
+    LoopExecutor.shared.hasWork || aliveTimers > 0 || !holds.isEmpty || externalWork()
+  }
+
+  // MARK: Turning
+
+  /// Turns the loop until `done()` holds, the loop is stopped, or (when `whileAlive`) nothing keeps it alive.
+  func run(whileAlive: Bool = true, until done: @BridgeActor () -> Bool = { false }) {
+    while !stopRequested && !done() {
+      runDueTimers()
+      if stopRequested || done() { return }
+      LoopExecutor.shared.runQueued()
+      if stopRequested || done() { return }
+      if whileAlive && !isAlive { return }
+      wait()
+    }
+  }
+
+  private func runDueTimers() {
+    let now = monotonicNanos()
+    while let id = timers.popDue(now: now) {
+      guard let record = timerRecords[id] else { continue }
+      if let interval = record.interval {
+        timers.insert(id: id, deadline: max(now, monotonicNanos()) &+ max(interval, 1))
+      } else {
+        timerRecords[id] = nil
+        if record.keepsAlive { aliveTimers -= 1 }
+      }
+      record.body()
+      if stopRequested { return }
+    }
+  }
+
+  /// Blocks in poll(2) until a descriptor is ready, the next timer is due, or GLib has work.
+  private func wait() {
+    var maxPriority: gint = 0
+    _ = g_main_context_prepare(glib, &maxPriority)
+    var glibTimeout: gint = -1
+    var count = Int(g_main_context_query(glib, maxPriority, &glibTimeout, &glibFDs, gint(glibFDs.count)))
+    if count > glibFDs.count {
+      glibFDs = Array(repeating: GPollFD(), count: count)
+      count = Int(g_main_context_query(glib, maxPriority, &glibTimeout, &glibFDs, gint(glibFDs.count)))
+    }
+
+    var fds: [pollfd] = []
+    fds.reserveCapacity(count + 2 + watches.count + alwaysPolled.count)
+    for i in 0..<count { fds.append(pollfd(fd: glibFDs[i].fd, events: Int16(glibFDs[i].events), revents: 0)) }
+    fds.append(pollfd(fd: LoopExecutor.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+    let watchList = Array(watches)
+    for (_, w) in watchList { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
+    for p in alwaysPolled { fds.append(pollfd(fd: p.fd, events: Int16(POLLIN), revents: 0)) }
+
+    var timeout: Int32 = -1
+    if LoopExecutor.shared.hasWork {
+      timeout = 0
+    } else if let deadline = timers.nextDeadline() {
+      let now = monotonicNanos()
+      timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 1 << 30))
+    }
+    if glibTimeout >= 0 && (timeout < 0 || glibTimeout < timeout) { timeout = glibTimeout }
+
+    let ready = poll(&fds, nfds_t(fds.count), timeout)
+    for i in 0..<count { glibFDs[i].revents = gushort(bitPattern: fds[i].revents) }
+    if g_main_context_check(glib, maxPriority, &glibFDs, gint(count)) != 0 {
+      g_main_context_dispatch(glib)
+    }
+    guard ready > 0 else { return }
+    var index = count + 1
+    for (id, w) in watchList {
+      if fds[index].revents != 0 && watches[id] != nil { w.body() }
+      index += 1
+    }
+    for p in alwaysPolled {
+      if fds[index].revents != 0 { p.body() }
+      index += 1
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Glibc
+
+/// Reads a whole file as UTF-8 text; nil when it cannot be read.
+func readTextFile(_ path: String) -> String? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var st = stat()
+  guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+    errno = EISDIR
+    return nil
+  }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let n = read(fd, &chunk, chunk.count)
+    if n < 0 {
+      if errno == EINTR { continue }
+      return nil
+    }
+    if n == 0 { break }
+    bytes.append(contentsOf: chunk[0..<n])
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Whether `path` exists (any kind of file).
+func fileExists(_ path: String) -> Bool {
+  var st = stat()
+  return stat(path, &st) == 0
+}
+
+/// `path` made absolute against the working directory, with `.` and `..` folded.
+func absolutePath(_ path: String) -> String {
+  var base = ""
+  if !path.hasPrefix("/") {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+    if getcwd(&buffer, buffer.count) != nil {
+      base = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+  }
+  var parts: [Substring] = []
+  for part in (base + "/" + path).split(separator: "/") {
+    if part == "." || part.isEmpty { continue }
+    if part == ".." {
+      _ = parts.popLast()
+    } else {
+      parts.append(part)
+    }
+  }
+  return "/" + parts.joined(separator: "/")
+}
+
+/// Creates `path` and its parents (mode 0700 for new folders); true when it exists afterwards.
+func makeDirectories(_ path: String) -> Bool {
+  var current = path.hasPrefix("/") ? "" : "."
+  for part in path.split(separator: "/") {
+    current += "/" + part
+    if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
+  }
+  var st = stat()
+  return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// Writes all of `text` to `fd`, retrying short writes.
+func writeAll(_ fd: Int32, _ text: String) {
+  var text = text
+  text.withUTF8 { buffer in
+    var offset = 0
+    while offset < buffer.count {
+      let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      if n < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      offset += n
+    }
+  }
+}
+
+/// Writes to stderr.
+func writeError(_ text: String) { writeAll(2, text) }
+
+/// The text of the current `errno`.
+func systemError() -> String {
+  guard let message = strerror(errno) else { return "error \(errno)" }
+  return String(validatingCString: message) ?? "error \(errno)"
+}

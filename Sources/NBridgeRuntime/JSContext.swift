@@ -1,0 +1,116 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// A JavaScriptCore global context and the handful of operations the runtime needs.
+///
+/// Every raw JSC pointer of nbridge lives in this module; nothing here is public.
+@BridgeActor
+final class JSContext {
+  let group: JSContextGroupRef
+  let ref: JSGlobalContextRef
+  var global: JSObjectRef { JSContextGetGlobalObject(ref) }
+
+  init() {
+    group = JSContextGroupCreate()
+    ref = JSGlobalContextCreateInGroup(group, nil)
+  }
+
+  isolated deinit {
+    JSGlobalContextRelease(ref)
+    JSContextGroupRelease(group)
+  }
+
+  /// Evaluates `source` as a script named `url`; returns the result or throws the JS exception.
+  @discardableResult
+  func evaluate(_ source: String, url: String, line: Int32 = 1) throws(JSException) -> JSValueRef {
+    let script = source.makeJSString()
+    defer { JSStringRelease(script) }
+    let name = url.makeJSString()
+    defer { JSStringRelease(name) }
+    var exception: JSValueRef?
+    let result = JSEvaluateScript(ref, script, nil, name, line, &exception)
+    if let exception { throw JSException(value: exception) }
+    return result ?? JSValueMakeUndefined(ref)
+  }
+
+  /// Calls `function` with `arguments` (this = undefined); throws the JS exception.
+  @discardableResult
+  func call(_ function: JSObjectRef, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
+    var exception: JSValueRef?
+    let result = arguments.withUnsafeBufferPointer {
+      JSObjectCallAsFunction(ref, function, nil, $0.count, $0.baseAddress, &exception)
+    }
+    if let exception { throw JSException(value: exception) }
+    return result ?? JSValueMakeUndefined(ref)
+  }
+
+  /// Reads `object[name]`.
+  func property(_ object: JSObjectRef, _ name: String) -> JSValueRef? {
+    let key = name.makeJSString()
+    defer { JSStringRelease(key) }
+    return JSObjectGetProperty(ref, object, key, nil)
+  }
+
+  /// Sets `object[name] = value`.
+  func setProperty(_ object: JSObjectRef, _ name: String, _ value: JSValueRef?) {
+    let key = name.makeJSString()
+    defer { JSStringRelease(key) }
+    JSObjectSetProperty(ref, object, key, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+  }
+
+  /// A JS string value.
+  func string(_ text: String) -> JSValueRef {
+    let s = text.makeJSString()
+    defer { JSStringRelease(s) }
+    return JSValueMakeString(ref, s)
+  }
+
+  /// A value as a Swift string (`String(value)` in JS).
+  func toString(_ value: JSValueRef?) -> String {
+    guard let value else { return "undefined" }
+    guard let s = JSValueToStringCopy(ref, value, nil) else { return "" }
+    defer { JSStringRelease(s) }
+    return String(jsString: s)
+  }
+
+  /// A value as an object, if it is one.
+  func object(_ value: JSValueRef?) -> JSObjectRef? {
+    guard let value, JSValueIsObject(ref, value) else { return nil }
+    return JSValueToObject(ref, value, nil)
+  }
+
+  /// The JS value of a `JSONValue`: scalars directly, containers through JSON text (one C call).
+  func value(_ json: JSONValue) -> JSValueRef {
+    switch json {
+    case .null: return JSValueMakeNull(ref)
+    case .bool(let b): return JSValueMakeBoolean(ref, b)
+    case .number(let n): return JSValueMakeNumber(ref, n)
+    case .string(let s): return string(s)
+    case .array, .object:
+      let text = json.jsonText.makeJSString()
+      defer { JSStringRelease(text) }
+      return JSValueMakeFromJSONString(ref, text) ?? JSValueMakeNull(ref)
+    }
+  }
+
+  /// Parses a JS string value holding JSON text straight from its UTF-16 buffer.
+  func parseJSONString(_ value: JSValueRef) throws(JSONSyntaxError) -> JSONValue {
+    guard let s = JSValueToStringCopy(ref, value, nil) else { return .null }
+    defer { JSStringRelease(s) }
+    let length = JSStringGetLength(s)
+    guard let chars = JSStringGetCharactersPtr(s) else { return .null }
+    return try JSONValue(parsingUTF16: UnsafeBufferPointer(start: chars, count: length))
+  }
+
+  /// Makes a function object that calls `callback`.
+  func function(_ name: String, _ callback: JSObjectCallAsFunctionCallback) -> JSObjectRef {
+    let n = name.makeJSString()
+    defer { JSStringRelease(n) }
+    return JSObjectMakeFunctionWithCallback(ref, n, callback)
+  }
+}
+
+/// A JavaScript exception caught at the boundary.
+struct JSException: Error, @unchecked Sendable {
+  let value: JSValueRef
+}

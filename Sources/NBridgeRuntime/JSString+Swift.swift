@@ -1,0 +1,35 @@
+import CJavaScriptCore
+
+/// Converts between Swift strings and JavaScriptCore strings (UTF-16 inside).
+extension String {
+  /// Copies a `JSStringRef`'s UTF-16 code units into a Swift string.
+  init(jsString: JSStringRef) {
+    let length = JSStringGetLength(jsString)
+    guard length > 0, let chars = JSStringGetCharactersPtr(jsString) else {
+      self = ""
+      return
+    }
+    self = String(decoding: UnsafeBufferPointer(start: chars, count: length), as: UTF16.self)
+  }
+
+  /// A new `JSStringRef` holding this string; the caller releases it.
+  func makeJSString() -> JSStringRef {
+    var copy = self
+    return copy.withUTF8 { utf8 in
+      // JSStringCreateWithUTF8CString needs a NUL-terminated buffer and stops at an embedded NUL,
+      // so go through UTF-16 when the text has one.
+      if utf8.contains(0) {
+        let units = Array(self.utf16)
+        return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, units.count) }
+      }
+      return withCString { JSStringCreateWithUTF8CString($0) }
+    }
+  }
+}
+
+/// A retained JavaScriptCore string released when this wrapper goes away.
+final class JSName {
+  let ref: JSStringRef
+  init(_ text: String) { ref = text.makeJSString() }
+  deinit { JSStringRelease(ref) }
+}

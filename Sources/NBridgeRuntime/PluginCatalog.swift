@@ -1,0 +1,66 @@
+import NBridgePlugin
+
+/// What `nbridge plugins` prints: every service with its actions, events and permission.
+public enum PluginCatalog {
+  /// The catalogue as JSON (`nbridge plugins --json`).
+  public static func json(_ registry: PluginRegistry) -> JSONValue {
+    .array(
+      registry.plugins.map { plugin in
+        var object: JSONValue = [
+          "service": .string(plugin.service),
+          "permission": .string(plugin.permission),
+          "summary": .string(plugin.summary),
+        ]
+        let actions: [JSONValue] = plugin.actions.map { action in
+          var a: JSONValue = [
+            "name": .string(action.name),
+            "summary": .string(action.summary),
+            "options": action.options.jsonDescription,
+            "result": action.result.jsonDescription,
+          ]
+          if case .object(var o) = a {
+            if let streams = action.streams { o["streams"] = streams.jsonDescription }
+            if let limit = action.timeLimit { o["timeLimit"] = .number(limit) }
+            a = .object(o)
+          }
+          return a
+        }
+        let events: [JSONValue] = plugin.events.map { event in
+          [
+            "name": .string(event.name), "summary": .string(event.summary), "payload": event.payload.jsonDescription,
+            "keepsAlive": .bool(event.keepsAlive),
+          ]
+        }
+        if case .object(var o) = object {
+          o["actions"] = .array(actions)
+          o["events"] = .array(events)
+          object = .object(o)
+        }
+        return object
+      })
+  }
+
+  /// The catalogue as readable text (`nbridge plugins`).
+  public static func text(_ registry: PluginRegistry) -> String {
+    var out = ""
+    for plugin in registry.plugins {
+      out += "\(plugin.service)  (permission: \(plugin.permission))"
+      if !plugin.summary.isEmpty { out += " — \(plugin.summary)" }
+      out += "\n"
+      for action in plugin.actions {
+        out += "  \(action.name)(\(action.options == .void ? "" : "options: " + action.options.typeScript))"
+        out += " → \(action.result.typeScript)"
+        if !action.summary.isEmpty { out += "\n      \(action.summary)" }
+        out += "\n"
+      }
+      for event in plugin.events {
+        out += "  event '\(event.name)' → \(event.payload.typeScript)"
+        if event.keepsAlive { out += "  (keeps the run alive)" }
+        if !event.summary.isEmpty { out += "\n      \(event.summary)" }
+        out += "\n"
+      }
+      out += "\n"
+    }
+    return out
+  }
+}

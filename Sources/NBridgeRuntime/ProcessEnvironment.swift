@@ -1,0 +1,23 @@
+import Glibc
+
+/// The process environment, without Foundation.
+public enum ProcessEnvironment {
+  /// Every variable of the process.
+  public static var current: [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      if let text = String(validatingCString: entry), let eq = text.firstIndex(of: "=") {
+        result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+
+  /// One variable, or nil when unset or empty.
+  public static func value(_ name: String) -> String? {
+    guard let raw = getenv(name), let text = String(validatingCString: raw), !text.isEmpty else { return nil }
+    return text
+  }
+}

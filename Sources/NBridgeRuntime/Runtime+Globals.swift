@@ -1,0 +1,174 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// Installs the prelude and the native functions it is built on.
+extension Runtime {
+  func installGlobals(entry: String) throws(JSException) {
+    let ctx = js.ref
+    let native = JSObjectMake(ctx, nil, nil)!
+    let functions: [(String, JSObjectCallAsFunctionCallback)] = [
+      ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
+      ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("testDone", nativeTestDone),
+    ]
+    for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
+
+    var services: [JSONValue] = []
+    for slot in slots {
+      services.append([
+        "name": .string(slot.plugin.service),
+        "permission": .string(slot.plugin.permission),
+        "allowed": .bool(slot.allowed),
+        "actions": .array(slot.plugin.actions.map { .string($0.name) }),
+        "events": .array(slot.plugin.events.map { .string($0.name) }),
+      ])
+    }
+    let prelude = try js.evaluate("(" + preludeSource + ")", url: "nbridge:prelude")
+    guard let preludeFunction = js.object(prelude) else { return }
+    let result = try js.call(
+      preludeFunction,
+      [
+        js.global, native, js.value(.array(services)), js.value(.array(configuration.arguments.map { .string($0) })),
+        JSValueMakeBoolean(ctx, testDone != nil),
+      ])
+    hooks = js.object(result)
+    JSValueProtect(ctx, hooks)
+    makeErrorFunction = js.object(js.property(hooks, "makeError"))
+    emitFunction = js.object(js.property(hooks, "emit"))
+    formatErrorFunction = js.object(js.property(hooks, "formatError"))
+    if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+
+    var exception: JSValueRef?
+    JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
+  }
+
+  /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
+  func callHook(_ name: String, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef? {
+    guard let function = js.object(js.property(hooks, name)) else { return nil }
+    return try js.call(function, arguments)
+  }
+}
+
+// MARK: - Native functions (C callbacks; they run on the loop thread inside a JS call)
+
+/// The arguments of a native call, carried into `@BridgeActor` code (it is the same thread).
+struct NativeArguments: @unchecked Sendable {
+  let count: Int
+  let values: UnsafePointer<JSValueRef?>?
+  subscript(_ i: Int) -> JSValueRef? { i < count ? values?[i] : nil }
+}
+
+/// The outcome of a native call, carried back out of `@BridgeActor` code.
+struct NativeResult: @unchecked Sendable {
+  var value: JSValueRef?
+  var exception: JSValueRef?
+}
+
+private func withRuntime(
+  _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
+  _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
+) -> JSValueRef? {
+  let args = NativeArguments(count: argc, values: argv)
+  let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    do throws(JSException) {
+      return NativeResult(value: try body(runtime, args))
+    } catch {
+      return NativeResult(exception: error.value)
+    }
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let fd = Int32(JSValueToNumber(runtime.js.ref, args[0], nil))
+    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]))
+    return nil
+  }
+}
+
+private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    guard let function = runtime.js.object(args[0]) else { return nil }
+    let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
+    let repeats = JSValueToBoolean(runtime.js.ref, args[2])
+    let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats)
+    return JSValueMakeNumber(runtime.js.ref, Double(id))
+  }
+}
+
+private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
+    if id.isFinite { runtime.clearJSTimer(Int(id)) }
+    return nil
+  }
+}
+
+private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    if let value = args[0] { runtime.reportUncaught(value) }
+    return nil
+  }
+}
+
+private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let sid = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let aid = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
+    guard runtime.slots.indices.contains(sid), runtime.slots[sid].plugin.actions.indices.contains(aid) else {
+      return nil
+    }
+    return runtime.call(
+      service: sid, action: aid, json: args[2], callback: runtime.js.object(args[3]))
+  }
+}
+
+private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let sid = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let event = runtime.js.toString(args[1])
+    let count = Int(JSValueToNumber(runtime.js.ref, args[2], nil))
+    if runtime.slots.indices.contains(sid) { runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count) }
+    return nil
+  }
+}
+
+private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let path = runtime.js.toString(args[0])
+    guard let text = readTextFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
+    return runtime.js.string(text)
+  }
+}
+
+private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    let source = runtime.js.toString(args[0])
+    let url = runtime.js.toString(args[1])
+    runtime.sources[url] = source
+    return try runtime.js.evaluate(source, url: url)
+  }
+}
+
+private let nativeTestDone: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let passed = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let failed = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
+    runtime.testDone?(passed, failed)
+    return nil
+  }
+}
+
+private let nativeUnhandled: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    guard let promise = args[0], let reason = args[1] else { return nil }
+    JSValueProtect(runtime.js.ref, promise)
+    JSValueProtect(runtime.js.ref, reason)
+    runtime.unhandled.append((promise, reason))
+    return nil
+  }
+}

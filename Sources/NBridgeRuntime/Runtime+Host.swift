@@ -1,0 +1,69 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// What plugins reach through their `PluginContext`.
+extension Runtime: PluginHost {
+  public func emit(service: String, event: String, payload: JSONValue) {
+    guard exitCode == nil, let sid = slots.firstIndex(where: { $0.plugin.service == service }) else { return }
+    guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
+    do {
+      try js.call(emitFunction, [JSValueMakeNumber(js.ref, Double(sid)), js.string(event), js.value(payload)])
+    } catch {
+      reportUncaught(error.value)
+    }
+    afterCallback()
+  }
+
+  public func listenerCount(service: String, event: String) -> Int {
+    slots.first { $0.plugin.service == service }?.listenerCounts[event] ?? 0
+  }
+
+  public func holdRun(reason: String) -> Int { loop.hold(reason) }
+
+  public func releaseRun(_ token: Int) { loop.release(token) }
+
+  public func addTimer(after seconds: Double, repeating: Double?, _ body: @escaping @BridgeActor () -> Void) -> Int {
+    let delay = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+    return loop.addTimer(delay: delay, interval: repeating.map { UInt64(max($0, 0.001) * 1e9) }, keepsAlive: false) {
+      [unowned self] in
+      body()
+      self.afterCallback()
+    }
+  }
+
+  public func cancelTimer(_ id: Int) { loop.cancelTimer(id) }
+
+  public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int {
+    loop.watch(fd) { [unowned self] in
+      body()
+      self.afterCallback()
+    }
+  }
+
+  public func cancelWatch(_ id: Int) { loop.cancelWatch(id) }
+
+  public func requestExit(code: Int32) { requestExit(code) }
+
+  public func isAllowed(service: String) -> Bool {
+    guard let slot = slots.first(where: { $0.plugin.service == service }) else { return false }
+    return slot.allowed
+  }
+
+  public var glibMainContext: OpaquePointer? { loop.glibContext }
+
+  /// Records a listener count change from JS; keeps the run alive for events that wait on the outside world.
+  func listenersChanged(slot: ServiceSlot, event: String, count: Int) {
+    let before = slot.listenerCounts[event] ?? 0
+    slot.listenerCounts[event] = count
+    guard before != count else { return }
+    if let spec = slot.plugin.events.first(where: { $0.name == event }), spec.keepsAlive {
+      if count > 0, slot.listenerHolds[event] == nil {
+        slot.listenerHolds[event] = loop.hold("\(slot.plugin.service) '\(event)' listener")
+      } else if count == 0, let hold = slot.listenerHolds.removeValue(forKey: event) {
+        loop.release(hold)
+      }
+    }
+    activate(slot)
+    slot.instance?.object.listenersChanged(event: event, count: count)
+  }
+}

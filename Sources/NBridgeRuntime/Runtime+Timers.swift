@@ -1,0 +1,36 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// `setTimeout`/`setInterval` on the loop's timer queue.
+extension Runtime {
+  func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool) -> Int {
+    JSValueProtect(js.ref, function)
+    let delay = UInt64(min(milliseconds, 1e12) * 1_000_000)
+    let box = TimerID()
+    let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, 1_000_000) : nil, keepsAlive: true) {
+      [unowned self] in
+      if !repeats { self.forgetJSTimer(box.id) }
+      do { try self.js.call(function, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+      self.afterCallback()
+    }
+    box.id = id
+    jsTimers[id] = function
+    return id
+  }
+
+  func clearJSTimer(_ id: Int) {
+    guard jsTimers[id] != nil else { return }
+    loop.cancelTimer(id)
+    forgetJSTimer(id)
+  }
+
+  private func forgetJSTimer(_ id: Int) {
+    if let function = jsTimers.removeValue(forKey: id) { JSValueUnprotect(js.ref, function) }
+  }
+}
+
+/// A timer's id, known only after the timer that needs it was created.
+@BridgeActor
+final class TimerID {
+  var id = 0
+}

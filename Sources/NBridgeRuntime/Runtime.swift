@@ -1,0 +1,238 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// Runs one script in a fresh JavaScriptCore context with a set of plugins.
+///
+/// ```swift
+/// let status = Runtime.run(configuration, file: "www/index.js")
+/// ```
+@BridgeActor
+public final class Runtime {
+  let configuration: RuntimeConfiguration
+  let js: JSContext
+  let loop = EventLoop()
+  var slots: [ServiceSlot] = []
+  var hooks: JSObjectRef!
+  var makeErrorFunction: JSObjectRef!
+  var emitFunction: JSObjectRef!
+  var formatErrorFunction: JSObjectRef!
+  var exitCode: Int32?
+  var pendingCalls: [Int: PendingCall] = [:]
+  var nextCallID = 1
+  var jsTimers: [Int: JSObjectRef] = [:]
+  var unhandled: [(promise: JSValueRef, reason: JSValueRef)] = []
+  var watchdog: Watchdog?
+  /// Source text by URL, for pointing at the line of a syntax error.
+  var sources: [String: String] = [:]
+  /// Called with each line the test prelude reports; used by `nbridge test`.
+  var testDone: ((Int, Int) -> Void)?
+
+  static var current: Runtime?
+
+  /// A runtime for `configuration`; call `run` on the loop thread.
+  init(configuration: RuntimeConfiguration) {
+    self.configuration = configuration
+    js = JSContext()
+    for plugin in configuration.plugins.plugins {
+      slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
+    }
+    loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty }
+  }
+
+  /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
+  /// Only one runtime runs in a process at a time.
+  public nonisolated static func run(_ configuration: RuntimeConfiguration, file: String) -> Int32 {
+    runOnThisThread { runtime in runtime.runMain(file: file) }(configuration)
+  }
+
+  /// Runs `source` (named `name` in stack traces) on the calling thread; returns the exit status.
+  public nonisolated static func run(_ configuration: RuntimeConfiguration, source: String, name: String) -> Int32 {
+    runOnThisThread { runtime in runtime.runMain(source: source, name: name) }(configuration)
+  }
+
+  nonisolated static func runOnThisThread<T>(_ body: @escaping @BridgeActor (Runtime) -> T)
+    -> (RuntimeConfiguration) -> T
+  {
+    { configuration in
+      LoopExecutor.shared.bindToCurrentThread()
+      defer { LoopExecutor.shared.unbind() }
+      return BridgeActor.assumeIsolated {
+        let runtime = Runtime(configuration: configuration)
+        Runtime.current = runtime
+        defer { Runtime.current = nil }
+        return body(runtime)
+      }
+    }
+  }
+
+  // MARK: Lifecycle
+
+  func runMain(file: String) -> Int32 {
+    guard let source = readTextFile(file) else {
+      writeError("nbridge: cannot read \(file): \(systemError())\n")
+      return ExitStatus.usage
+    }
+    return runMain(source: source, name: absolutePath(file))
+  }
+
+  func runMain(source: String, name: String) -> Int32 {
+    if let status = prepare(entry: name) { return status }
+    sources[name] = source
+    do {
+      try js.evaluate(source, url: name)
+    } catch {
+      reportUncaught(error.value)
+    }
+    afterCallback()
+    return finish()
+  }
+
+  /// Creates the folders, installs the globals and starts launch-time plugins; returns an exit status on failure.
+  func prepare(entry: String) -> Int32? {
+    for dir in [configuration.dataDirectory, configuration.sharedDirectory] where !makeDirectories(dir) {
+      writeError("nbridge: cannot create \(dir): \(systemError())\n")
+      return ExitStatus.usage
+    }
+    if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
+    if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, seconds: timeout) }
+    do {
+      try installGlobals(entry: entry)
+    } catch {
+      writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
+      return ExitStatus.uncaught
+    }
+    startLaunchPlugins()
+    return exitCode
+  }
+
+  /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
+  func finish() -> Int32 {
+    if exitCode == nil { loop.run() }
+    stopPlugins()
+    return exitCode ?? ExitStatus.success
+  }
+
+  /// Ends the run with `code` at the next turn of the loop (the first request wins).
+  func requestExit(_ code: Int32) {
+    if exitCode == nil { exitCode = code }
+    loop.stopRequested = true
+  }
+
+  /// Runs after every callback from the loop into JS: reports unhandled rejections.
+  func afterCallback() {
+    guard !unhandled.isEmpty, exitCode == nil else { return }
+    let first = unhandled.removeFirst()
+    for item in unhandled {
+      JSValueUnprotect(js.ref, item.promise)
+      JSValueUnprotect(js.ref, item.reason)
+    }
+    unhandled.removeAll()
+    reportUncaught(first.reason, prefix: "Uncaught (in promise)")
+    JSValueUnprotect(js.ref, first.promise)
+    JSValueUnprotect(js.ref, first.reason)
+  }
+
+  /// Prints an uncaught exception and ends the run with status 1.
+  func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught") {
+    if let watchdog, watchdog.fired {
+      emitOutput(2, "nbridge: stopped after --timeout \(watchdog.seconds.formattedSeconds)s\n")
+      requestExit(ExitStatus.timedOut)
+      return
+    }
+    if exitCode != nil { return }
+    emitOutput(2, ErrorReport.describe(value, in: self, prefix: prefix) + "\n")
+    requestExit(ExitStatus.uncaught)
+  }
+
+  // MARK: Plugins
+
+  func context(for slot: ServiceSlot) -> PluginContext {
+    if let context = slot.context { return context }
+    let context = PluginContext(
+      service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
+      sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
+      headless: configuration.headless, environment: configuration.environment, host: self)
+    slot.context = context
+    return context
+  }
+
+  /// Creates and starts a slot's plugin if it is idle; the start may finish later.
+  func activate(_ slot: ServiceSlot) {
+    guard case .idle = slot.state else { return }
+    let instance: PluginInstance
+    do {
+      instance = try slot.plugin.instantiate(context: context(for: slot))
+    } catch {
+      slot.state = .failed(bridgeError(from: error))
+      return
+    }
+    let finished = Flag()
+    let task = Task.immediate { @BridgeActor [unowned self] in
+      do {
+        try await instance.object.start()
+        slot.state = .ready(instance)
+      } catch {
+        slot.state = .failed(self.bridgeError(from: error))
+      }
+      finished.value = true
+      self.pluginBecameReady(slot)
+    }
+    if !finished.value { slot.state = .starting(task) }
+  }
+
+  /// Tells a plugin that just started about listeners added while it was starting.
+  func pluginBecameReady(_ slot: ServiceSlot) {
+    guard let instance = slot.instance else { return }
+    for (event, count) in slot.listenerCounts where count > 0 {
+      instance.object.listenersChanged(event: event, count: count)
+    }
+  }
+
+  func startLaunchPlugins() {
+    let launch = slots.filter { $0.plugin.startsAtLaunch && $0.allowed }
+    for slot in launch { activate(slot) }
+    loop.run(whileAlive: false) {
+      self.exitCode != nil || !launch.contains { if case .starting = $0.state { true } else { false } }
+    }
+  }
+
+  func stopPlugins() {
+    watchdog?.disarm()
+    for (_, call) in pendingCalls { call.cancel() }
+    let live = slots.compactMap(\.instance)
+    guard !live.isEmpty else { return }
+    let stopped = Flag()
+    Task.immediate { @BridgeActor in
+      for instance in live { await instance.object.stop() }
+      stopped.value = true
+    }
+    let deadline = monotonicNanos() + 10_000_000_000
+    loop.stopRequested = false
+    loop.run(whileAlive: false) { stopped.value || monotonicNanos() > deadline }
+    loop.stopRequested = true
+  }
+
+  /// Writes to the run's stdout (1) or stderr (2).
+  func emitOutput(_ fd: Int32, _ text: String) {
+    if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
+  }
+
+  func bridgeError(from error: any Error) -> BridgeError {
+    if let bridge = error as? BridgeError { return bridge }
+    if error is CancellationError { return BridgeError(.unknownError, "the call was cancelled") }
+    return BridgeError(.unknownError, String(describing: error))
+  }
+}
+
+extension Double {
+  var formattedSeconds: String {
+    self == rounded() ? String(Int(self)) : String(self)
+  }
+}
+
+/// A Boolean shared between a task and the code that started it, both on the loop.
+@BridgeActor
+final class Flag {
+  var value = false
+}

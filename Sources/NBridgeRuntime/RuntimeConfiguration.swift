@@ -1,0 +1,45 @@
+import NBridgePlugin
+
+/// Everything a run needs to know: the plugins, the app, its folders and the limits.
+public struct RuntimeConfiguration: Sendable {
+  /// The plugins the script can call.
+  public var plugins: PluginRegistry
+  /// The app's manifest.
+  public var manifest: AppManifest
+  /// This app's data folder (created if missing).
+  public var dataDirectory: String
+  /// The folder shared by every nbridge app of the user (created if missing).
+  public var sharedDirectory: String
+  /// `nbridge.args`.
+  public var arguments: [String] = []
+  /// Services added to the manifest's permissions (`--allow`).
+  public var allow: [String] = []
+  /// Services removed from them (`--deny`).
+  public var deny: [String] = []
+  /// Keep plugins off the desktop (clipboard, notification server).
+  public var headless: Bool = false
+  /// The environment plugins see.
+  public var environment: [String: String] = [:]
+  /// Stop the script after this many seconds, even inside `while(true){}` (exit 124).
+  public var timeout: Double?
+  /// Where `console` and error reports go (fd 1 or 2, text); nil writes to the process's stdout/stderr.
+  public var output: (@Sendable (Int32, String) -> Void)?
+  /// Handle SIGINT/SIGTERM (the CLI does; an embedding program may not want to).
+  public var handlesSignals: Bool = false
+
+  /// A configuration.
+  public init(plugins: PluginRegistry, manifest: AppManifest, dataDirectory: String, sharedDirectory: String) {
+    self.plugins = plugins
+    self.manifest = manifest
+    self.dataDirectory = dataDirectory
+    self.sharedDirectory = sharedDirectory
+  }
+
+  /// Whether the app may use a service guarded by `permission`.
+  public func allows(permission: String) -> Bool {
+    if deny.contains(permission) { return false }
+    if allow.contains(permission) { return true }
+    guard let granted = manifest.permissions else { return true }
+    return granted.contains(permission)
+  }
+}

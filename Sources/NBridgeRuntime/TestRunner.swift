@@ -1,0 +1,198 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// `nbridge test`: runs every `*.test.js` under the given paths, each in a fresh context with
+/// fresh temporary data and shared folders, and prints `ok N - name` lines and `N passed, N failed`.
+public struct TestRunner: Sendable {
+  /// The plugins the tests can call.
+  public var plugins: PluginRegistry
+  /// Milliseconds a test may take before it fails.
+  public var testTimeout: Double = 5000
+  /// Let plugins use the real desktop (clipboard, notification server).
+  public var desktop = false
+  /// Services added to every file's permissions.
+  public var allow: [String] = []
+  /// Services removed from them.
+  public var deny: [String] = []
+
+  /// A runner for `plugins`.
+  public init(plugins: PluginRegistry) { self.plugins = plugins }
+
+  /// Every `*.test.js` under `paths` (files are taken as given), sorted.
+  public static func discover(_ paths: [String]) -> [String] {
+    var found: [String] = []
+    for path in paths {
+      var st = stat()
+      guard stat(path, &st) == 0 else { continue }
+      if (st.st_mode & S_IFMT) == S_IFDIR {
+        walk(absolutePath(path), into: &found)
+      } else {
+        found.append(absolutePath(path))
+      }
+    }
+    return found.sorted()
+  }
+
+  private static func walk(_ dir: String, into found: inout [String]) {
+    guard let handle = opendir(dir) else { return }
+    defer { closedir(handle) }
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name == "." || name == ".." || name == "node_modules" || name.hasPrefix(".") { continue }
+      let path = dir + "/" + name
+      var st = stat()
+      guard stat(path, &st) == 0 else { continue }
+      if (st.st_mode & S_IFMT) == S_IFDIR {
+        walk(path, into: &found)
+      } else if name.hasSuffix(".test.js") {
+        found.append(path)
+      }
+    }
+  }
+
+  /// Runs the files; returns the exit status (1 when any test failed or none was found).
+  public func run(paths: [String]) -> Int32 {
+    let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
+    guard !files.isEmpty else {
+      writeError("nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      return 1
+    }
+    var passed = 0
+    var failed = 0
+    for file in files {
+      let (p, f) = runFile(file, firstNumber: passed + failed + 1)
+      passed += p
+      failed += f
+    }
+    writeAll(1, "\(passed) passed, \(failed) failed\n")
+    return failed == 0 ? 0 : 1
+  }
+
+  func runFile(_ file: String, firstNumber: Int) -> (Int, Int) {
+    let scratch = makeTemporaryDirectory()
+    defer { removeTree(scratch) }
+    var configuration = RuntimeConfiguration(
+      plugins: plugins, manifest: AppManifest(id: "test", name: "test"),
+      dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
+    if let manifest = try? AppSetup.manifest(forEntry: file), readTextFile(dirOf(file) + "/nbridge.json") != nil {
+      configuration.manifest = manifest
+    }
+    configuration.allow = allow
+    configuration.deny = deny
+    configuration.headless = !desktop
+    configuration.environment = ProcessEnvironment.current
+    let timeout = testTimeout
+    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout) }(
+      configuration)
+  }
+}
+
+func dirOf(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
+
+func makeTemporaryDirectory() -> String {
+  let base = ProcessEnvironment.value("TMPDIR") ?? "/tmp"
+  var template = Array((base + "/nbridge-test-XXXXXX").utf8CString)
+  guard let result = mkdtemp(&template) else { return base + "/nbridge-test-\(getpid())" }
+  return String(validatingCString: result) ?? base
+}
+
+/// Removes a folder and everything in it.
+func removeTree(_ path: String) {
+  guard let handle = opendir(path) else {
+    unlink(path)
+    return
+  }
+  while let entry = readdir(handle) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    if name == "." || name == ".." { continue }
+    let child = path + "/" + name
+    var st = stat()
+    if lstat(child, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
+  }
+  closedir(handle)
+  rmdir(path)
+}
+
+extension Runtime {
+  /// Evaluates a test file, runs its tests, and returns (passed, failed).
+  func runTestFile(_ file: String, firstNumber: Int, timeoutMs: Double) -> (Int, Int) {
+    var counts: (Int, Int) = (0, 1)
+    testDone = { [unowned self] passed, failed in
+      counts = (passed, failed)
+      self.requestExit(0)
+    }
+    guard let source = readTextFile(file) else {
+      writeAll(1, "not ok \(firstNumber) - \(file): cannot read the file\n")
+      return (0, 1)
+    }
+    if prepare(entry: file) != nil { return (0, 1) }
+    sources[file] = source
+    do {
+      let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
+      guard let factoryFunction = js.object(factory) else { return (0, 1) }
+      let native = js.object(js.property(js.global, "__nbridgeTestNative")) ?? JSObjectMake(js.ref, nil, nil)!
+      _ = native
+      let runner = try js.call(factoryFunction, [js.global, testNative(), hooks])
+      JSValueProtect(js.ref, runner)
+      var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
+      do { try js.evaluate(source, url: file) } catch { setupError = error.value }
+      unhandled.removeAll()
+      if let run = js.object(runner) {
+        try js.call(
+          run,
+          [
+            JSValueMakeNumber(js.ref, Double(firstNumber)), JSValueMakeNumber(js.ref, timeoutMs), js.string(file),
+            setupError,
+          ])
+      }
+      JSValueUnprotect(js.ref, runner)
+    } catch {
+      writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
+      return (0, 1)
+    }
+    exitCode = nil
+    loop.stopRequested = false
+    loop.run()
+    if exitCode == nil || exitCode == 0 {
+      stopPlugins()
+    }
+    return counts
+  }
+
+  /// The native object the test prelude prints through.
+  private func testNative() -> JSObjectRef {
+    let native = JSObjectMake(js.ref, nil, nil)!
+    let hooksNative = js.object(js.property(hooks, "native"))
+    _ = hooksNative
+    js.setProperty(native, "print", js.function("print", testPrint))
+    js.setProperty(native, "testDone", js.function("testDone", testDoneCallback))
+    return native
+  }
+}
+
+private let testPrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  let result = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    writeAll(1, runtime.js.toString(args[1]))
+    return NativeResult()
+  }
+  return result.value
+}
+
+private let testDoneCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  _ = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let passed = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let failed = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
+    runtime.testDone?(passed, failed)
+    return NativeResult()
+  }
+  return nil
+}

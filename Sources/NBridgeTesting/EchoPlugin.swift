@@ -1,0 +1,89 @@
+import NBridgePlugin
+
+/// A plugin for tests and benchmarks (service `echo`): echoes, streams, fails, waits and emits on demand.
+@BridgeActor
+public final class EchoPlugin: Plugin {
+  /// Options of `typed`: a string key and an integer value.
+  public struct Typed: Codable, Sendable {
+    /// A key.
+    public var key: String
+    /// A whole number.
+    public var value: Int
+  }
+
+  struct Count: Decodable { var count: Int }
+  struct Failure: Decodable {
+    var code: ErrorCode
+    var message: String
+  }
+  struct Wait: Decodable { var ms: Double }
+  struct Emit: Decodable {
+    var event: String
+    var payload: JSONValue
+  }
+
+  /// `echo`, `echoAsync`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow` and `emit`; events `ping` and `watch`.
+  public nonisolated static let definition = PluginDefinition<EchoPlugin>(
+    service: "echo", summary: "Test plugin: echoes its options.",
+    actions: [
+      Action("echo", options: .any, result: .any, summary: "Resolves with its options.") {
+        (_, options: JSONValue, _) in options
+      },
+      Action("echoAsync", options: .any, result: .any, summary: "Resolves with its options after a turn of the loop.") {
+        (_, options: JSONValue, _) async in
+        await Task.yield()
+        return options
+      },
+      Action(
+        "typed", options: .fields(["key": .string, "value": .integer]), result: .fields(["key": .string, "value": .integer])
+      ) { (_, options: Typed, _) in options },
+      Action(
+        "stream", options: .fields(["count": .integer]), result: .integer, streams: .integer,
+        summary: "Sends 1...count to retainCallback, then resolves with count."
+      ) { (_, options: Count, call) async throws in
+        for i in 1...max(options.count, 1) {
+          try call.send(i)
+          await Task.yield()
+        }
+        return options.count
+      },
+      Action("fail", options: .fields(["code": .string, "message": .string])) { (_, options: Failure, _) throws -> JSONValue in
+        throw BridgeError(options.code, options.message)
+      },
+      Action("crash") { (_, _: NoOptions, _) throws -> JSONValue in throw EchoCrash() },
+      Action("wait", options: .fields(["ms": .number]), result: .number) { (plugin, options: Wait, _) async in
+        await plugin.sleep(options.ms)
+        return options.ms
+      },
+      Action("slow", options: .fields(["ms": .number]), timeLimit: 0.1) { (plugin, options: Wait, _) async in
+        await plugin.sleep(options.ms)
+        plugin.finishedSlowCalls += 1
+        return JSONValue.null
+      },
+      Action("slowCount", result: .integer) { (plugin, _: NoOptions, _) in plugin.finishedSlowCalls },
+      Action("emit", options: .fields(["event": .string, "payload": .any])) { (plugin, options: Emit, _) in
+        plugin.context.emit(options.event, options.payload)
+        return JSONValue.null
+      },
+    ],
+    events: [
+      EventSpec("ping", payload: .any, summary: "Emitted by `emit`."),
+      EventSpec("watch", payload: .any, summary: "A listener keeps the run alive.", keepsAlive: true),
+    ])
+
+  let context: PluginContext
+  var finishedSlowCalls = 0
+
+  /// Creates the plugin.
+  public init(context: PluginContext) { self.context = context }
+
+  func sleep(_ ms: Double) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      _ = context.setTimer(after: ms / 1000) { continuation.resume() }
+    }
+  }
+}
+
+struct EchoCrash: Error, CustomStringConvertible {
+  var description: String { "the echo plugin crashed on purpose" }
+}

@@ -1,0 +1,4 @@
+import ArgumentParser
+import Glibc
+
+NBridgeCommand.mainWithUsageStatus()
