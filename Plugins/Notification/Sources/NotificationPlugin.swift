@@ -2,6 +2,7 @@ import NBridgePlugin
 
 /// `nbridge.notification`: local notifications to the desktop over D-Bus (or stderr),
 /// scheduled ones that survive restarts, and clicks coming back as events.
+@BridgeActor
 public final class NotificationPlugin: Plugin {
   /// The service's actions and events.
   public nonisolated static let definition = PluginDefinition<NotificationPlugin>(
