@@ -46,7 +46,11 @@ final class DBusConnection {
     }
     g_object_ref(cancellable)
     g_source_set_callback(
-      timer, { data in g_cancellable_cancel(data?.assumingMemoryBound(to: GCancellable.self)); return 0 },
+      timer,
+      { data in
+        g_cancellable_cancel(data?.assumingMemoryBound(to: GCancellable.self))
+        return 0
+      },
       UnsafeMutableRawPointer(cancellable), { g_object_unref($0) })
     g_source_attach(timer, mainContext)
 

@@ -1,7 +1,8 @@
+import NBridgePlugin
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import NBridgePlugin
 
 /// Headless delivery: one readable line per notification on stderr.
 @BridgeActor

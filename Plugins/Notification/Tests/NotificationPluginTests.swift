@@ -94,7 +94,8 @@ struct NotificationPluginTests {
 
   @Test func cancelOfADeliveredIDResolves() async throws {
     let result = try await evaluate(
-      "await nbridge.notification.show({title: 't', body: '', id: 'd'}); return await nbridge.notification.cancel({id: 'd'});")
+      "await nbridge.notification.show({title: 't', body: '', id: 'd'}); return await nbridge.notification.cancel({id: 'd'});"
+    )
     #expect(result == .null)
   }
 

@@ -24,7 +24,9 @@ struct NotificationApp {
     extra.merging(["NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("shared")]) { $1 }
   }
 
-  func run(_ extra: [String: String?] = NBridgeBinary.headless) throws -> (status: Int32, stdout: String, stderr: String) {
+  func run(_ extra: [String: String?] = NBridgeBinary.headless) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     try NBridgeBinary.run(["run", script], environment: environment(extra), timeout: 30)
   }
 

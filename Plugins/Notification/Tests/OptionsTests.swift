@@ -48,23 +48,30 @@ struct OptionsTests {
   @Test func missingOrEmptyTitleNamesTitle() {
     #expect(rejection { try show(["body": "b"]) } == "\"title\" is required")
     #expect(rejection { try show(["title": "", "body": "b"]) } == "\"title\" must be a non-empty string")
-    #expect(rejection { try schedule(["title": 3, "body": "b", "after": 5]) }?.hasPrefix("\"title\" must be a string") == true)
+    #expect(
+      rejection { try schedule(["title": 3, "body": "b", "after": 5]) }?.hasPrefix("\"title\" must be a string") == true
+    )
   }
 
   @Test func tooManyActionsNamesActions() {
     let nine = JSONValue.array((0..<9).map { ["id": .string("a\($0)"), "title": "A"] })
-    #expect(rejection { try show(["title": "t", "body": "b", "actions": nine]) } == "\"actions\" may hold at most 8 actions (got 9)")
+    #expect(
+      rejection { try show(["title": "t", "body": "b", "actions": nine]) }
+        == "\"actions\" may hold at most 8 actions (got 9)")
     let eight = JSONValue.array((0..<8).map { ["id": .string("a\($0)"), "title": "A"] })
     #expect(rejection { try show(["title": "t", "body": "b", "actions": eight]) } == nil)
   }
 
   @Test func badActionsNameTheAction() {
     let reserved: JSONValue = [["id": "default", "title": "Go"]]
-    #expect(rejection { try show(["title": "t", "body": "b", "actions": reserved]) }?.hasPrefix("\"actions[0].id\"") == true)
+    #expect(
+      rejection { try show(["title": "t", "body": "b", "actions": reserved]) }?.hasPrefix("\"actions[0].id\"") == true)
     let twice: JSONValue = [["id": "a", "title": "A"], ["id": "a", "title": "B"]]
-    #expect(rejection { try show(["title": "t", "body": "b", "actions": twice]) }?.hasPrefix("\"actions[1].id\"") == true)
+    #expect(
+      rejection { try show(["title": "t", "body": "b", "actions": twice]) }?.hasPrefix("\"actions[1].id\"") == true)
     let untitled: JSONValue = [["id": "a"]]
-    #expect(rejection { try show(["title": "t", "body": "b", "actions": untitled]) } == "\"actions[0].title\" is required")
+    #expect(
+      rejection { try show(["title": "t", "body": "b", "actions": untitled]) } == "\"actions[0].title\" is required")
   }
 
   @Test func atAcceptsISO8601AndEpochMilliseconds() throws {
@@ -82,7 +89,8 @@ struct OptionsTests {
   @Test func afterCountsFromNowAndMustNotBeNegative() throws {
     #expect(try schedule(["title": "t", "body": "b", "after": 1500]).at == now + 1500)
     #expect(try schedule(["title": "t", "body": "b", "after": 0]).at == now)
-    #expect(rejection { try schedule(["title": "t", "body": "b", "after": -1]) }?.hasPrefix("\"after\" must be") == true)
+    #expect(
+      rejection { try schedule(["title": "t", "body": "b", "after": -1]) }?.hasPrefix("\"after\" must be") == true)
   }
 
   @Test func atAndAfterTogetherAreRejected() {
@@ -100,7 +108,8 @@ struct OptionsTests {
   }
 
   @Test func everyBelowTheMinimumAndNoTimeAreRejected() {
-    #expect(rejection { try schedule(["title": "t", "body": "b", "every": 99]) }?.hasPrefix("\"every\" must be") == true)
+    #expect(
+      rejection { try schedule(["title": "t", "body": "b", "every": 99]) }?.hasPrefix("\"every\" must be") == true)
     #expect(rejection { try schedule(["title": "t", "body": "b"]) }?.hasPrefix("\"at\" is required") == true)
   }
 }
