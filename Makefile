@@ -22,9 +22,18 @@ build: deps
 run: build
 	$(BIN) run www/index.js
 
+# One process per test target: a process has one loop (BridgeActor's executor), and the
+# plugin targets' tests drive it with a loop thread of their own.
+TEST_TARGETS := NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
+	NBridgePasteboardTests NBridgeNotificationTests
+
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@failed=""; for t in $(TEST_TARGETS); do \
+		echo "== swift test: $$t"; \
+		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi
 	$(BIN) test Tests/js
 
 bench: deps

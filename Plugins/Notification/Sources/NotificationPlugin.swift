@@ -46,13 +46,15 @@ public final class NotificationPlugin: Plugin {
       },
       Action(
         "checkPermission", result: NotificationShapes.permission,
-        summary: "'granted', or 'denied' when the app's permissions leave out notification."
+        summary: "'granted', or 'denied' when the app's permissions leave out notification.",
+        answersWithoutPermission: true
       ) { (plugin, _: NoOptions, _) in
         plugin.permission
       },
       Action(
         "requestPermission", result: NotificationShapes.permission,
-        summary: "The same answer as checkPermission: nothing to ask the user on Linux."
+        summary: "The same answer as checkPermission: nothing to ask the user on Linux.",
+        answersWithoutPermission: true
       ) { (plugin, _: NoOptions, _) in
         plugin.permission
       },
