@@ -1,3 +1,4 @@
+import CX11
 import Dispatch
 
 #if canImport(Glibc)
@@ -6,7 +7,8 @@ import Dispatch
 
 /// A helper program (`xclip`, `wl-copy`, `wl-paste`) started with `posix_spawn` — never
 /// `fork`, which is unsafe in a threaded process — in its own session with default signal
-/// handling, so it can outlive the script (and a Ctrl-C in its terminal) while it owns the clipboard.
+/// handling and no descriptor of ours beyond its stdio, so it can outlive the script (and a
+/// Ctrl-C in its terminal) while it owns the clipboard.
 enum HelperProcess {
   /// How a helper ended and what it printed.
   struct Outcome: Sendable {
@@ -147,6 +149,10 @@ enum HelperProcess {
       closeAll()
       throw error
     }
+
+    // The helper may outlive us by hours: it must hold no descriptor of ours (a parent
+    // waiting for our pipes to close would wait for it too).
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
