@@ -59,7 +59,9 @@ enum HelperProcess {
       if stdin >= 0 {
         var offset = 0
         while offset < input.count {
-          let n = input.withUnsafeBytes { send(stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+          let n = input.withUnsafeBytes {
+            send(stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+          }
           if n < 0 && errno == EINTR { continue }
           if n <= 0 { break }
           offset += n
@@ -70,7 +72,9 @@ enum HelperProcess {
       let errorBytes = ErrorBox()
       let group = DispatchGroup()
       if let errorReader {
-        errorReader.async(group: group) { errorBytes.bytes = (try? POSIX.readAll(stderr, limit: 1 << 20, what: "stderr")) ?? [] }
+        errorReader.async(group: group) {
+          errorBytes.bytes = (try? POSIX.readAll(stderr, limit: 1 << 20, what: "stderr")) ?? []
+        }
       }
       let output = stdout >= 0 ? ((try? POSIX.readAll(stdout, limit: maxTextBytes + 1, what: "stdout")) ?? []) : []
       group.wait()
@@ -132,7 +136,9 @@ enum HelperProcess {
     let stdoutEnd: Int32
     let stderrEnd: Int32
     do throws(SystemError) {
-      if input { stdinEnd = try channel(0) } else {
+      if input {
+        stdinEnd = try channel(0)
+      } else {
         stdinEnd = -1
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
       }

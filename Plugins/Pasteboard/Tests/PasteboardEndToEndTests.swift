@@ -117,7 +117,8 @@ import Testing
       script: "try { await nbridge.pasteboard.getString(); } catch (e) { console.log(e.code, e.message); }")
     let result = try app.run(display: ":989")
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("unavailable pasteboard.getString: cannot open X display \":989\""), "\(result.stdout)")
+    #expect(
+      result.stdout.hasPrefix("unavailable pasteboard.getString: cannot open X display \":989\""), "\(result.stdout)")
   }
 }
 
@@ -143,10 +144,12 @@ private struct App {
     return environment
   }
 
-  func run(_ arguments: [String] = [], display: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+  func run(_ arguments: [String] = [], display: String? = nil) throws -> (status: Int32, stdout: String, stderr: String)
+  {
     let options = arguments.first == "--timeout" ? Array(arguments.prefix(2)) : []
     let rest = arguments.first == "--timeout" ? Array(arguments.dropFirst(2)) : arguments
-    return try NBridgeBinary.run(["run"] + options + [script] + rest, environment: environment(display: display), timeout: 30)
+    return try NBridgeBinary.run(
+      ["run"] + options + [script] + rest, environment: environment(display: display), timeout: 30)
   }
 
   func start(display: String? = nil) throws -> ChildProcess {

@@ -31,10 +31,13 @@ enum Xclip {
   }
 
   /// `xclip -o`: what the clipboard holds (status 1 when it holds nothing), run off the loop thread.
-  static func paste(display: String, target: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+  static func paste(display: String, target: String? = nil) async throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     let type = target.map { ["-t", $0] } ?? []
     return try await Task.detached {
-      try ChildProcess.run("xclip", ["-selection", "clipboard"] + type + ["-o"], environment: ["DISPLAY": display], timeout: 20)
+      try ChildProcess.run(
+        "xclip", ["-selection", "clipboard"] + type + ["-o"], environment: ["DISPLAY": display], timeout: 20)
     }.value
   }
 }
