@@ -1,3 +1,4 @@
+import CX11
 import Dispatch
 
 #if canImport(Glibc)
@@ -6,7 +7,8 @@ import Dispatch
 
 /// A helper program (`xclip`, `wl-copy`, `wl-paste`) started with `posix_spawn` — never
 /// `fork`, which is unsafe in a threaded process — in its own session with default signal
-/// handling, so it can outlive the script (and a Ctrl-C in its terminal) while it owns the clipboard.
+/// handling and no descriptor of ours beyond its stdio, so it can outlive the script (and a
+/// Ctrl-C in its terminal) while it owns the clipboard.
 enum HelperProcess {
   /// How a helper ended and what it printed.
   struct Outcome: Sendable {
@@ -57,7 +59,9 @@ enum HelperProcess {
       if stdin >= 0 {
         var offset = 0
         while offset < input.count {
-          let n = input.withUnsafeBytes { send(stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+          let n = input.withUnsafeBytes {
+            send(stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+          }
           if n < 0 && errno == EINTR { continue }
           if n <= 0 { break }
           offset += n
@@ -68,7 +72,9 @@ enum HelperProcess {
       let errorBytes = ErrorBox()
       let group = DispatchGroup()
       if let errorReader {
-        errorReader.async(group: group) { errorBytes.bytes = (try? POSIX.readAll(stderr, limit: 1 << 20, what: "stderr")) ?? [] }
+        errorReader.async(group: group) {
+          errorBytes.bytes = (try? POSIX.readAll(stderr, limit: 1 << 20, what: "stderr")) ?? []
+        }
       }
       let output = stdout >= 0 ? ((try? POSIX.readAll(stdout, limit: maxTextBytes + 1, what: "stdout")) ?? []) : []
       group.wait()
@@ -130,7 +136,9 @@ enum HelperProcess {
     let stdoutEnd: Int32
     let stderrEnd: Int32
     do throws(SystemError) {
-      if input { stdinEnd = try channel(0) } else {
+      if input {
+        stdinEnd = try channel(0)
+      } else {
         stdinEnd = -1
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
       }
@@ -147,6 +155,10 @@ enum HelperProcess {
       closeAll()
       throw error
     }
+
+    // The helper may outlive us by hours: it must hold no descriptor of ours (a parent
+    // waiting for our pipes to close would wait for it too).
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
     var noSignals = sigset_t()
     sigemptyset(&noSignals)

@@ -9,7 +9,8 @@ public final class PasteboardPlugin: Plugin {
     service: "pasteboard",
     summary: "The clipboard (X11, Wayland or nbridge's shared store), named pasteboards and change events.",
     actions: [
-      Action("getString", options: nameOption, result: Shape.string.orNull, summary: "The pasteboard's text, or null.") {
+      Action("getString", options: nameOption, result: Shape.string.orNull, summary: "The pasteboard's text, or null.")
+      {
         (plugin, options: PasteboardOptions, _) in try await plugin.pasteboards.string(options.name)
       },
       Action(
@@ -29,7 +30,8 @@ public final class PasteboardPlugin: Plugin {
       },
       Action(
         "changeCount", options: nameOption, result: .integer,
-        summary: "Up by one per change: across processes for shared pasteboards, as seen by this process on a desktop clipboard."
+        summary:
+          "Up by one per change: across processes for shared pasteboards, as seen by this process on a desktop clipboard."
       ) { (plugin, options: PasteboardOptions, _) in try plugin.pasteboards.changeCount(options.name) },
       Action(
         "create", options: .fields(["name": .string]),

@@ -62,7 +62,7 @@ struct PasteboardStore: Sendable {
     let fd: Int32
     do {
       fd = try POSIX.open(path, O_RDONLY)
-    } catch where error.code == ENOENT {
+    } catch  where error.code == ENOENT {
       return nil
     }
     defer { close(fd) }

@@ -19,7 +19,9 @@ final class StoreWatcher {
   private let onChange: @BridgeActor (PasteboardStore.Key, Int) -> Void
 
   /// Starts watching the store's folder (creating it) and reporting to `onChange`.
-  init(store: PasteboardStore, context: PluginContext, onChange: @escaping @BridgeActor (PasteboardStore.Key, Int) -> Void)
+  init(
+    store: PasteboardStore, context: PluginContext, onChange: @escaping @BridgeActor (PasteboardStore.Key, Int) -> Void
+  )
     throws(SystemError)
   {
     self.store = store

@@ -122,7 +122,8 @@ final class WaylandClipboard: ClipboardBackend {
 
   private func missingTools(_ error: SystemError) -> BridgeError {
     if error.code == ENOENT {
-      return BridgeError.unavailable("the Wayland clipboard needs wl-clipboard: install it (apt-get install wl-clipboard)")
+      return BridgeError.unavailable(
+        "the Wayland clipboard needs wl-clipboard: install it (apt-get install wl-clipboard)")
     }
     return BridgeError.unavailable("cannot start wl-clipboard: \(error)")
   }

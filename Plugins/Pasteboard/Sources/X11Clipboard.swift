@@ -49,7 +49,8 @@ final class X11Clipboard: ClipboardBackend {
     let before = seen
     let outcome = try await runXclip(input: Array(text.utf8))
     guard outcome.status == 0 else {
-      throw BridgeError.unavailable("xclip could not take the X11 clipboard of \"\(displayName)\" (exit \(outcome.status))")
+      throw BridgeError.unavailable(
+        "xclip could not take the X11 clipboard of \"\(displayName)\" (exit \(outcome.status))")
     }
     // xclip 0.13 exits before its ownership request reaches the server (its background half
     // sends it); resolve once the server reports the new owner, so a read right after sees it.
@@ -76,7 +77,8 @@ final class X11Clipboard: ClipboardBackend {
     let connection = try connected()
     guard connection.fixesSelectionEvent != nil else {
       self.handler = nil
-      throw BridgeError.unavailable("the X server \"\(displayName)\" lacks the XFixes extension: no clipboard change events")
+      throw BridgeError.unavailable(
+        "the X server \"\(displayName)\" lacks the XFixes extension: no clipboard change events")
     }
     updateWatch()
   }

@@ -54,15 +54,17 @@ final class X11Connection {
     var errorBase: Int32 = 0
     if XFixesQueryExtension(display, &eventBase, &errorBase) != 0 {
       fixesSelectionEvent = eventBase + XFixesSelectionNotify
-      let mask = UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
-        | XFixesSelectionClientCloseNotifyMask)
+      let mask = UInt(
+        XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask
+          | XFixesSelectionClientCloseNotifyMask)
       XFixesSelectSelectionInput(display, window, clipboard, mask)
     } else {
       fixesSelectionEvent = nil
     }
     XSync(display, 0)
     if failure.failed {
-      throw BridgeError.unavailable("the X display \"\(name)\" closed the connection while nbridge set up the clipboard")
+      throw BridgeError.unavailable(
+        "the X display \"\(name)\" closed the connection while nbridge set up the clipboard")
     }
   }
 

@@ -25,7 +25,8 @@ import Testing
     let env = ["DISPLAY": ":1", "WAYLAND_DISPLAY": "w", "NBRIDGE_PASTEBOARD_BACKEND": "wayland"]
     #expect(GeneralBackendChoice.choose(headless: false, environment: env) == .wayland(display: "w"))
     #expect(
-      GeneralBackendChoice.choose(headless: false, environment: ["DISPLAY": ":1", "NBRIDGE_PASTEBOARD_BACKEND": "shared"])
+      GeneralBackendChoice.choose(
+        headless: false, environment: ["DISPLAY": ":1", "NBRIDGE_PASTEBOARD_BACKEND": "shared"])
         == .shared)
   }
 

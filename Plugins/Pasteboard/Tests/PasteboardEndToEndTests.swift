@@ -69,6 +69,18 @@ import Testing
     #expect(lines.last?.hasSuffix(" named") == true)
   }
 
+  @Test func aChangeListenerKeepsTheRunAliveUntilRemoved() throws {
+    let shared = try TemporaryDirectory()
+    let forever = try App(shared: shared, script: "nbridge.pasteboard.addListener('change', () => {});")
+    let kept = try forever.run(["--timeout", "1"])
+    #expect(kept.status == 124, "still listening when the watchdog fires: \(kept.stderr)")
+    let removed = try App(
+      shared: shared, script: "nbridge.pasteboard.addListener('change', () => {}).remove(); console.log('done');")
+    let ended = try removed.run(["--timeout", "10"])
+    #expect(ended.status == 0)
+    #expect(ended.stdout == "done\n")
+  }
+
   @Test func aScriptsCopyOutlivesItOnX11() async throws {
     let x = try XvfbServer()
     let shared = try TemporaryDirectory()
@@ -105,7 +117,8 @@ import Testing
       script: "try { await nbridge.pasteboard.getString(); } catch (e) { console.log(e.code, e.message); }")
     let result = try app.run(display: ":989")
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("unavailable pasteboard.getString: cannot open X display \":989\""), "\(result.stdout)")
+    #expect(
+      result.stdout.hasPrefix("unavailable pasteboard.getString: cannot open X display \":989\""), "\(result.stdout)")
   }
 }
 
@@ -118,7 +131,8 @@ private struct App {
   init(shared: TemporaryDirectory, script: String) throws {
     folder = try TemporaryDirectory(prefix: "nbridge-app")
     self.shared = shared
-    self.script = try folder.write("main.js", script)
+    // Scripts are classic scripts (no top-level await): run the body as an async function.
+    self.script = try folder.write("main.js", "(async () => {\n\(script)\n})();\n")
   }
 
   private func environment(display: String?) -> [String: String?] {
@@ -130,8 +144,12 @@ private struct App {
     return environment
   }
 
-  func run(_ arguments: [String] = [], display: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", script] + arguments, environment: environment(display: display), timeout: 30)
+  func run(_ arguments: [String] = [], display: String? = nil) throws -> (status: Int32, stdout: String, stderr: String)
+  {
+    let options = arguments.first == "--timeout" ? Array(arguments.prefix(2)) : []
+    let rest = arguments.first == "--timeout" ? Array(arguments.dropFirst(2)) : arguments
+    return try NBridgeBinary.run(
+      ["run"] + options + [script] + rest, environment: environment(display: display), timeout: 30)
   }
 
   func start(display: String? = nil) throws -> ChildProcess {

@@ -15,7 +15,8 @@ import Testing
     #expect {
       try PasteboardName(name)
     } throws: { error in
-      (error as? BridgeError)?.code == .invalidParameter && (error as? BridgeError)?.message.hasPrefix("\"name\"") == true
+      (error as? BridgeError)?.code == .invalidParameter
+        && (error as? BridgeError)?.message.hasPrefix("\"name\"") == true
     }
   }
 }

@@ -58,7 +58,9 @@ import Testing
         group.addTask {
           let store = PasteboardStore(sharedDirectory: dir.path)
           for round in 0..<rounds {
-            do { _ = try store.write(String(repeating: "\(writer)-\(round);", count: 500), to: .general) } catch { return ["write: \(error)"] }
+            do { _ = try store.write(String(repeating: "\(writer)-\(round);", count: 500), to: .general) } catch {
+              return ["write: \(error)"]
+            }
           }
           return []
         }

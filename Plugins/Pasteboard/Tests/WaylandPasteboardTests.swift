@@ -10,37 +10,46 @@ import Testing
 /// output and exit codes keep the clipboard in a file; what they check is how the plugin
 /// drives the tools, not a compositor.
 @Suite(.serialized) struct WaylandPasteboardTests {
-  init() { TestLoop.start() }
-
-  @Test @BridgeActor func actionsAndEventsGoThroughWlClipboard() async throws {
+  @Test func actionsAndEventsGoThroughWlClipboard() async throws {
     let tools = try FakeWlClipboard()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: tools.environment)
-    #expect(try await app.call("getString") == .null)
-    #expect(try await app.call("hasString") == false)
-    app.listeners(1)
-    try await app.call("setString", ["string": "wayland text\nwith two lines"])
-    #expect(try await app.call("getString") == "wayland text\nwith two lines")
-    #expect(await eventually { app.host.changes == [PasteboardChange(name: nil, changeCount: 1)] })
+    let shared = try TemporaryDirectory()
     try tools.copyElsewhere("from another client")
-    #expect(await eventually { app.host.changes.last == PasteboardChange(name: nil, changeCount: 2) })
-    #expect(try await app.call("getString") == "from another client")
-    try await app.call("clear")
-    #expect(await eventually { app.host.changes.last == PasteboardChange(name: nil, changeCount: 3) })
-    #expect(try await app.call("getString") == .null)
-    app.listeners(0)
-    await app.stop()
-    #expect(tools.watcherStopped(), "the wl-paste --watch helper is stopped with the plugin")
+    let result = try await PasteboardHarness.evaluate(
+      """
+      const pb = nbridge.pasteboard;
+      const found = [await pb.getString()];
+      const seen = [];
+      let wake = () => {};
+      const handle = pb.addListener('change', (change) => { seen.push(change); wake(); });
+      const until = (n) => new Promise((resolve) => {
+        const check = () => (seen.length >= n ? resolve() : (wake = check));
+        check();
+      });
+      await pb.setString({string: 'wayland text\\nwith two lines'});
+      await until(1);
+      found.push(await pb.getString(), await pb.hasString());
+      await pb.clear();
+      await until(2);
+      found.push(await pb.getString(), await pb.hasString(), await pb.changeCount());
+      handle.remove();
+      return [found, seen];
+      """, shared: shared.path, environment: tools.environment)
+    #expect(
+      result == [
+        ["from another client", "wayland text\nwith two lines", true, nil, false, 2],
+        [["name": nil, "changeCount": 1], ["name": nil, "changeCount": 2]],
+      ])
+    #expect(tools.watcherStopped(), "the wl-paste --watch helper is stopped at the end of the run")
   }
 
-  @Test @BridgeActor func missingWlClipboardIsUnavailableWithAHint() async throws {
+  @Test func missingWlClipboardIsUnavailableWithAHint() async throws {
     let empty = try TemporaryDirectory()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: ["WAYLAND_DISPLAY": "wayland-9", "PATH": empty.path])
-    let error = await app.error("getString")
-    #expect(error?.code == .unavailable)
-    #expect(error?.message.contains("apt-get install wl-clipboard") == true)
-    await app.stop()
+    let shared = try TemporaryDirectory()
+    let message = try await PasteboardHarness.evaluate(
+      "try { await nbridge.pasteboard.getString(); } catch (e) { return e.code + ' ' + e.message; }",
+      shared: shared.path, environment: ["WAYLAND_DISPLAY": "wayland-9", "PATH": empty.path])
+    #expect(message.stringValue?.hasPrefix("unavailable pasteboard.getString: ") == true, "\(message)")
+    #expect(message.stringValue?.contains("apt-get install wl-clipboard") == true)
   }
 }
 

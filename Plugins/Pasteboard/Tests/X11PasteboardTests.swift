@@ -5,128 +5,136 @@ import Testing
 
 @testable import NBridgePasteboard
 
-/// The general pasteboard on a real X server (`Xvfb`), with `xclip` as the other application.
+/// The general pasteboard on a real X server (`Xvfb`), through the runtime, with `xclip`
+/// as the other application.
 @Suite(.serialized) struct X11PasteboardTests {
-  init() { TestLoop.start() }
-
-  @Test @BridgeActor func copiedTextStaysOnTheClipboardAfterThePluginStops() async throws {
+  @Test func copiedTextStaysOnTheClipboardAfterTheRun() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    do {
-      let app = try PluginFixture(shared: dir.path, environment: desktop(x))
-      try await app.call("setString", ["string": "copied by nbridge ✓"])
-      #expect(try await app.call("changeCount") == 1)
-      #expect(try await app.call("getString") == "copied by nbridge ✓")
-      await app.stop()
-    }
+    let shared = try TemporaryDirectory()
+    let result = try await PasteboardHarness.evaluate(
+      """
+      await nbridge.pasteboard.setString({string: 'copied by nbridge ✓'});
+      return [await nbridge.pasteboard.changeCount(), await nbridge.pasteboard.getString()];
+      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
+    #expect(result == [1, "copied by nbridge ✓"])
     let pasted = try await Xclip.paste(display: x.display)
     #expect(pasted.status == 0)
     #expect(pasted.stdout == "copied by nbridge ✓")
-    #expect(try await PluginFixture(shared: dir.path, environment: desktop(x)).call("getString") == "copied by nbridge ✓")
+    #expect(try PasteboardStore(sharedDirectory: shared.path).read(.general) == nil, "the shared store is not used")
   }
 
-  @Test @BridgeActor func anotherApplicationsCopyIsAnEventAndReadable() async throws {
+  @Test func anotherApplicationsCopiesAreReadAndCounted() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: desktop(x))
-    app.listeners(1)
-    #expect(app.host.holds.count == 1)
+    let shared = try TemporaryDirectory()
     try await Xclip.copy("typed elsewhere", display: x.display)
-    #expect(await eventually { app.host.changes == [PasteboardChange(name: nil, changeCount: 1)] })
-    #expect(try await app.call("getString") == "typed elsewhere")
+    // The script copies a marker and waits until another application replaces it.
+    async let script = PasteboardHarness.evaluate(
+      """
+      const pb = nbridge.pasteboard;
+      const first = await pb.getString();
+      await pb.setString({string: 'marker'});
+      let text = 'marker';
+      for (let i = 0; i < 400 && text === 'marker'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        text = await pb.getString();
+      }
+      return [first, text, await pb.changeCount(), await pb.hasString()];
+      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
+    try await Xclip.waitFor("marker", display: x.display)
     try await Xclip.copy("and again", display: x.display)
-    #expect(await eventually { app.host.changes.last == PasteboardChange(name: nil, changeCount: 2) })
-    #expect(try await app.call("getString") == "and again")
-    app.listeners(0)
-    #expect(app.host.holds.isEmpty)
-    #expect(app.host.watchIDs.isEmpty, "no descriptor is watched without a listener or a read")
-    try await Xclip.copy("unheard", display: x.display)
-    let count = try await app.call("changeCount")
-    #expect(count == 3, "changes without a listener are still counted")
-    #expect(app.host.changes.count == 2, "but not sent")
-    await app.stop()
+    #expect(try await script == ["typed elsewhere", "and again", 2, true])
   }
 
-  @Test @BridgeActor func emptyAndClearedClipboardHoldNoString() async throws {
+  @Test func emptyAndClearedClipboardHoldNoString() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: desktop(x))
-    #expect(try await app.call("getString") == .null)
-    #expect(try await app.call("hasString") == false)
-    try await app.call("setString", ["string": "short-lived"])
-    let has = try await app.call("hasString")
-    #expect(has == true)
-    try await app.call("clear")
-    #expect(try await app.call("getString") == .null)
-    #expect(try await app.call("changeCount") == 2)
+    let shared = try TemporaryDirectory()
+    let result = try await PasteboardHarness.evaluate(
+      """
+      const pb = nbridge.pasteboard;
+      const found = [await pb.getString(), await pb.hasString()];
+      await pb.setString({string: 'short-lived'});
+      found.push(await pb.hasString());
+      await pb.clear();
+      found.push(await pb.getString(), await pb.hasString(), await pb.changeCount());
+      return found;
+      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
+    #expect(result == [nil, false, true, nil, false, 2])
     #expect(try await Xclip.paste(display: x.display).status != 0, "xclip finds no selection either")
-    await app.stop()
   }
 
-  @Test @BridgeActor func largeTextTravelsBothWays() async throws {
+  @Test func largeTextTravelsBothWays() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: desktop(x))
+    let shared = try TemporaryDirectory()
     // Far above the X server's request size, so xclip sends it with the INCR protocol.
     let line = "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 ünïcödé\n"
     let big = String(repeating: line, count: 3 * 1024 * 1024 / line.utf8.count)
     try await Xclip.copy(big, display: x.display)
-    let read = try await app.call("getString")
-    #expect(read.stringValue?.count == big.count)
+    let read = try await PasteboardHarness.evaluate(
+      """
+      const text = await nbridge.pasteboard.getString();
+      await nbridge.pasteboard.setString({string: 'é' + text});
+      return text;
+      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
+    #expect(read.stringValue?.utf8.count == big.utf8.count)
     #expect(read.stringValue == big)
-    let mine = "é" + big
-    try await app.call("setString", ["string": .string(mine)])
-    #expect(try await Xclip.paste(display: x.display).stdout == mine)
-    await app.stop()
+    #expect(try await Xclip.paste(display: x.display).stdout == "é" + big)
   }
 
-  @Test @BridgeActor func anOwnerOfferingOnlyStringIsRead() async throws {
+  @Test func anOwnerOfferingOnlyStringIsRead() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: desktop(x))
+    let shared = try TemporaryDirectory()
     try await Xclip.copy("plain old STRING", display: x.display, target: "STRING")
-    #expect(try await app.call("getString") == "plain old STRING")
-    await app.stop()
+    let read = try await PasteboardHarness.evaluate(
+      "return await nbridge.pasteboard.getString();", shared: shared.path,
+      environment: PasteboardHarness.desktop(display: x.display))
+    #expect(read == "plain old STRING")
   }
 
-  @Test @BridgeActor func anUnreachableDisplayIsUnavailableNotAFallback() async throws {
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: ["DISPLAY": ":989"])
-    for (action, options) in [
-      ("getString", [:]), ("hasString", [:]), ("setString", ["string": "x"]), ("clear", [:]), ("changeCount", [:]),
-    ] as [(String, JSONValue)] {
-      let error = await app.error(action, options)
-      #expect(error?.code == .unavailable, "\(action)")
-      #expect(error?.message.contains("cannot open X display \":989\"") == true, "\(error?.message ?? "")")
+  @Test func anUnreachableDisplayIsUnavailableNotAFallback() async throws {
+    let shared = try TemporaryDirectory()
+    var environment = PasteboardHarness.desktop(display: ":989")
+    environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+    let result = try await PasteboardHarness.evaluate(
+      """
+      const pb = nbridge.pasteboard;
+      const codes = [];
+      for (const call of [() => pb.getString(), () => pb.hasString(), () => pb.setString({string: 'x'}),
+                          () => pb.clear(), () => pb.changeCount()]) {
+        try { await call(); codes.push('resolved'); } catch (e) { codes.push(e.code + ' ' + e.message); }
+      }
+      await pb.create({name: 'still works'});
+      await pb.setString({name: 'still works', string: 'named pasteboards use the shared store'});
+      codes.push(await pb.getString({name: 'still works'}));
+      return codes;
+      """, shared: shared.path, environment: environment)
+    let lines = result.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(lines.count == 6)
+    for (line, action) in zip(lines, ["getString", "hasString", "setString", "clear", "changeCount"]) {
+      #expect(line.hasPrefix("unavailable pasteboard.\(action): cannot open X display \":989\""), "\(line)")
     }
-    try await app.call("create", ["name": "still works"])
-    try await app.call("setString", ["name": "still works", "string": "named pasteboards use the shared store"])
-    #expect(try await app.call("getString", ["name": "still works"]) == "named pasteboards use the shared store")
-    #expect(try PasteboardStore(sharedDirectory: dir.path).read(.general) == nil, "no silent fallback")
-    await app.stop()
+    #expect(lines.last == "named pasteboards use the shared store")
+    #expect(try PasteboardStore(sharedDirectory: shared.path).read(.general) == nil, "no silent fallback")
   }
 
-  @Test @BridgeActor func aDisplayThatGoesAwayIsUnavailableAndTheProcessLives() async throws {
+  @Test func aDisplayThatGoesAwayIsUnavailableAndTheRunGoesOn() async throws {
     let x = try XvfbServer()
-    let dir = try TemporaryDirectory()
-    let app = try PluginFixture(shared: dir.path, environment: desktop(x))
-    app.listeners(1)
-    try await app.call("setString", ["string": "before"])
+    let shared = try TemporaryDirectory()
+    async let script = PasteboardHarness.evaluate(
+      """
+      const pb = nbridge.pasteboard;
+      const handle = pb.addListener('change', () => {});
+      await pb.setString({string: 'before'});
+      for (let i = 0; i < 400; i++) {
+        try { await pb.getString(); } catch (e) { handle.remove(); return e.code + ' ' + e.message; }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      handle.remove();
+      return 'the display never went away';
+      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
+    try await Xclip.waitFor("before", display: x.display)
     x.stop()
-    // The loop notices the closed socket; then every call is refused instead of exiting the process.
-    let error = await app.error("getString")
-    #expect(error?.code == .unavailable)
-    #expect(error?.message.contains(x.display) == true, "\(error?.message ?? "")")
-    #expect(await app.error("changeCount")?.code == .unavailable)
-    app.listeners(0)
-    await app.stop()
+    let outcome = try await script.stringValue ?? ""
+    #expect(outcome.hasPrefix("unavailable pasteboard.getString: "), "\(outcome)")
+    #expect(outcome.contains(x.display), "\(outcome)")
   }
-}
-
-/// The test's environment with `DISPLAY` pointing at `x`.
-private func desktop(_ x: XvfbServer) -> [String: String] {
-  var environment = ProcessInfo.processInfo.environment
-  environment["DISPLAY"] = x.display
-  environment["WAYLAND_DISPLAY"] = nil
-  return environment
 }

@@ -18,18 +18,26 @@ enum Xclip {
     let copied = try await HelperProcess.run(
       ["xclip", "-selection", "clipboard"] + type + ["-i"], input: Array(text.utf8), environment: environment)
     #expect(copied.status == 0)
-    for _ in 0..<200 {
+    try await waitFor(text, display: display, target: target)
+  }
+
+  /// Returns once `xclip -o` pastes `text` (up to 10 s; an issue is recorded if it never does).
+  static func waitFor(_ text: String, display: String, target: String? = nil) async throws {
+    for _ in 0..<500 {
       if try await paste(display: display, target: target).stdout == text { return }
-      try await Task.sleep(for: .milliseconds(10))
+      try await Task.sleep(for: .milliseconds(20))
     }
-    Issue.record("xclip never pasted what it copied")
+    Issue.record("xclip never pasted \"\(text.prefix(40))\"")
   }
 
   /// `xclip -o`: what the clipboard holds (status 1 when it holds nothing), run off the loop thread.
-  static func paste(display: String, target: String? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+  static func paste(display: String, target: String? = nil) async throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
     let type = target.map { ["-t", $0] } ?? []
     return try await Task.detached {
-      try ChildProcess.run("xclip", ["-selection", "clipboard"] + type + ["-o"], environment: ["DISPLAY": display], timeout: 20)
+      try ChildProcess.run(
+        "xclip", ["-selection", "clipboard"] + type + ["-o"], environment: ["DISPLAY": display], timeout: 20)
     }.value
   }
 }
