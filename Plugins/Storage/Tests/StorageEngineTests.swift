@@ -8,7 +8,7 @@ import Testing
   @Test func tenThousandWritesAtOnceAreAllStoredInFewTransactions() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    let transactions = try await TestLoop.run {
+    let transactions = try await LoopHarness.run {
       let engine = StorageEngine(path: path)
       // Like `Promise.all` of 10,000 `set`s: every call starts before any commit.
       let calls = (0..<10_000).map { i in
@@ -29,7 +29,7 @@ import Testing
     try SQLiteKeyValueStore(path: path).apply([
       .set(group: "", key: "old", json: "1"), .set(group: "g", key: "gone", json: "2"),
     ])
-    try await TestLoop.run {
+    try await LoopHarness.run {
       let engine = StorageEngine(path: path)
       let set = Task { try await engine.write(.set(group: "", key: "new", json: #"{"a":[1,true]}"#)) }
       let remove = Task { try await engine.write(.remove(group: "", key: "old")) }
@@ -52,7 +52,7 @@ import Testing
   @Test func pendingKeysDifferingOnlyInNormalizationStayApart() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    try await TestLoop.run {
+    try await LoopHarness.run {
       let engine = StorageEngine(path: path)
       let a = Task { try await engine.write(.set(group: "", key: "caf\u{E9}", json: "1")) }
       let b = Task { try await engine.write(.set(group: "", key: "cafe\u{301}", json: "2")) }
@@ -68,7 +68,7 @@ import Testing
   @Test func flushCommitsWhatIsQueued() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    try await TestLoop.run {
+    try await LoopHarness.run {
       let engine = StorageEngine(path: path)
       let write = Task { try await engine.write(.set(group: "", key: "k", json: "1")) }
       await Task.yield()
@@ -80,7 +80,7 @@ import Testing
 
   @Test func aFailedCommitRejectsEveryCallInItAndKeepsNoTrace() async throws {
     let failing = FailingStore()
-    try await TestLoop.run {
+    try await LoopHarness.run {
       let engine = StorageEngine(path: "/nowhere/storage.sqlite") { _ in failing }
       let calls = (0..<3).map { i in Task { try await engine.write(.set(group: "", key: "k\(i)", json: "1")) } }
       for call in calls {
@@ -95,7 +95,7 @@ import Testing
   @Test func aCorruptDatabaseRejectsCallsInsteadOfCrashing() async throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("storage.sqlite", String(repeating: "garbage", count: 1000))
-    try await TestLoop.run {
+    try await LoopHarness.run {
       let engine = StorageEngine(path: path)
       let read = #expect(throws: BridgeError.self) { try engine.value(forKey: "k", group: "") }
       #expect(read?.code == .unavailable)
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func oneEnginePerDataDirectory() async throws {
-    let same = try await TestLoop.run {
+    let same = try await LoopHarness.run {
       let first = StorageEngine.shared(dataDirectory: "/tmp/a")
       let second = StorageEngine.shared(dataDirectory: "/tmp/a/")
       let other = StorageEngine.shared(dataDirectory: "/tmp/b")
