@@ -15,13 +15,17 @@ public struct Action<P: Plugin>: Sendable {
   public var summary: String
   /// A time limit in seconds; a call still running then rejects with `timeout` and is cancelled.
   public var timeLimit: Double?
+  /// Whether the action answers even when the app may not use the service (`checkPermission`).
+  public var answersWithoutPermission: Bool
   let body: ActionBody<P>
 
   /// An action whose body may suspend.
   public init<O: Decodable, R: Encodable>(
     _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
-    timeLimit: Double? = nil, _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
+    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
+    _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
   ) {
+    self.answersWithoutPermission = answersWithoutPermission
     self.name = name
     self.options = options
     self.result = result
@@ -37,8 +41,10 @@ public struct Action<P: Plugin>: Sendable {
   /// An action whose body never suspends: it runs inline, inside the JS call.
   public init<O: Decodable, R: Encodable>(
     _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
-    timeLimit: Double? = nil, _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
+    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
+    _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
   ) {
+    self.answersWithoutPermission = answersWithoutPermission
     self.name = name
     self.options = options
     self.result = result

@@ -35,6 +35,12 @@ extension JSONValue {
   /// A member of an object by key (nil for a missing key or a non-object).
   public subscript(key: String) -> JSONValue? { objectValue?[key] }
 
+  /// An element of an array by position (nil when out of range or not an array).
+  public subscript(index: Int) -> JSONValue? {
+    guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
+    return elements[index]
+  }
+
   /// The JavaScript `typeof`-style name of this value's kind, for error messages.
   public var kindName: String {
     switch self {

@@ -35,11 +35,25 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
     wakeWriter = fds[1]
   }
 
-  /// Binds the executor to the calling thread, which becomes the loop thread.
-  public func bindToCurrentThread() { owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing) }
+  /// Held while a thread is bound: one loop at a time per process (tests run loops on many threads).
+  private let ownership: UnsafeMutablePointer<pthread_mutex_t> = {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+    return mutex
+  }()
 
-  /// Unbinds it when the loop ends.
-  public func unbind() { owner.store(0, ordering: .releasing) }
+  /// Binds the executor to the calling thread, which becomes the loop thread; waits while
+  /// another thread's loop holds it.
+  public func bindToCurrentThread() {
+    pthread_mutex_lock(ownership)
+    owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+  }
+
+  /// Unbinds it when the loop ends (on the thread that bound it).
+  public func unbind() {
+    owner.store(0, ordering: .releasing)
+    pthread_mutex_unlock(ownership)
+  }
 
   /// Whether the caller is on the loop thread.
   public var isOnLoopThread: Bool {

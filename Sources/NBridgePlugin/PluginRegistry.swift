@@ -50,7 +50,7 @@ public struct RegisteredPlugin: Sendable {
     actions = definition.actions.map {
       ActionInfo(
         name: $0.name, options: $0.options, result: $0.result, streams: $0.streams, summary: $0.summary,
-        timeLimit: $0.timeLimit)
+        timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission)
     }
     events = definition.events
     makeInstance = { context in PluginInstance(try P(context: context), definition: definition) }
@@ -78,6 +78,8 @@ public struct ActionInfo: Sendable, Hashable {
   public var summary: String
   /// Its time limit in seconds, if any.
   public var timeLimit: Double?
+  /// Whether it answers even when the app may not use the service.
+  public var answersWithoutPermission: Bool = false
 }
 
 /// A live plugin of one run, with its actions ready to call.

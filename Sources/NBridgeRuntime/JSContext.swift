@@ -33,6 +33,13 @@ final class JSContext {
     return result ?? JSValueMakeUndefined(ref)
   }
 
+  /// Whether `source` parses as a script.
+  func isValidScript(_ source: String) -> Bool {
+    let script = source.makeJSString()
+    defer { JSStringRelease(script) }
+    return JSCheckScriptSyntax(ref, script, nil, 1, nil)
+  }
+
   /// Calls `function` with `arguments` (this = undefined); throws the JS exception.
   @discardableResult
   func call(_ function: JSObjectRef, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {

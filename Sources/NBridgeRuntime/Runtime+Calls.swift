@@ -14,7 +14,7 @@ extension Runtime {
     let action = slot.plugin.actions[aid]
     let label = "\(slot.plugin.service).\(action.name)"
 
-    guard slot.allowed else {
+    guard slot.allowed || action.answersWithoutPermission else {
       let error = BridgeError(
         .permissionDenied,
         "the app may not use \"\(slot.plugin.service)\" (add \"\(slot.plugin.permission)\" to \"permissions\" in nbridge.json or pass --allow \(slot.plugin.permission))"

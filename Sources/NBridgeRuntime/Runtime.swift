@@ -80,7 +80,7 @@ public final class Runtime {
     if let status = prepare(entry: name) { return status }
     sources[name] = source
     do {
-      try js.evaluate(source, url: name)
+      try js.evaluate(withTopLevelAwait(source), url: name)
     } catch {
       reportUncaught(error.value)
     }
@@ -211,6 +211,15 @@ public final class Runtime {
     loop.stopRequested = false
     loop.run(whileAlive: false) { stopped.value || monotonicNanos() > deadline }
     loop.stopRequested = true
+  }
+
+  /// `source`, or, when it is not a valid script but is a valid async function body (it uses
+  /// top-level `await`), that body wrapped in an async function whose rejection is reported.
+  /// The wrapper stays on the first line, so line numbers are unchanged.
+  func withTopLevelAwait(_ source: String) -> String {
+    guard !js.isValidScript(source) else { return source }
+    let wrapped = "(async () => {" + source + "\n})();"
+    return js.isValidScript(wrapped) ? wrapped : source
   }
 
   /// Writes to the run's stdout (1) or stderr (2).

@@ -20,6 +20,12 @@ enum SignalHandling {
       pipeReader = fds[0]
       pipeWriter = fds[1]
     }
+    // A parent may start us with these blocked (threaded test runners do); a CLI must hear them.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGINT)
+    sigaddset(&unblock, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     signal(SIGINT, onSignal)
     signal(SIGTERM, onSignal)
     signal(SIGPIPE, SIG_IGN)

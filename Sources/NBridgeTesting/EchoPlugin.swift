@@ -55,8 +55,9 @@ public final class EchoPlugin: Plugin {
         await plugin.sleep(options.ms)
         return options.ms
       },
-      Action("slow", options: .fields(["ms": .number]), timeLimit: 0.1) { (plugin, options: Wait, _) async in
+      Action("slow", options: .fields(["ms": .number]), timeLimit: 0.1) { (plugin, options: Wait, _) async throws in
         await plugin.sleep(options.ms)
+        if Task.isCancelled { throw CancellationError() }
         plugin.finishedSlowCalls += 1
         return JSONValue.null
       },
@@ -77,10 +78,30 @@ public final class EchoPlugin: Plugin {
   /// Creates the plugin.
   public init(context: PluginContext) { self.context = context }
 
+  /// Sleeps on a loop timer; a cancelled call wakes at once.
   func sleep(_ ms: Double) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      _ = context.setTimer(after: ms / 1000) { continuation.resume() }
+    let sleeper = Sleeper()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        sleeper.continuation = continuation
+        sleeper.timer = context.setTimer(after: ms / 1000) { sleeper.wake() }
+      }
+    } onCancel: {
+      PluginContext.post { sleeper.wake() }
     }
+  }
+}
+
+/// A sleeping call: woken by its timer or by cancellation, once.
+@BridgeActor
+final class Sleeper {
+  var continuation: CheckedContinuation<Void, Never>?
+  var timer: LoopTimer?
+
+  func wake() {
+    timer?.cancel()
+    continuation?.resume()
+    continuation = nil
   }
 }
 

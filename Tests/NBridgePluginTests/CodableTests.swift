@@ -19,12 +19,12 @@ struct Options: Codable, Equatable {
 
   @Test func missingFieldNamesIt() {
     #expect(throws: BridgeError.invalidParameter("key", "is required")) {
-      try JSONValueDecoder().decode(Options.self, from: ["count": 1])
+      try JSONValueDecoder().decode(Options.self, from: ["count": 1, "tags": []])
     }
   }
 
   @Test func wrongTypeNamesThePath() {
-    let json: JSONValue = ["key": "k", "nested": ["flag": "yes"]]
+    let json: JSONValue = ["key": "k", "tags": [], "nested": ["flag": "yes"]]
     #expect(throws: BridgeError.invalidParameter("nested.flag", "must be a boolean (got string)")) {
       try JSONValueDecoder().decode(Options.self, from: json)
     }

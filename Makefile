@@ -1,0 +1,48 @@
+# nbridge — `make run` runs the sample app, `make test` runs every test.
+# Both install the Debian packages they need when missing (as root: apt-get update once, then install).
+
+SWIFT ?= swift
+BIN := .build/debug/nbridge
+APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
+	xvfb xclip dunst dbus dbus-bin dbus-x11 systemd
+
+.PHONY: deps build run test bench format clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build --product nbridge
+
+run: build
+	$(BIN) run www/index.js
+
+# One process per test target: a process has one loop (BridgeActor's executor), and the
+# plugin targets' tests drive it with a loop thread of their own.
+TEST_TARGETS := NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
+	NBridgePasteboardTests NBridgeNotificationTests
+
+test: deps
+	$(SWIFT) build --build-tests
+	@failed=""; for t in $(TEST_TARGETS); do \
+		echo "== swift test: $$t"; \
+		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi
+	$(BIN) test Tests/js
+
+bench: deps
+	$(SWIFT) build -c release --product nbridge
+	$(SWIFT) build -c release --product nbridge-bench
+	.build/release/nbridge-bench
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks
+
+clean:
+	rm -rf .build

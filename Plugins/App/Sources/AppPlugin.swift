@@ -1,0 +1,101 @@
+import NBridgePlugin
+
+/// `nbridge.app`: the app's identity and launch history, the device, and `exit`.
+///
+/// It starts at launch to count the run, whether or not the script calls it.
+@BridgeActor
+public final class AppPlugin: Plugin {
+  /// `appInfo`, `deviceInfo` and `exit`.
+  public nonisolated static let definition = PluginDefinition<AppPlugin>(
+    service: "app", summary: "App info and launch history, device info, and exit.", startsAtLaunch: true,
+    actions: [
+      Action(
+        "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."
+      ) { (plugin, _: NoOptions, _) in
+        AppInfo(manifest: plugin.context.manifest, record: try plugin.launchRecord(), now: ISO8601.currentMilliseconds())
+      },
+      Action(
+        "deviceInfo", result: deviceInfoShape, summary: "The OS, machine and locale, and a device id stable per data dir."
+      ) { (plugin, _: NoOptions, _) in
+        plugin.probe.info(environment: plugin.context.environment, deviceId: try plugin.launchRecord().deviceId)
+      },
+      Action(
+        "exit", options: .fields(["code?": .integer]),
+        summary: "Ends the run with the code (default 0) once pending storage writes are committed."
+      ) { (plugin, options: ExitOptions, _) in
+        plugin.context.exit(code: options.code)
+        return JSONValue.null
+      },
+    ])
+
+  nonisolated static let appInfoShape = Shape.named(
+    "AppInfo",
+    .fields([
+      "id": .string, "name": .string, "version": .string, "build": .string, "launchCount": .integer,
+      "firstLaunchDate": .string, "daysSinceFirstLaunch": .integer,
+    ]))
+
+  nonisolated static let deviceInfoShape = Shape.named(
+    "DeviceInfo",
+    .fields([
+      "platform": .literal("linux"), "osVersion": .string, "version": .string, "model": .string, "arch": .string,
+      "language": .string, "region": Shape.string.orNull, "deviceId": .string,
+    ]))
+
+  private let context: PluginContext
+  private let probe = DeviceProbe()
+  private var record: Result<LaunchRecord, BridgeError>?
+
+  /// Keeps the context; the launch is counted in `start()`.
+  public init(context: PluginContext) throws {
+    self.context = context
+  }
+
+  /// Counts this launch in the data dir. A failure is reported on stderr and by
+  /// `appInfo`/`deviceInfo`, never by stopping the run.
+  public func start() async throws {
+    _ = recordedLaunch()
+  }
+
+  /// The launch record, counting this launch the first time it is asked for.
+  private func launchRecord() throws(BridgeError) -> LaunchRecord {
+    try recordedLaunch().get()
+  }
+
+  private func recordedLaunch() -> Result<LaunchRecord, BridgeError> {
+    if let record { return record }
+    let context = self.context
+    let result: Result<LaunchRecord, BridgeError>
+    do {
+      result = .success(
+        try LaunchRecord.recordLaunch(
+          in: context.dataDirectory, now: ISO8601.currentMilliseconds(), warn: { context.warn($0) }))
+    } catch let error as BridgeError {
+      context.warn(error.message)
+      result = .failure(error)
+    } catch {
+      context.warn("\(error)")
+      result = .failure(BridgeError.unavailable("cannot record this launch: \(error)"))
+    }
+    record = result
+    return result
+  }
+}
+
+/// `exit`'s options: `{code?}`, an exit status from 0 to 255.
+struct ExitOptions: Decodable {
+  let code: Int32
+
+  init(from decoder: any Decoder) throws {
+    if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+      code = 0
+      return
+    }
+    let fields = try decoder.container(keyedBy: Field.self)
+    let code = try fields.decodeIfPresent(Int32.self, forKey: .code) ?? 0
+    guard (0...255).contains(code) else { throw BridgeError.invalidParameter("code", "must be from 0 to 255 (got \(code))") }
+    self.code = code
+  }
+
+  private enum Field: String, CodingKey { case code }
+}

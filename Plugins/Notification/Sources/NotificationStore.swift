@@ -1,0 +1,125 @@
+import Dispatch
+import NBridgePlugin
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The plugin's two small JSON files in the app's data dir: pending schedules and the
+/// delivered history (newest first).
+///
+/// Reads are synchronous (the files are small and read once). Writes are encoded and
+/// replace a file atomically (temporary file, `fsync`, `rename`) on one serial background
+/// queue, so the loop never waits on the disk and the newest snapshot always lands last.
+@BridgeActor
+final class NotificationStore {
+  /// `notification-pending.json` in the data dir.
+  let pendingPath: String
+  /// `notification-delivered.json` in the data dir.
+  let deliveredPath: String
+  private let warn: @Sendable (String) -> Void
+  /// Made on the first write: a run that writes nothing starts no thread.
+  private var writeQueue: DispatchQueue?
+  private let snapshots = Snapshots()
+
+  /// A store in `directory`; write failures go to `warn`.
+  init(directory: String, warn: @escaping @Sendable (String) -> Void) {
+    pendingPath = directory + "/notification-pending.json"
+    deliveredPath = directory + "/notification-delivered.json"
+    self.warn = warn
+  }
+
+  /// The notifications kept at `path`; empty when there is no file, with a warning when it is unreadable.
+  func load(_ path: String) -> [StoredNotification] {
+    guard let text = readFile(path) else { return [] }
+    do {
+      return try JSONValueDecoder().decode([StoredNotification].self, from: JSONValue(parsing: text))
+    } catch {
+      warn("ignoring \(path): \(error)")
+      return []
+    }
+  }
+
+  /// Replaces the file at `path` with `notifications`, returning once it is on disk.
+  func save(_ notifications: [StoredNotification], to path: String) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      enqueue(notifications, path) { done.resume() }
+    }
+  }
+
+  /// Replaces the file at `path` with `notifications` in the background.
+  func saveSoon(_ notifications: [StoredNotification], to path: String) {
+    enqueue(notifications, path, then: nil)
+  }
+
+  /// Returns once every write asked for so far is on disk.
+  func flush() async {
+    guard let writeQueue else { return }
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in writeQueue.async { done.resume() } }
+  }
+
+  /// Queues a write of the newest snapshot for `path`; a write already queued and not yet
+  /// started takes the newer snapshot instead, so a burst of deliveries costs one write.
+  private func enqueue(_ notifications: [StoredNotification], _ path: String, then: (@Sendable () -> Void)?) {
+    let alreadyQueued = snapshots.latest.withLock { latest in latest.updateValue(notifications, forKey: path) != nil }
+    if alreadyQueued && then == nil { return }
+    let queue = writeQueue ?? DispatchQueue(label: "nbridge.notification.store")
+    writeQueue = queue
+    queue.async { [snapshots, warn] in
+      if let snapshot = snapshots.latest.withLock({ $0.removeValue(forKey: path) }) {
+        let text = ((try? JSONValueEncoder().encode(snapshot)) ?? .array([])).jsonText
+        if let problem = writeAtomically(text, to: path) { warn("cannot write \(path): \(problem)") }
+      }
+      then?()
+    }
+  }
+}
+
+/// The newest snapshot of each file that is waiting to be written, shared with the write queue.
+private final class Snapshots: Sendable {
+  let latest = Mutex<[String: [StoredNotification]]>([:])
+}
+
+/// The whole file as UTF-8 text; nil when it does not exist or cannot be read.
+private func readFile(_ path: String) -> String? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 16_384)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count >= 0 else { return nil }
+    if count == 0 { break }
+    bytes += chunk[0..<count]
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Writes `text` to a temporary file beside `path`, syncs it and renames it over `path`;
+/// returns what went wrong, or nil.
+private func writeAtomically(_ text: String, to path: String) -> String? {
+  let temporary = "\(path).\(getpid()).tmp"
+  let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+  guard fd >= 0 else { return String(cString: strerror(errno)) }
+  var text = text
+  var failure: String? = text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return String(cString: strerror(errno))
+      }
+      offset += written
+    }
+    return nil
+  }
+  if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+  close(fd)
+  if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+  if failure != nil { unlink(temporary) }
+  return failure
+}

@@ -1,0 +1,127 @@
+import NBridgeNotification
+import NBridgePlugin
+import NBridgeTesting
+import Testing
+
+/// Every action, event and error of `nbridge.notification`, in-process and headless.
+@Suite(.serialized)
+struct NotificationPluginTests {
+  func evaluate(_ body: String) async throws -> JSONValue {
+    try await JSHarness.evaluate(body, plugins: [NotificationPlugin.self])
+  }
+
+  /// The code and message a call rejected with.
+  func rejection(_ call: String) async throws -> (code: String?, message: String) {
+    do {
+      let value = try await evaluate("return await \(call);")
+      Issue.record("\(call) resolved with \(value)")
+      return (nil, "")
+    } catch let error as JSHarness.ScriptError {
+      return (error.code, error.message)
+    }
+  }
+
+  @Test func showResolvesWithAnIDAndEmitsTheRecord() async throws {
+    let result = try await evaluate(
+      """
+      const n = nbridge.notification;
+      const received = new Promise((resolve) => n.addListener('received', resolve));
+      const shown = await n.show({title: 'Copied', body: 'Retina', id: 'c1', data: {word: 'Retina'}});
+      const record = await received;
+      return {shown, record, delivered: await n.getDelivered()};
+      """)
+    #expect(result["shown"] == ["id": "c1"])
+    let record = try #require(result["record"]?.objectValue)
+    #expect(record["id"] == "c1" && record["title"] == "Copied" && record["body"] == "Retina")
+    #expect(record["data"] == ["word": "Retina"])
+    #expect(record["every"] == nil)
+    let at = try #require(record["at"]?.stringValue)
+    let deliveredAt = try #require(record["deliveredAt"]?.stringValue)
+    #expect(ISO8601.parse(at) != nil && ISO8601.parse(deliveredAt)! >= ISO8601.parse(at)!)
+    #expect(result["delivered"] == [.object(record)])
+  }
+
+  @Test func showGeneratesUUIDs() async throws {
+    let result = try await evaluate(
+      "const a = await nbridge.notification.show({title: 'a', body: ''}); const b = await nbridge.notification.show({title: 'b', body: ''}); return [a.id, b.id];"
+    )
+    let ids = result.arrayValue?.compactMap { $0.stringValue } ?? []
+    #expect(ids.count == 2 && ids[0] != ids[1])
+    #expect(ids.allSatisfy { RandomID.isUUID($0) })
+  }
+
+  @Test func scheduleIsPendingUntilDueThenDelivered() async throws {
+    let result = try await evaluate(
+      """
+      const n = nbridge.notification;
+      const received = new Promise((resolve) => n.addListener('received', resolve));
+      const scheduled = await n.schedule({title: 'Soon', body: '', id: 's1', after: 30, data: [1]});
+      const pending = await n.getPending();
+      const record = await received;
+      return {scheduled, pending, record, after: await n.getPending()};
+      """)
+    #expect(result["scheduled"] == ["id": "s1"])
+    #expect(result["pending"]?.arrayValue?.map { $0["id"] } == ["s1"])
+    #expect(result["pending"]?.arrayValue?.first?["deliveredAt"] == nil)
+    #expect(result["record"]?["data"] == [1])
+    #expect(result["record"]?["at"] == result["pending"]?.arrayValue?.first?["at"])
+    #expect(result["after"] == [])
+  }
+
+  @Test func everyRepeatsAndCancelStopsIt() async throws {
+    let result = try await evaluate(
+      """
+      const n = nbridge.notification;
+      const seen = [];
+      const third = new Promise((resolve) => n.addListener('received', (r) => { seen.push(r.at); if (seen.length === 3) resolve(); }));
+      await n.schedule({title: 'tick', body: '', id: 'tick', every: 100});
+      await third;
+      await n.cancel({id: 'tick'});
+      return {seen, pending: await n.getPending(), every: (await n.getDelivered())[0].every};
+      """)
+    let times = result["seen"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ISO8601.parse) } ?? []
+    #expect(times.count == 3)
+    #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 && ($1 - $0) % 100 == 0 }, "keeps its rhythm: \(times)")
+    #expect(result["pending"] == [])
+    #expect(result["every"] == 100)
+  }
+
+  @Test func cancelOfAnUnknownIDIsNotFound() async throws {
+    let (code, message) = try await rejection("nbridge.notification.cancel({id: 'nope'})")
+    #expect(code == "not_found")
+    #expect(message == "notification.cancel: no notification has the id \"nope\"")
+  }
+
+  @Test func cancelOfADeliveredIDResolves() async throws {
+    let result = try await evaluate(
+      "await nbridge.notification.show({title: 't', body: '', id: 'd'}); return await nbridge.notification.cancel({id: 'd'});"
+    )
+    #expect(result == .null)
+  }
+
+  @Test func badInputIsInvalidParameterNamingTheField() async throws {
+    let cases: [(String, String)] = [
+      ("show({body: 'b'})", "\"title\" is required"),
+      ("show({title: '', body: 'b'})", "\"title\" must be a non-empty string"),
+      ("schedule({title: 't', body: '', at: 'soonish'})", "\"at\" must be an ISO 8601 time"),
+      ("schedule({title: 't', body: '', after: -1})", "\"after\" must be a number of milliseconds"),
+      ("schedule({title: 't', body: '', at: 1, after: 1})", "\"after\" cannot be given together with \"at\""),
+      ("schedule({title: 't', body: ''})", "\"at\" is required"),
+      (
+        "show({title: 't', body: '', actions: [1,2,3,4,5,6,7,8,9].map((i) => ({id: 'a' + i, title: 'A'}))})",
+        "\"actions\" may hold at most 8 actions"
+      ),
+    ]
+    for (call, expected) in cases {
+      let (code, message) = try await rejection("nbridge.notification.\(call)")
+      #expect(code == "invalid_parameter", "\(call)")
+      #expect(message.contains(expected), "\(call): \(message)")
+    }
+  }
+
+  @Test func checkAndRequestPermissionAnswerGranted() async throws {
+    let result = try await evaluate(
+      "return [await nbridge.notification.checkPermission(), await nbridge.notification.requestPermission()];")
+    #expect(result == ["granted", "granted"])
+  }
+}

@@ -1,0 +1,58 @@
+import CSQLite
+
+/// One connection to an SQLite database file: the only type here that opens, runs
+/// or closes anything in SQLite's C API.
+///
+/// SQLite is built thread-safe ("serialized") on Debian, so a connection may be
+/// handed between threads; each is still used by one thread at a time by design.
+final class SQLiteConnection: @unchecked Sendable {
+  /// The database file.
+  let path: String
+  private let handle: OpaquePointer
+
+  /// Opens (and creates) the database at `path` (`sqlite3_open_v2`) and waits up to
+  /// `busyTimeout` milliseconds for another connection's lock before failing (`sqlite3_busy_timeout`).
+  init(path: String, busyTimeout: Int32) throws(SQLiteError) {
+    var handle: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+    let status = sqlite3_open_v2(path, &handle, flags, nil)
+    guard let handle else { throw SQLiteError(code: status, message: "out of memory") }
+    guard status == SQLITE_OK else {
+      let error = SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+      sqlite3_close_v2(handle)
+      throw error
+    }
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, busyTimeout)
+    self.path = path
+    self.handle = handle
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  /// Runs one or more statements that return nothing useful (`sqlite3_exec`).
+  func execute(_ sql: String) throws(SQLiteError) {
+    let status = sqlite3_exec(handle, sql, nil, nil, nil)
+    if status != SQLITE_OK { throw error(status) }
+  }
+
+  /// The first column of the first row of `sql`, as text (for `PRAGMA journal_mode=WAL` and the like).
+  func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+    let statement = try prepare(sql)
+    return try statement.step() ? statement.text(at: 0) : nil
+  }
+
+  /// Compiles `sql` (`sqlite3_prepare_v3`, marked persistent: it is kept and reused).
+  func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    var statement: OpaquePointer?
+    let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard status == SQLITE_OK, let statement else { throw error(status) }
+    return SQLiteStatement(handle: statement, connection: self)
+  }
+
+  /// The error for a failed call, with SQLite's message.
+  func error(_ status: Int32) -> SQLiteError {
+    let code = sqlite3_extended_errcode(handle)
+    return SQLiteError(code: code == SQLITE_OK ? status : code, message: String(cString: sqlite3_errmsg(handle)))
+  }
+}

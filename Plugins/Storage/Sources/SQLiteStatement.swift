@@ -1,0 +1,62 @@
+import CSQLite
+
+/// A prepared statement of one `SQLiteConnection`, reused with `reset()`.
+///
+/// Text is bound with an explicit byte length, so strings holding NUL characters
+/// round-trip, and copied by SQLite (`SQLITE_TRANSIENT`), so no Swift buffer has to outlive the call.
+final class SQLiteStatement {
+  private let handle: OpaquePointer
+  private let connection: SQLiteConnection
+
+  init(handle: OpaquePointer, connection: SQLiteConnection) {
+    self.handle = handle
+    self.connection = connection
+  }
+
+  deinit { sqlite3_finalize(handle) }
+
+  /// Binds text to the 1-based parameter `index` (`sqlite3_bind_text`).
+  func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+    var text = text
+    let status = text.withUTF8 { bytes in
+      guard let start = bytes.baseAddress, !bytes.isEmpty else {
+        return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+      }
+      return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteTransient)
+      }
+    }
+    if status != SQLITE_OK { throw connection.error(status) }
+  }
+
+  /// Binds each text in order, from parameter 1.
+  func bind(_ texts: String...) throws(SQLiteError) {
+    for (offset, text) in texts.enumerated() { try bind(text, at: Int32(offset + 1)) }
+  }
+
+  /// Runs the statement to its next row (`sqlite3_step`); false when it is done.
+  func step() throws(SQLiteError) -> Bool {
+    switch sqlite3_step(handle) {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    case let status: throw connection.error(status)
+    }
+  }
+
+  /// The text of column `index` (0-based) of the current row (`sqlite3_column_text`).
+  func text(at index: Int32) -> String {
+    guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, index))
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+  }
+
+  /// Makes the statement ready to run again and drops its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).
+  func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+}
+
+/// `SQLITE_TRANSIENT`, a C macro Swift cannot import: SQLite copies the bound bytes.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+

@@ -1,0 +1,59 @@
+import NBridgePlugin
+
+/// The documented limits of `storage` and `preference`, and the checks that enforce them.
+///
+/// A key is at most 1024 bytes of UTF-8, a group name at most 256, and a value at
+/// most 1 MiB once written as JSON text. Keys and groups are compared byte for byte.
+public enum StorageLimits {
+  /// The longest key, in UTF-8 bytes.
+  public static let maxKeyBytes = 1024
+  /// The longest group name, in UTF-8 bytes.
+  public static let maxGroupBytes = 256
+  /// The largest value, in bytes of its JSON text.
+  public static let maxValueBytes = 1 << 20
+  /// The group used when a call names none.
+  static let defaultGroup = ""
+
+  /// The key named by `field`, checked: a non-empty string within the limit.
+  static func key(_ value: JSONValue?, field: String = "key") throws -> String {
+    guard let value else { throw BridgeError.invalidParameter(field, "is required") }
+    guard case .string(let key) = value, !key.isEmpty else {
+      throw BridgeError.invalidParameter(field, "must be a non-empty string" + got(value))
+    }
+    guard key.utf8.count <= maxKeyBytes else {
+      throw BridgeError.invalidParameter(field, "must be at most \(maxKeyBytes) bytes of UTF-8 (got \(key.utf8.count))")
+    }
+    return key
+  }
+
+  /// The group: the default one when absent or null, else a non-empty string within the limit.
+  static func group(_ value: JSONValue?) throws -> String {
+    guard let value, !value.isNull else { return defaultGroup }
+    guard case .string(let group) = value, !group.isEmpty else {
+      throw BridgeError.invalidParameter("group", "must be a non-empty string when given" + got(value))
+    }
+    guard group.utf8.count <= maxGroupBytes else {
+      throw BridgeError.invalidParameter(
+        "group", "must be at most \(maxGroupBytes) bytes of UTF-8 (got \(group.utf8.count))")
+    }
+    return group
+  }
+
+  /// The JSON text of the value to store, within the limit.
+  static func valueJSON(_ value: JSONValue?) throws -> String {
+    guard let value else {
+      throw BridgeError.invalidParameter("value", "is required (undefined cannot be stored; store null instead)")
+    }
+    let json = value.jsonText
+    guard json.utf8.count <= maxValueBytes else {
+      throw BridgeError.invalidParameter(
+        "value", "must be at most \(maxValueBytes) bytes as JSON text (got \(json.utf8.count))")
+    }
+    return json
+  }
+
+  private static func got(_ value: JSONValue) -> String {
+    if case .string = value { return "" }
+    return " (got \(value.kindName))"
+  }
+}

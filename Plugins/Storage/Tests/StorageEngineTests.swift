@@ -1,0 +1,126 @@
+import NBridgePlugin
+import NBridgeTesting
+import Testing
+
+@testable import NBridgeStorage
+
+@Suite struct StorageEngineTests {
+  @Test func tenThousandWritesAtOnceAreAllStoredInFewTransactions() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    let transactions = try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      // Like `Promise.all` of 10,000 `set`s: every call starts before any commit.
+      let calls = (0..<10_000).map { i in
+        Task { try await engine.write(.set(group: "", key: "key\(i)", json: "\(i)")) }
+      }
+      for call in calls { try await call.value }
+      return engine.transactionCount
+    }
+    #expect(transactions <= 3)
+    let store = try SQLiteKeyValueStore(path: path)
+    #expect(try store.keys(group: "").count == 10_000)
+    #expect(try store.value(forKey: "key9999", group: "") == "9999")
+  }
+
+  @Test func readsSeeWritesBeforeTheyAreCommitted() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    try SQLiteKeyValueStore(path: path).apply([
+      .set(group: "", key: "old", json: "1"), .set(group: "g", key: "gone", json: "2"),
+    ])
+    try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      let set = Task { try await engine.write(.set(group: "", key: "new", json: #"{"a":[1,true]}"#)) }
+      let remove = Task { try await engine.write(.remove(group: "", key: "old")) }
+      let clear = Task { try await engine.write(.clear(group: "g")) }
+      let after = Task { try await engine.write(.set(group: "g", key: "after", json: "null")) }
+      // None of these has run yet: queue them, then read before the flush commits them.
+      await Task.yield()
+      #expect(try engine.value(forKey: "new", group: "") == ["a": [1, true]])
+      #expect(try engine.value(forKey: "old", group: "") == nil)
+      #expect(try engine.keys(group: "") == ["new"])
+      #expect(try engine.value(forKey: "gone", group: "g") == nil)
+      #expect(try engine.keys(group: "g") == ["after"])
+      for task in [set, remove, clear, after] { try await task.value }
+      #expect(try engine.keys(group: "") == ["new"])
+      #expect(try engine.keys(group: "g") == ["after"])
+      #expect(try engine.value(forKey: "after", group: "g") == .null)
+    }
+  }
+
+  @Test func pendingKeysDifferingOnlyInNormalizationStayApart() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      let a = Task { try await engine.write(.set(group: "", key: "caf\u{E9}", json: "1")) }
+      let b = Task { try await engine.write(.set(group: "", key: "cafe\u{301}", json: "2")) }
+      await Task.yield()
+      #expect(try engine.keys(group: "").count == 2)
+      try await a.value
+      try await b.value
+      #expect(try engine.value(forKey: "caf\u{E9}", group: "") == 1)
+      #expect(try engine.value(forKey: "cafe\u{301}", group: "") == 2)
+    }
+  }
+
+  @Test func flushCommitsWhatIsQueued() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      let write = Task { try await engine.write(.set(group: "", key: "k", json: "1")) }
+      await Task.yield()
+      await engine.flush()
+      #expect(try SQLiteKeyValueStore(path: path).value(forKey: "k", group: "") == "1")
+      try await write.value
+    }
+  }
+
+  @Test func aFailedCommitRejectsEveryCallInItAndKeepsNoTrace() async throws {
+    let failing = FailingStore()
+    try await LoopHarness.run {
+      let engine = StorageEngine(path: "/nowhere/storage.sqlite") { _ in failing }
+      let calls = (0..<3).map { i in Task { try await engine.write(.set(group: "", key: "k\(i)", json: "1")) } }
+      for call in calls {
+        let error = await #expect(throws: BridgeError.self) { try await call.value }
+        #expect(error?.code == .unavailable)
+      }
+      let value = try engine.value(forKey: "k0", group: "")
+      #expect(value == nil)
+    }
+  }
+
+  @Test func aCorruptDatabaseRejectsCallsInsteadOfCrashing() async throws {
+    let dir = try TemporaryDirectory()
+    let path = try dir.write("storage.sqlite", String(repeating: "garbage", count: 1000))
+    try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      let read = #expect(throws: BridgeError.self) { try engine.value(forKey: "k", group: "") }
+      #expect(read?.code == .unavailable)
+      #expect(read?.message.contains(path) == true)
+      let write = await #expect(throws: BridgeError.self) {
+        try await engine.write(.set(group: "", key: "k", json: "1"))
+      }
+      #expect(write?.code == .unavailable)
+    }
+  }
+
+  @Test func oneEnginePerDataDirectory() async throws {
+    let same = try await LoopHarness.run {
+      let first = StorageEngine.shared(dataDirectory: "/tmp/a")
+      let second = StorageEngine.shared(dataDirectory: "/tmp/a/")
+      let other = StorageEngine.shared(dataDirectory: "/tmp/b")
+      return first === second && first !== other && first.path == "/tmp/a/storage.sqlite"
+    }
+    #expect(same)
+  }
+}
+
+/// A store whose commits fail, as a full disk would make them.
+final class FailingStore: KeyValueStore {
+  func value(forKey key: String, group: String) throws -> String? { nil }
+  func keys(group: String) throws -> [String] { [] }
+  func apply(_ writes: [StoreWrite]) throws { throw BridgeError.unavailable("disk full") }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// The real `nbridge` binary, its output and exit codes.
+@Suite struct RunCommandTests {
+  let dir: TemporaryDirectory
+  var env: [String: String?]
+
+  init() throws {
+    dir = try TemporaryDirectory(prefix: "nbridge-cli")
+    env = NBridgeBinary.headless
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+  }
+
+  func run(_ script: String, _ extra: [String] = [], name: String = "app.js") throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    let path = try dir.write(name, script)
+    return try NBridgeBinary.run(["run", path] + extra, environment: env)
+  }
+
+  @Test func helloWorldExitsZero() throws {
+    let r = try run("console.log('hello', 42, { a: [1, 'x'], b: null }, '%s=%d', 'n', 7)")
+    #expect(r.status == 0)
+    #expect(r.stdout == "hello 42 { a: [ 1, 'x' ], b: null } %s=%d n 7\n")
+  }
+
+  @Test func formatsPlaceholdersAndSendsWarnToStderr() throws {
+    let r = try run("console.log('%s is %d years', 'Ann', 42); console.warn('careful'); console.error(new Error('bad'))")
+    #expect(r.stdout == "Ann is 42 years\n")
+    #expect(r.stderr.hasPrefix("careful\nError: bad\n    at "))
+  }
+
+  @Test func uncaughtExceptionExitsOneWithLocation() throws {
+    let r = try run("function boom() {\n  throw new TypeError('no');\n}\nboom();\n")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("Uncaught TypeError: no\n    at boom (\(dir.file("app.js")):2:"))
+  }
+
+  @Test func syntaxErrorNamesFileAndLine() throws {
+    let r = try run("let ok = 1;\nlet broken = {;\n")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("SyntaxError"))
+    #expect(r.stderr.contains("\(dir.file("app.js")):2"))
+    #expect(r.stderr.contains("let broken = {;"))
+  }
+
+  @Test func unhandledRejectionExitsOne() throws {
+    let r = try run("Promise.reject(new Error('nobody caught me'))")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("Uncaught (in promise) Error: nobody caught me"))
+  }
+
+  @Test func appExitSetsTheCode() throws {
+    let r = try run("setTimeout(() => console.log('late'), 1000); nbridge.app.exit({ code: 7 });")
+    #expect(r.status == 7)
+    #expect(!r.stdout.contains("late"))
+  }
+
+  @Test func usageErrorsExitTwoWithOneLine() throws {
+    let missing = try NBridgeBinary.run(["run", dir.file("missing.js")], environment: env)
+    #expect(missing.status == 2)
+    #expect(missing.stderr.split(separator: "\n").count == 1)
+    let flag = try NBridgeBinary.run(["run", "--bogus", dir.file("missing.js")], environment: env)
+    #expect(flag.status == 2)
+  }
+
+  @Test func badManifestExitsTwoNamingTheField() throws {
+    try dir.write("bad/nbridge.json", #"{"id": "com.example.bad", "colour": "red"}"#)
+    let path = try dir.write("bad/index.js", "console.log('never')")
+    let r = try NBridgeBinary.run(["run", path], environment: env)
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("unknown field \"colour\""))
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test func manifestPermissionsAndFlagsDecide() throws {
+    try dir.write("perm/nbridge.json", #"{"id": "com.example.perm", "permissions": ["app"]}"#)
+    let path = try dir.write(
+      "perm/index.js",
+      """
+      nbridge.storage.get({ key: 'k' }).then(() => console.log('storage ok'), (e) => console.log(e.code));
+      nbridge.app.appInfo().then((i) => console.log('app', i.id), (e) => console.log('app', e.code));
+      """)
+    let plain = try NBridgeBinary.run(["run", path], environment: env)
+    #expect(plain.stdout.contains("permission_denied") && plain.stdout.contains("app com.example.perm"))
+    let allowed = try NBridgeBinary.run(["run", "--allow", "storage", "--deny", "app", path], environment: env)
+    #expect(allowed.stdout.contains("storage ok") && allowed.stdout.contains("app permission_denied"))
+  }
+
+  @Test func scriptArgumentsAreNbridgeArgs() throws {
+    let path = try dir.write("args.js", "console.log(JSON.stringify(nbridge.args))")
+    let r = try NBridgeBinary.run(["run", path, "--", "a b", "--watch"], environment: env)
+    #expect(r.stdout == "[\"a b\",\"--watch\"]\n")
+  }
+
+  @Test func timeoutStopsAnEndlessLoop() throws {
+    let r = try run("let i = 0; while (true) { i++; }", ["--timeout", "1"])
+    #expect(r.status == 124)
+    #expect(r.stderr.contains("--timeout 1s"))
+  }
+
+  @Test func timeoutStopsAnIdleWait() throws {
+    let r = try run("setTimeout(() => {}, 60000)", ["--timeout", "0.5"])
+    #expect(r.status == 124)
+  }
+
+  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+  func signalStopsCleanly(signal: Int32, status: Int32) throws {
+    let path = try dir.write("wait.js", "console.log('ready'); setInterval(() => {}, 1000);")
+    let child = try NBridgeBinary.start(["run", path], environment: env)
+    #expect(child.waitForOutput("ready"))
+    child.signal(signal)
+    #expect(child.wait(timeout: 10) == status)
+  }
+
+  @Test func secondSignalEndsAStuckScript() throws {
+    let path = try dir.write("stuck.js", "console.log('ready'); while (true) {}")
+    let child = try NBridgeBinary.start(["run", path], environment: env)
+    #expect(child.waitForOutput("ready"))
+    child.signal(SIGINT)
+    usleep(200_000)
+    child.signal(SIGINT)
+    #expect(child.wait(timeout: 10) == 130)
+  }
+
+  @Test func versionAndHelp() throws {
+    let version = try NBridgeBinary.run(["--version"], environment: env)
+    #expect(version.status == 0 && !version.stdout.isEmpty)
+    let help = try NBridgeBinary.run(["run", "--help"], environment: env)
+    #expect(help.status == 0 && help.stdout.contains("--timeout"))
+  }
+}

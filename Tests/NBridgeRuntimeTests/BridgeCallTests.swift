@@ -1,0 +1,124 @@
+import NBridgePlugin
+import NBridgeTesting
+import Testing
+
+@Suite struct BridgeCallTests {
+  @Test func convertsEveryKindBothWays() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      return await nbridge.echo.echo({
+        s: 'héllo 👋 \\u0000 "q"', n: -12.5, big: 9007199254740992, t: true, f: false, z: null,
+        arr: [1, [2, [3]], {}], obj: { nested: { deep: 'x' } }, empty: '', u: undefined, d: new Date(0)
+      });
+      """)
+    #expect(value["s"] == "héllo 👋 \u{0000} \"q\"")
+    #expect(value["n"] == -12.5)
+    #expect(value["big"] == .number(9_007_199_254_740_992))
+    #expect(value["t"] == true && value["f"] == false && value["z"] == .null)
+    #expect(value["arr"] == [1, [2, [3]], [:]])
+    #expect(value["obj"]?["nested"]?["deep"] == "x")
+    #expect(value["empty"] == "")
+    #expect(value["u"] == nil)
+    #expect(value["d"] == "1970-01-01T00:00:00.000Z")
+  }
+
+  @Test func resultsComeBackWithTheirJSTypes() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const r = await nbridge.echo.echoAsync({ a: [1, 'two', null, true, { b: 2.5 }] });
+      return [typeof r.a[0], typeof r.a[1], r.a[2], typeof r.a[3], r.a[4].b, Array.isArray(r.a)];
+      """)
+    #expect(value == ["number", "string", nil, "boolean", 2.5, true])
+  }
+
+  @Test(arguments: [
+    ("nbridge.nope.x()", "invalid_service"),
+    ("nbridge.echo.nope()", "invalid_action_name"),
+    ("nbridge.callToNative('nope', 'x', {})", "invalid_service"),
+    ("nbridge.callToNative('echo', 'nope', {})", "invalid_action_name"),
+    ("nbridge.echo.typed({ key: 'k' })", "invalid_parameter"),
+    ("nbridge.echo.typed({ key: 1, value: 2 })", "invalid_parameter"),
+    ("nbridge.echo.echo({ f: () => 1 })", "invalid_parameter"),
+    ("nbridge.echo.echo({ n: NaN })", "invalid_parameter"),
+    ("nbridge.echo.echo({ b: 10n })", "invalid_parameter"),
+    ("nbridge.echo.echo({ s: Symbol('x') })", "invalid_parameter"),
+    ("nbridge.echo.echo('not an object')", "invalid_parameter"),
+    ("nbridge.echo.fail({ code: 'not_found', message: 'gone' })", "not_found"),
+    ("nbridge.echo.crash()", "unknown_error"),
+    ("nbridge.echo.slow({ ms: 1000 })", "timeout"),
+  ])
+  func rejectsWithTheRightCode(call: String, code: String) async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      try { await \(call); return 'resolved'; }
+      catch (e) { return [e instanceof Error, e.name, e.code, e.message]; }
+      """)
+    #expect(value[0] == true)
+    #expect(value[1] == "NBridgeError")
+    #expect(value[2] == .string(code))
+  }
+
+  @Test func messagesNameTheCallAndTheField() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const messages = [];
+      for (const p of [nbridge.echo.typed({ key: 'k' }), nbridge.echo.typed({ key: 'k', value: 'x' }),
+                       nbridge.echo.echo({ value: { a: [1, 2, () => 3] } }), nbridge.echo.crash()]) {
+        try { await p; } catch (e) { messages.push(e.message); }
+      }
+      const cyclic = { a: {} }; cyclic.a.self = cyclic;
+      try { await nbridge.echo.echo({ value: cyclic }); } catch (e) { messages.push(e.message); }
+      return messages;
+      """)
+    #expect(value[0] == "echo.typed: \"value\" is required")
+    #expect(value[1] == "echo.typed: \"value\" must be an integer (got string)")
+    #expect(value[2] == "echo.echo: \"value.a[2]\" must not be a function")
+    #expect(value[3] == "echo.crash: the echo plugin crashed on purpose")
+    #expect(value[4] == "echo.echo: \"value.a.self\" contains a cycle")
+  }
+
+  @Test func timedOutCallIsCancelledAndTheRuntimeGoesOn() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      await assertRejects();
+      async function assertRejects() { try { await nbridge.echo.slow({ ms: 300 }); } catch (e) { return e.code; } }
+      await nbridge.echo.wait({ ms: 400 });
+      return await nbridge.echo.slowCount();
+      """)
+    #expect(value == 0)
+  }
+
+  @Test func retainCallbackReceivesEveryPartialBeforeTheResult() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const seen = [];
+      const result = await nbridge.callToNative('echo', 'stream', { count: 5, retainCallback: (n) => seen.push(n) });
+      seen.push('result ' + result);
+      return seen;
+      """)
+    #expect(value == [1, 2, 3, 4, 5, "result 5"])
+  }
+
+  @Test func hundredThousandPendingCallsAllSettle() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const calls = [];
+      for (let i = 0; i < 100000; i++) calls.push(nbridge.echo.echoAsync({ i }));
+      const results = await Promise.all(calls);
+      let sum = 0;
+      for (const r of results) sum += r.i;
+      return [results.length, sum];
+      """)
+    #expect(value == [100_000, .number(4_999_950_000)])
+  }
+
+  @Test func deniedServiceRejectsAndDoesNoWork() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      let code;
+      try { await nbridge.echo.emit({ event: 'ping', payload: 1 }); } catch (e) { code = e.code; }
+      return [code, await nbridge.harness.finish({ token: -1 }) === null];
+      """, configure: { $0.deny = ["echo"] })
+    #expect(value == ["permission_denied", true])
+  }
+}

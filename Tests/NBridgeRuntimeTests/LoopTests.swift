@@ -1,0 +1,117 @@
+import Foundation
+import NBridgePlugin
+import NBridgeRuntime
+import NBridgeTesting
+import Testing
+
+@Suite struct LoopTests {
+  @Test func timersRunByDeadlineThenInsertionAndMicrotasksFirst() async throws {
+    let outcome = try await JSHarness.run(
+      """
+      const log = [];
+      setTimeout(() => log.push('t20'), 20);
+      setTimeout(() => { log.push('t0a'); Promise.resolve().then(() => log.push('micro in t0a')); }, 0);
+      setTimeout(() => log.push('t0b'), 0);
+      setTimeout(() => log.push('t5'), 5);
+      queueMicrotask(() => log.push('micro'));
+      Promise.resolve().then(() => log.push('promise'));
+      const id = setTimeout(() => log.push('cleared'), 1);
+      clearTimeout(id);
+      let n = 0;
+      const iv = setInterval(() => { log.push('iv' + (++n)); if (n === 3) clearInterval(iv); }, 7);
+      log.push('sync');
+      setTimeout(() => console.log(log.join(',')), 60);
+      """)
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == "sync,micro,promise,t0a,micro in t0a,t0b,t5,iv1,iv2,t20,iv3\n")
+  }
+
+  @Test func uncaughtErrorPrintsNameMessageAndStack() async throws {
+    let outcome = try await JSHarness.run(
+      """
+      function inner() { throw new RangeError('too far'); }
+      setTimeout(() => inner(), 0);
+      setTimeout(() => console.log('never'), 50);
+      """)
+    #expect(outcome.status == 1)
+    #expect(outcome.stderr.hasPrefix("Uncaught RangeError: too far\n    at inner ("))
+    #expect(outcome.stderr.contains("harness.js:1:"))
+    #expect(!outcome.stdout.contains("never"))
+  }
+
+  @Test func unhandledRejectionExitsOne() async throws {
+    let outcome = try await JSHarness.run("nbridge.echo.fail({ code: 'not_found', message: 'gone' });")
+    #expect(outcome.status == 1)
+    #expect(outcome.stderr.contains("Uncaught (in promise) NBridgeError: echo.fail: gone [not_found]"))
+  }
+
+  @Test func keepAliveListenerKeepsTheRunGoingUntilRemoved() async throws {
+    let outcome = try await JSHarness.run(
+      """
+      const handle = nbridge.echo.addListener('watch', (p) => console.log('got', p));
+      setTimeout(() => nbridge.echo.emit({ event: 'watch', payload: 'one' }), 30);
+      setTimeout(() => { handle.remove(); console.log('removed'); }, 80);
+      """)
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == "got one\nremoved\n")
+  }
+
+  @Test func plainListenerDoesNotKeepTheRunAlive() async throws {
+    let outcome = try await JSHarness.run(
+      """
+      nbridge.echo.addListener('ping', (p) => console.log('ping', p));
+      nbridge.echo.emit({ event: 'ping', payload: { n: 1 } }).then(() => console.log('emitted'));
+      """)
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == "ping { n: 1 }\nemitted\n")
+  }
+
+  @Test func removeAllListenersStopsDelivery() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const got = [];
+      nbridge.echo.addListener('ping', (p) => got.push(p));
+      await nbridge.echo.emit({ event: 'ping', payload: 1 });
+      nbridge.echo.removeAllListeners();
+      await nbridge.echo.emit({ event: 'ping', payload: 2 });
+      let code;
+      try { nbridge.echo.addListener('nope', () => {}); } catch (e) { code = e.code; }
+      return [got, code];
+      """)
+    #expect(value == [[1], "invalid_parameter"])
+  }
+
+  @Test func millionSequentialCallsKeepMemoryBounded() async throws {
+    let outcome = try await JSHarness.run(
+      """
+      (async () => {
+        for (let i = 0; i < 1000000; i++) await nbridge.echo.echo({ key: 'k', value: 'v' });
+        console.log('done');
+      })();
+      """)
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == "done\n")
+    #expect(residentMiB() < 400)
+  }
+
+  @Test func webGlobalsWork() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const clone = structuredClone({ d: new Date(5), m: new Map([[1, 2]]), a: [1, { b: 2 }] });
+      return [btoa('hello'), atob('aGVsbG8='), new TextDecoder().decode(new TextEncoder().encode('é👋')),
+              Array.from(new TextEncoder().encode('é')), clone.d.getTime(), clone.m.get(1), clone.a[1].b,
+              window === globalThis, confirm('ok?'), prompt('name?'), nbridge.platform(), typeof require, typeof load];
+      """)
+    #expect(value == ["aGVsbG8=", "hello", "é👋", [195, 169], 5, 2, 2, true, false, nil, "linux", "function", "function"])
+  }
+}
+
+/// The process's resident memory in MiB, from /proc.
+func residentMiB() -> Double {
+  guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+  for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+    return kb / 1024
+  }
+  return 0
+}

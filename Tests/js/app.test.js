@@ -1,0 +1,71 @@
+// nbridge.app: appInfo, deviceInfo and exit's validation (exit itself is tested by running nbridge).
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to reject, but it resolved');
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+test('appInfo has the manifest fields and this first launch', async () => {
+  const info = await nbridge.app.appInfo();
+  assert.deepEqual(Object.keys(info).sort(), [
+    'build', 'daysSinceFirstLaunch', 'firstLaunchDate', 'id', 'launchCount', 'name', 'version',
+  ]);
+  for (const field of ['id', 'name', 'version', 'build']) {
+    assert.equal(typeof info[field], 'string', field);
+    assert(info[field].length > 0, field + ' is not empty');
+  }
+  assert.equal(info.launchCount, 1, 'a fresh data dir has seen one launch: this one');
+  assert.equal(info.daysSinceFirstLaunch, 0);
+  assert(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(info.firstLaunchDate), info.firstLaunchDate);
+  const first = Date.parse(info.firstLaunchDate);
+  assert(Math.abs(Date.now() - first) < 10 * 60 * 1000, 'the first launch is this run: ' + info.firstLaunchDate);
+  assert.equal(new Date(first).toISOString(), info.firstLaunchDate);
+});
+
+test('a run counts once however often appInfo is called', async () => {
+  const a = await nbridge.app.appInfo();
+  const b = await nbridge.app.appInfo();
+  assert.equal(a.launchCount, b.launchCount);
+  assert.equal(a.firstLaunchDate, b.firstLaunchDate);
+});
+
+test('deviceInfo describes this Linux machine', async () => {
+  const device = await nbridge.app.deviceInfo();
+  assert.deepEqual(Object.keys(device).sort(), [
+    'arch', 'deviceId', 'language', 'model', 'osVersion', 'platform', 'region', 'version',
+  ]);
+  assert.equal(device.platform, 'linux');
+  assert.equal(device.version, device.osVersion);
+  assert.equal(typeof device.osVersion, 'string');
+  assert(device.osVersion.length > 0, 'osVersion is not empty');
+  assert(device.model.length > 0, 'model is a name or "unknown"');
+  assert(/^[a-z0-9_]+$/.test(device.arch), 'arch looks like uname -m: ' + device.arch);
+  assert(/^[a-z]{2,3}$/.test(device.language), 'language: ' + device.language);
+  assert(device.region === null || /^[A-Z0-9]{2,3}$/.test(device.region), 'region: ' + device.region);
+  assert(uuid.test(device.deviceId), 'deviceId is a UUID v4: ' + device.deviceId);
+});
+
+test('deviceId is stable within the data dir', async () => {
+  const a = await nbridge.app.deviceInfo();
+  const b = await nbridge.app.deviceInfo();
+  assert.equal(a.deviceId, b.deviceId);
+});
+
+test('exit with a code outside 0...255 is invalid_parameter naming "code"', async () => {
+  for (const code of [256, -1, 1.5, 'one']) {
+    const error = await rejection(nbridge.app.exit({ code }));
+    assert.equal(error.code, 'invalid_parameter');
+    assert(error.message.startsWith('app.exit: "code"'), error.message);
+  }
+});
+
+test('an unknown action is invalid_action_name', async () => {
+  const error = await rejection(nbridge.callToNative('app', 'goSettings', {}));
+  assert.equal(error.code, 'invalid_action_name');
+});

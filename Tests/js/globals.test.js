@@ -1,0 +1,83 @@
+// The globals nbridge adds to JavaScriptCore's core, as a script sees them.
+
+test('timers fire by deadline, then insertion order', async () => {
+  const log = [];
+  await new Promise((resolve) => {
+    setTimeout(() => log.push('b'), 10);
+    setTimeout(() => log.push('a'), 0);
+    setTimeout(() => log.push('a2'), 0);
+    setTimeout(resolve, 30);
+  });
+  assert.deepEqual(log, ['a', 'a2', 'b']);
+});
+
+test('microtasks run before the next timer', async () => {
+  const log = [];
+  await new Promise((resolve) => {
+    setTimeout(() => { log.push('timer'); resolve(); }, 0);
+    queueMicrotask(() => log.push('micro'));
+  });
+  assert.deepEqual(log, ['micro', 'timer']);
+});
+
+test('setInterval repeats until cleared', async () => {
+  let n = 0;
+  await new Promise((resolve) => {
+    const id = setInterval(() => { if (++n === 3) { clearInterval(id); resolve(); } }, 1);
+  });
+  assert.equal(n, 3);
+});
+
+test('atob and btoa round-trip Latin-1', () => {
+  assert.equal(btoa('nbridge!'), 'bmJyaWRnZSE=');
+  assert.equal(atob('bmJyaWRnZSE='), 'nbridge!');
+  assert.throws(() => btoa('☃'), 'InvalidCharacterError');
+});
+
+test('TextEncoder and TextDecoder handle UTF-8 and emoji', () => {
+  const bytes = new TextEncoder().encode('añ👋');
+  assert.deepEqual(Array.from(bytes), [97, 195, 177, 240, 159, 145, 139]);
+  assert.equal(new TextDecoder().decode(bytes), 'añ👋');
+});
+
+test('structuredClone copies deeply, keeps Dates and Maps, refuses functions', () => {
+  const source = { when: new Date(1000), map: new Map([['k', { v: 1 }]]), list: [1, [2]] };
+  source.self = source;
+  const copy = structuredClone(source);
+  assert(copy !== source && copy.self === copy);
+  assert.equal(copy.when.getTime(), 1000);
+  assert.equal(copy.map.get('k').v, 1);
+  assert.throws(() => structuredClone({ f() {} }), 'DataCloneError');
+});
+
+test('window is the global object; alert, confirm and prompt answer headless', () => {
+  assert(window === globalThis);
+  assert.equal(confirm('sure?'), false);
+  assert.equal(prompt('name?'), null);
+});
+
+test('nbridge.platform() and onBridgeReady()', async () => {
+  assert.equal(nbridge.platform(), 'linux');
+  assert.equal(await nbridge.onBridgeReady(), nbridge);
+});
+
+test('an unknown service or action rejects with its code', async () => {
+  await assert.rejects(nbridge.nosuch.action(), 'invalid_service');
+  await assert.rejects(nbridge.callToNative('nosuch', 'x'), 'invalid_service');
+  await assert.rejects(nbridge.app.nosuch(), 'invalid_action_name');
+});
+
+test('require loads a CommonJS module relative to this file, once', () => {
+  const a = require('./fixtures/counter.js');
+  const b = require('./fixtures/counter');
+  assert(a === b);
+  assert.equal(a.next(), 1);
+  assert.equal(b.next(), 2);
+  assert.deepEqual(require('./fixtures/data.json'), { answer: 42 });
+  assert.throws(() => require('./fixtures/missing'));
+});
+
+test('load evaluates a script in the global scope', () => {
+  load('./fixtures/global.js');
+  assert.equal(globalThis.loadedGreeting, 'hello from load');
+});

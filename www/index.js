@@ -1,0 +1,78 @@
+// The sample app `make run` starts: first the sample calls of every plugin, then the
+// "copy a word, get its meaning" app. Headless it copies a word itself and ends by itself;
+// `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C.
+load('./sample.js');
+
+const GLOSSARY = {
+  retina: 'A display whose pixels are too small to see at a normal viewing distance.',
+  webview: 'A view that renders web content inside a native app.',
+  bridge: 'The layer that lets JavaScript call native code and get answers back.',
+  promise: 'An object standing for a result that will arrive later.',
+};
+
+const watchMode = nbridge.args.includes('--watch');
+
+async function glossary() {
+  let words = await nbridge.storage.get({ key: 'glossary', group: 'dictionary' });
+  if (words === null) {
+    words = GLOSSARY;
+    await nbridge.storage.set({ key: 'glossary', value: words, group: 'dictionary' });
+    console.log('  First launch: stored a glossary of ' + Object.keys(words).length + ' words.');
+  }
+  return words;
+}
+
+async function greet() {
+  const info = await nbridge.app.appInfo();
+  const days = info.daysSinceFirstLaunch;
+  console.log('  Welcome to ' + info.name + ' ' + info.version + ': launch #' + info.launchCount +
+    ', ' + days + ' day' + (days === 1 ? '' : 's') + ' since the first one.');
+  if (info.launchCount >= 10 && days >= 5) console.log('  You have used the app ' + info.launchCount + ' times. Enjoying it? Please rate it!');
+  else if (info.launchCount >= 10) console.log('  Launch #' + info.launchCount + ': thanks for coming back! (We ask for a rating after 5 days and 10 runs.)');
+}
+
+function watchClipboard(words) {
+  return new Promise((resolve) => {
+    let timer;
+    const finish = () => { clearTimeout(timer); handle.remove(); resolve(); };
+    const handle = nbridge.pasteboard.addListener('change', async (change) => {
+      if (change.name !== null) return;
+      const text = ((await nbridge.pasteboard.getString()) || '').trim();
+      const meaning = words[text.toLowerCase()];
+      if (!meaning) {
+        if (watchMode) console.log('  Copied "' + text.slice(0, 40) + '": not in the glossary.');
+        return;
+      }
+      await nbridge.notification.show({ title: text, body: meaning, data: { word: text } });
+      console.log('  Copied "' + text + '" -> ' + meaning);
+      if (!watchMode) finish();
+    });
+    if (!watchMode) timer = setTimeout(finish, 10000);
+  });
+}
+
+(async () => {
+  console.log('nbridge sample app\n\n1. The sample calls (www/sample.js):');
+  await appAppInfo();
+  await appDeviceInfo();
+  await preferenceSet();
+  await preferenceGet();
+  await preferenceRemove();
+  await pasteboardCopy('Copied by the nbridge sample');
+  await pasteboardPaste();
+  await notificationShow();
+  await notificationSchedule();
+
+  console.log('\n2. Copy a word, get its meaning:');
+  const words = await glossary();
+  await greet();
+  const watching = watchClipboard(words);
+  if (watchMode) {
+    console.log('  Watching the clipboard. Copy one of: ' + Object.keys(words).join(', ') + '. Ctrl-C to stop.');
+  } else {
+    console.log('  Copying "Retina" to show how it works...');
+    await nbridge.pasteboard.setString({ string: 'Retina' });
+  }
+  await watching;
+  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere)');
+})();

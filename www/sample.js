@@ -1,0 +1,49 @@
+// WKBridgeKit-style sample functions: one or more per built-in action a user tries first.
+// index.js loads this file with `load('./sample.js')`, which evaluates it in the global scope,
+// so each function below becomes a global, as it would in a web page's <script> tag.
+
+function show(label, value) {
+  console.log('  ' + label + ':', value);
+  return value;
+}
+
+async function appAppInfo() {
+  return show('app.appInfo', await nbridge.app.appInfo());
+}
+
+async function appDeviceInfo() {
+  const info = await nbridge.app.deviceInfo();
+  return show('app.deviceInfo', { platform: info.platform, osVersion: info.osVersion, arch: info.arch, language: info.language });
+}
+
+async function preferenceSet() {
+  await nbridge.preference.set({ key: 'theme', value: { dark: true, accent: '#0a84ff' } });
+  return show('preference.set', 'theme saved');
+}
+
+async function preferenceGet() {
+  return show('preference.get', await nbridge.preference.get({ key: 'theme', defaultValue: null }));
+}
+
+async function preferenceRemove() {
+  await nbridge.preference.remove({ key: 'theme' });
+  return show('preference.remove', await nbridge.preference.get({ key: 'theme', defaultValue: 'gone' }));
+}
+
+async function pasteboardCopy(text) {
+  await nbridge.pasteboard.setString({ string: text || 'Copied by the nbridge sample' });
+  return show('pasteboard.setString', text || 'Copied by the nbridge sample');
+}
+
+async function pasteboardPaste() {
+  return show('pasteboard.getString', await nbridge.pasteboard.getString());
+}
+
+async function notificationShow() {
+  return show('notification.show', await nbridge.notification.show({ title: 'nbridge sample', body: 'Hello from a native notification' }));
+}
+
+async function notificationSchedule() {
+  const scheduled = await nbridge.notification.schedule({ title: 'nbridge sample', body: 'Scheduled one second ago', after: 1000 });
+  return show('notification.schedule', scheduled);
+}
