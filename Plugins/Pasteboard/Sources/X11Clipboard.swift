@@ -86,8 +86,8 @@ final class X11Clipboard: ClipboardBackend {
   func close() {
     fail(BridgeError.unavailable("the run ended"))
     resumeWaiters(timedOut: true)
-    connection?.close()
-    connection = nil
+    handler = nil
+    dropConnection()
   }
 
   // MARK: Connection
@@ -95,11 +95,19 @@ final class X11Clipboard: ClipboardBackend {
   /// The open connection, opened now if needed; `unavailable` when the display cannot be reached.
   private func connected() throws(BridgeError) -> X11Connection {
     if let connection, !connection.lost { return connection }
-    connection = nil
+    dropConnection()
     let opened = try X11Connection(name: displayName)
     connection = opened
     updateWatch()
     return opened
+  }
+
+  /// Stops watching the socket, then closes the connection (a lost one is only forgotten).
+  private func dropConnection() {
+    socketWatch?.cancel()
+    socketWatch = nil
+    connection?.close()
+    connection = nil
   }
 
   /// Flushes requests, waits for the server, and handles what arrived.
@@ -129,9 +137,7 @@ final class X11Clipboard: ClipboardBackend {
     if connection.lost {
       fail(lostError)
       resumeWaiters(timedOut: true)
-      self.connection = nil
-      socketWatch?.cancel()
-      socketWatch = nil
+      dropConnection()
       if handler != nil { context.warn("lost the X display \"\(displayName)\": clipboard change events stopped") }
     }
   }
