@@ -63,4 +63,37 @@ public enum PluginCatalog {
     }
     return out
   }
+
+  /// The catalogue as Markdown, one table per service (`nbridge plugins --markdown`); the
+  /// README's plugin reference embeds it, and a test checks the two agree.
+  public static func markdown(_ registry: PluginRegistry) -> String {
+    var out = ""
+    for plugin in registry.plugins {
+      out += "#### `\(plugin.service)` (permission `\(plugin.permission)`)\n\n"
+      if !plugin.summary.isEmpty { out += "\(plugin.summary)\n\n" }
+      out += "| action | options | result |\n|---|---|---|\n"
+      for action in plugin.actions {
+        let options = action.options == .void ? "—" : "`\(cell(action.options.typeScript))`"
+        out += "| `\(action.name)` | \(options) | `\(cell(action.result.typeScript))` |\n"
+      }
+      if !plugin.events.isEmpty {
+        out += "\n| event | payload |\n|---|---|\n"
+        for event in plugin.events {
+          out += "| `\(event.name)` | `\(cell(event.payload.typeScript))`\(event.keepsAlive ? " (keeps the run alive)" : "") |\n"
+        }
+      }
+      out += "\n"
+    }
+    return out
+  }
+
+  private static func cell(_ text: String) -> String { text.replacingPipes() }
+}
+
+extension String {
+  fileprivate func replacingPipes() -> String {
+    var out = ""
+    for ch in self { out += ch == "|" ? "\\|" : String(ch) }
+    return out
+  }
 }

@@ -19,7 +19,7 @@ extension Runtime {
         .permissionDenied,
         "the app may not use \"\(slot.plugin.service)\" (add \"\(slot.plugin.permission)\" to \"permissions\" in nbridge.json or pass --allow \(slot.plugin.permission))"
       )
-      settle(rejectFn, with: error, label: label, isError: true)
+      reject(rejectFn, with: error, label: label)
       return promise
     }
 
@@ -28,7 +28,7 @@ extension Runtime {
       do {
         options = try js.parseJSONString(json)
       } catch {
-        settle(rejectFn, with: BridgeError(.invalidParameter, "options are not JSON: \(error)"), label: label, isError: true)
+        reject(rejectFn, with: BridgeError(.invalidParameter, "options are not JSON: \(error)"), label: label)
         return promise
       }
     } else {
@@ -46,7 +46,7 @@ extension Runtime {
           let result = try body(options, call)
           _ = try? js.call(resolveFn, [js.value(result)])
         } catch {
-          settle(rejectFn, with: bridgeError(from: error), label: label, isError: true)
+          reject(rejectFn, with: bridgeError(from: error), label: label)
         }
       case .async(let body):
         startAsync(label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit) {
@@ -60,9 +60,9 @@ extension Runtime {
         return try await self.invokeStarted(slot: slot, action: aid, options: options, callback: callback)
       }
     case .failed(let error):
-      settle(rejectFn, with: error, label: label, isError: true)
+      reject(rejectFn, with: error, label: label)
     case .idle:
-      settle(rejectFn, with: BridgeError(.unknownError, "the plugin did not start"), label: label, isError: true)
+      reject(rejectFn, with: BridgeError(.unknownError, "the plugin did not start"), label: label)
     }
     return promise
   }
@@ -124,13 +124,13 @@ extension Runtime {
     case .success(let value):
       _ = try? js.call(pending.resolve, [js.value(value)])
     case .failure(let error):
-      settle(pending.reject, with: bridgeError(from: error), label: pending.label, isError: true)
+      reject(pending.reject, with: bridgeError(from: error), label: pending.label)
     }
     afterCallback()
   }
 
   /// Rejects through `reject` with an `NBridgeError` whose message starts with the call's label.
-  func settle(_ reject: JSObjectRef, with error: BridgeError, label: String, isError: Bool) {
+  func reject(_ reject: JSObjectRef, with error: BridgeError, label: String) {
     let value = makeError(error.code, "\(label): \(error.message)")
     _ = try? js.call(reject, [value])
   }

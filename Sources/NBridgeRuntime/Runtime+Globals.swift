@@ -10,7 +10,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("testDone", nativeTestDone),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
     ]
     for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
 
@@ -151,15 +151,6 @@ private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
     let url = runtime.js.toString(args[1])
     runtime.sources[url] = source
     return try runtime.js.evaluate(source, url: url)
-  }
-}
-
-private let nativeTestDone: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let passed = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
-    let failed = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
-    runtime.testDone?(passed, failed)
-    return nil
   }
 }
 

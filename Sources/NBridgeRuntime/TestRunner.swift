@@ -135,8 +135,6 @@ extension Runtime {
     do {
       let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }
-      let native = js.object(js.property(js.global, "__nbridgeTestNative")) ?? JSObjectMake(js.ref, nil, nil)!
-      _ = native
       let runner = try js.call(factoryFunction, [js.global, testNative(), hooks])
       JSValueProtect(js.ref, runner)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
@@ -167,8 +165,6 @@ extension Runtime {
   /// The native object the test prelude prints through.
   private func testNative() -> JSObjectRef {
     let native = JSObjectMake(js.ref, nil, nil)!
-    let hooksNative = js.object(js.property(hooks, "native"))
-    _ = hooksNative
     js.setProperty(native, "print", js.function("print", testPrint))
     js.setProperty(native, "testDone", js.function("testDone", testDoneCallback))
     return native

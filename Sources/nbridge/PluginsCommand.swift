@@ -12,10 +12,22 @@ extension NBridgeCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Print Markdown tables (the README's plugin reference embeds them).")
+    var markdown = false
+
+    func validate() throws {
+      if json && markdown { throw ValidationError("--json and --markdown cannot be used together") }
+    }
+
     func run() throws {
       let registry = PluginRegistry(Builtins.plugins)
-      print(json ? PluginCatalog.json(registry).prettyJSON : PluginCatalog.text(registry), terminator: "")
-      if json { print() }
+      if json {
+        print(PluginCatalog.json(registry).prettyJSON)
+      } else if markdown {
+        print(PluginCatalog.markdown(registry), terminator: "")
+      } else {
+        print(PluginCatalog.text(registry), terminator: "")
+      }
     }
   }
 
