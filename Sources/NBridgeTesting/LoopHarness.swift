@@ -19,7 +19,8 @@ public enum LoopHarness {
       do { result = .success(try await body()) } catch { result = .failure(error) }
       outcome.withLock { $0 = result }
     }
-    _ = try await JSHarness.evaluate("await nbridge.loopHarness.run({ token: \(token) });", plugins: [LoopBodyPlugin.self])
+    _ = try await JSHarness.evaluate(
+      "await nbridge.loopHarness.run({ token: \(token) });", plugins: [LoopBodyPlugin.self])
     guard let result = outcome.withLock({ $0 }) else {
       throw JSHarness.ScriptError(code: nil, name: "HarnessError", message: "the loop body did not run")
     }

@@ -12,10 +12,12 @@ public final class AppPlugin: Plugin {
       Action(
         "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."
       ) { (plugin, _: NoOptions, _) in
-        AppInfo(manifest: plugin.context.manifest, record: try plugin.launchRecord(), now: ISO8601.currentMilliseconds())
+        AppInfo(
+          manifest: plugin.context.manifest, record: try plugin.launchRecord(), now: ISO8601.currentMilliseconds())
       },
       Action(
-        "deviceInfo", result: deviceInfoShape, summary: "The OS, machine and locale, and a device id stable per data dir."
+        "deviceInfo", result: deviceInfoShape,
+        summary: "The OS, machine and locale, and a device id stable per data dir."
       ) { (plugin, _: NoOptions, _) in
         plugin.probe.info(environment: plugin.context.environment, deviceId: try plugin.launchRecord().deviceId)
       },
@@ -93,7 +95,9 @@ struct ExitOptions: Decodable {
     }
     let fields = try decoder.container(keyedBy: Field.self)
     let code = try fields.decodeIfPresent(Int32.self, forKey: .code) ?? 0
-    guard (0...255).contains(code) else { throw BridgeError.invalidParameter("code", "must be from 0 to 255 (got \(code))") }
+    guard (0...255).contains(code) else {
+      throw BridgeError.invalidParameter("code", "must be from 0 to 255 (got \(code))")
+    }
     self.code = code
   }
 

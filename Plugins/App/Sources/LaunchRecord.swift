@@ -63,7 +63,8 @@ struct LaunchRecord: Equatable, Sendable {
   /// The JSON text stored.
   var json: String {
     let value: JSONValue = [
-      "launchCount": .number(Double(launchCount)), "firstLaunchDate": .string(ISO8601.format(milliseconds: firstLaunch)),
+      "launchCount": .number(Double(launchCount)),
+      "firstLaunchDate": .string(ISO8601.format(milliseconds: firstLaunch)),
       "deviceId": .string(deviceId),
     ]
     return value.jsonText + "\n"

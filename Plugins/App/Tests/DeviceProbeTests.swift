@@ -10,7 +10,8 @@ import Testing
 
   @Test func readsOSReleaseDMIAndLocale() {
     let info = probe([
-      "/etc/os-release": "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
+      "/etc/os-release":
+        "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
       "/sys/class/dmi/id/product_name": "ThinkPad X1 Carbon Gen 9\n",
     ]).info(environment: ["LANG": "de_AT.UTF-8"], deviceId: "id")
     #expect(

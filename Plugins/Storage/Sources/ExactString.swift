@@ -12,7 +12,9 @@ struct ExactString: Hashable, Sendable {
   static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
 
   func hash(into hasher: inout Hasher) {
-    let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
+      hasher.combine(bytes: UnsafeRawBufferPointer($0))
+    }
     if hashed == nil {
       for byte in string.utf8 { hasher.combine(byte) }
     }

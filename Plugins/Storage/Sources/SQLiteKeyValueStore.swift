@@ -29,7 +29,8 @@ final class SQLiteKeyValueStore: KeyValueStore {
       try Self.retryingWhenBusy {
         let mode = try writeConnection.scalarText("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
-          throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
+          throw SQLiteError(
+            code: SQLITE_CANTOPEN, message: "cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
         }
         try writeConnection.execute(
           """

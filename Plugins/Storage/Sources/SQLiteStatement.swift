@@ -59,4 +59,3 @@ final class SQLiteStatement {
 
 /// `SQLITE_TRANSIENT`, a C macro Swift cannot import: SQLite copies the bound bytes.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-

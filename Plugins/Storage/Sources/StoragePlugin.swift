@@ -30,7 +30,8 @@ public final class StoragePlugin: Plugin {
         return JSONValue.null
       },
       Action(
-        "clear", options: .fields(["group?": .string]), summary: "Removes every key of the group (default: the default group)."
+        "clear", options: .fields(["group?": .string]),
+        summary: "Removes every key of the group (default: the default group)."
       ) { (plugin, options: GroupOptions, _) in
         try await plugin.engine.write(.clear(group: options.group))
         return JSONValue.null

@@ -38,6 +38,34 @@ import Testing
     #expect(missing.isEmpty, "acknowledged but not stored: \(missing.prefix(10))")
   }
 
+  @Test func sigtermEndsTheRunWith143AndKeepsEveryAcknowledgedSet() throws {
+    let dir = try TemporaryDirectory()
+    let script = try dir.write(
+      "writer.js",
+      """
+      (async () => {
+        for (let batch = 0; ; batch++) {
+          const keys = Array.from({ length: 20 }, (_, i) => 'b' + batch + '-' + i);
+          await Promise.all(keys.map((key) => nbridge.storage.set({ key, value: key })));
+          console.log('ack ' + keys.join(' '));
+        }
+      })();
+      """)
+    let data = dir.file("data")
+    let writer = try NBridgeBinary.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    defer { writer.stop() }
+    #expect(writer.waitForOutput("ack b100-", timeout: 60), "stderr: \(writer.stderr)")
+    writer.signal(SIGTERM)
+    #expect(writer.wait(timeout: 15) == 143, "stderr: \(writer.stderr)")
+
+    let acknowledged = writer.stdout.split(separator: "\n").filter { $0.hasPrefix("ack ") }
+      .flatMap { $0.dropFirst(4).split(separator: " ").map(String.init) }
+    let store = try SQLiteKeyValueStore(path: data + "/storage.sqlite")
+    let missing = try acknowledged.filter { try store.value(forKey: $0, group: "") != "\"\($0)\"" }
+    #expect(acknowledged.count > 2000)
+    #expect(missing.isEmpty, "acknowledged but not stored: \(missing.prefix(10))")
+  }
+
   @Test func twoProcessesWritingOneDataDirLoseNothing() throws {
     let dir = try TemporaryDirectory()
     let script = try dir.write(
