@@ -6,7 +6,9 @@ BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
 	xvfb xclip dunst dbus dbus-bin dbus-x11 systemd
 
-.PHONY: deps build run test bench format clean
+DENO := .build-tools/venv/bin/deno
+
+.PHONY: deps deno build run test bench format clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -15,6 +17,12 @@ deps:
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+
+# Deno (from PyPI) type-checks a TypeScript file against `nbridge types` in the tests.
+deno: $(DENO)
+$(DENO):
+	python3 -m venv .build-tools/venv
+	.build-tools/venv/bin/pip install --quiet deno
 
 build: deps
 	$(SWIFT) build --product nbridge
@@ -27,11 +35,11 @@ run: build
 TEST_TARGETS := NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
 	NBridgePasteboardTests NBridgeNotificationTests
 
-test: deps
+test: deps deno
 	$(SWIFT) build --build-tests
 	@failed=""; for t in $(TEST_TARGETS); do \
 		echo "== swift test: $$t"; \
-		$(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+		NBRIDGE_DENO=$(CURDIR)/$(DENO) $(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi
 	$(BIN) test Tests/js

@@ -1,0 +1,15 @@
+/// <reference path="./nbridge.d.ts" />
+async function main(): Promise<void> {
+  const info = await nbridge.app.appInfo();
+  const count: number = info.launchCount;
+  await nbridge.storage.set({ key: 'k', value: { a: [1, 'x', null] } });
+  const v = await nbridge.storage.get({ key: 'k', defaultValue: 0 });
+  const text: string | null = await nbridge.pasteboard.getString({});
+  const h = nbridge.pasteboard.addListener('change', (c) => console.log(c.name, c.changeCount));
+  h.remove();
+  const { id } = await nbridge.notification.show({ title: 't', body: 'b' });
+  const p = await nbridge.notification.checkPermission();
+  const direct = await nbridge.callToNative('storage', 'keys', {});
+  console.log(count, v, text, id, p, direct, nbridge.platform(), nbridge.args.length);
+}
+main();

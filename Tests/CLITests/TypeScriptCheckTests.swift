@@ -1,0 +1,40 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge types` type-checks real TypeScript with Deno (installed by `make test` from PyPI).
+@Suite struct TypeScriptCheckTests {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+  /// `$NBRIDGE_DENO` (set by `make test`), else `deno` on PATH.
+  static var deno: String { ProcessInfo.processInfo.environment["NBRIDGE_DENO"] ?? "deno" }
+
+  func check(_ source: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    let dir = try TemporaryDirectory(prefix: "nbridge-ts")
+    let types = try NBridgeBinary.run(["types"])
+    #expect(types.status == 0)
+    try dir.write("nbridge.d.ts", types.stdout)
+    let file = try dir.write("main.ts", source)
+    return try ChildProcess.run(
+      Self.deno, ["check", file], environment: ["NO_COLOR": "1", "DENO_NO_UPDATE_CHECK": "1", "DENO_DIR": dir.file("cache")],
+      timeout: 120)
+  }
+
+  @Test func aScriptUsingEveryBuiltInTypeChecks() throws {
+    let source = try String(contentsOf: Self.fixtures.appendingPathComponent("uses-nbridge.ts"), encoding: .utf8)
+    let result = try check(source)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
+
+  @Test func wrongOptionsFailTheCheck() throws {
+    let result = try check(
+      """
+      /// <reference path="./nbridge.d.ts" />
+      nbridge.storage.set({ key: 1, value: 'x' });
+      nbridge.pasteboard.addListener('change', (c) => c.nope);
+      """)
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("Type 'number' is not assignable to type 'string'"))
+    #expect(result.stderr.contains("Property 'nope' does not exist on type 'PasteboardChange'"))
+  }
+}
