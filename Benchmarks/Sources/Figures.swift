@@ -20,6 +20,7 @@ struct Figures {
   var pasteboardChange: Double?
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
+  var rssAfterNoCalls: Double?
 
   /// The JSON object with exactly the keys.
   func json() -> String {
@@ -90,7 +91,8 @@ struct Figures {
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
-      ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls"),
+      ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (in-process child)"),
+      ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline: bench binary + runtime (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -43,11 +43,11 @@ enum InProcess {
   }
 
   /// µs per sequential `echo` and `echoAsync` call.
-  static func echo(directory: String, calls: Int, rounds: Int) -> [String: [Double]] {
+  static func echo(directory: String, calls: Int, asyncCalls: Int, rounds: Int) -> [String: [Double]] {
     let source = """
       (async () => {
       \(sequential("echo", "nbridge.echo.echo({ key: 'k', value: 'v' })", calls: calls, rounds: rounds))
-      \(sequential("echoAsync", "nbridge.echo.echoAsync({ key: 'k', value: 'v' })", calls: calls, rounds: rounds))
+      \(sequential("echoAsync", "nbridge.echo.echoAsync({ key: 'k', value: 'v' })", calls: asyncCalls, rounds: rounds))
       })();
       """
     return run(source, plugins: [EchoPlugin.self], directory: directory)

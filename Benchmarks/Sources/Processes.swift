@@ -105,11 +105,12 @@ struct Processes {
     return (after - before) / elapsed * 100
   }
 
-  /// Peak RSS (MiB) of this program re-run as a child making `count` sequential echo calls.
+  /// Peak RSS (MiB) of this program re-run as a child making `count` sequential echo calls:
+  /// the child prints its own `VmHWM` (its `ru_maxrss` would include ours, inherited at exec).
   func rssAfterCalls(count: Int) -> Double? {
-    let child = Spawned([CommandLine.arguments[0], "--child-calls", String(count), directory])
-    let result = child.wait()
-    return result.status == 0 ? result.rssMiB : nil
+    let child = Spawned([CommandLine.arguments[0], "--child-calls", String(count), directory], stdout: "\(directory)/calls.out")
+    guard child.wait().status == 0 else { return nil }
+    return lines(child.output(), "VmHWM").first.map { $0 / 1024 }
   }
 
   func lines(_ text: String, _ tag: String) -> [Double] {

@@ -73,17 +73,28 @@ func median(_ values: [Double]) -> Double? {
   return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-/// Starts `argv` `runs` times after `warmups`; median wall time (ms) and median peak RSS (MiB).
+/// Starts `argv` `runs` times after `warmups`: median wall time (ms), then median peak RSS (MiB)
+/// of three more runs under GNU `time`.
+///
+/// The RSS runs go through `/usr/bin/time` because a child started by `posix_spawn` (a vfork-style
+/// clone sharing our memory) inherits this process's RSS high-water mark at exec, so its own
+/// `ru_maxrss` would read at least as big as this benchmark; `time` is small and forks.
 func startup(_ argv: [String], set: [String: String] = [:], warmups: Int = 2, runs: Int = 10) -> (ms: Double, rssMiB: Double)? {
   var times: [Double] = []
-  var rss: [Double] = []
   for run in 0..<(warmups + runs) {
     let result = Spawned(argv, set: set).wait()
     guard result.status == 0 else { return nil }
-    if run >= warmups {
-      times.append(result.ms)
-      rss.append(result.rssMiB)
-    }
+    if run >= warmups { times.append(result.ms) }
+  }
+  var rss: [Double] = []
+  let report = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-bench-rss-\(getpid())").path
+  defer { unlink(report) }
+  for _ in 0..<3 {
+    guard Spawned(["/usr/bin/time", "-f", "%M", "-o", report] + argv, set: set).wait().status == 0,
+      let text = try? String(contentsOfFile: report, encoding: .utf8),
+      let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "")
+    else { return nil }
+    rss.append(kib / 1024)
   }
   guard let ms = median(times), let mib = median(rss) else { return nil }
   return (ms, mib)

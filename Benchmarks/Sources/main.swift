@@ -9,6 +9,11 @@ let arguments = CommandLine.arguments
 
 if arguments.count == 4, arguments[1] == "--child-calls" {
   InProcess.manyEchoes(directory: arguments[3], count: Int(arguments[2]) ?? 1_000_000)
+  // Peak resident set of this process since exec, in KiB: "VmHWM:    12345 kB".
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    print("VmHWM \(line.split(separator: " ")[1])")
+  }
   exit(0)
 }
 
@@ -37,7 +42,7 @@ figures.jscFloor = median(JSCFloor.floorRoundTrip(calls: 100_000, rounds: rounds
 progress("JSON-string protocol")
 figures.jsonEval = median(JSCFloor.jsonEvalRoundTrip(calls: 20_000, rounds: rounds))
 progress("nbridge echo")
-let echo = InProcess.echo(directory: subdirectory("echo"), calls: 100_000, rounds: rounds)
+let echo = InProcess.echo(directory: subdirectory("echo"), calls: 100_000, asyncCalls: 10_000, rounds: rounds)
 figures.nbridgeRoundTrip = median(echo["echo"] ?? [])
 figures.nbridgeAsyncRoundTrip = median(echo["echoAsync"] ?? [])
 
@@ -70,6 +75,7 @@ progress("idle watcher CPU (10 s)")
 figures.watchIdleCPU = processes.watchIdleCPU(seconds: 10)
 progress("1,000,000 echo calls in a child")
 figures.rssAfterCalls = processes.rssAfterCalls(count: 1_000_000)
+figures.rssAfterNoCalls = processes.rssAfterCalls(count: 0)
 
 print(figures.table())
 if let path = ProcessInfo.processInfo.environment["BENCH_JSON"], !path.isEmpty {
