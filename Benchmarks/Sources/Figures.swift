@@ -58,12 +58,15 @@ struct Figures {
   var goals: [Goal] {
     [
       Goal(text: "nbridge_roundtrip ≤ 2.5 × jsc_floor", value: ratio(nbridgeRoundTrip, jscFloor), limit: 2.5),
-      Goal(text: "json_eval ≥ 13 × nbridge_roundtrip", value: ratio(jsonEval, nbridgeRoundTrip), limit: 13, atLeast: true),
+      Goal(
+        text: "json_eval ≥ 13 × nbridge_roundtrip", value: ratio(jsonEval, nbridgeRoundTrip), limit: 13, atLeast: true),
       Goal(text: "nbridge_startup ≤ 0.35 × node_startup", value: ratio(nbridgeStartup, nodeStartup), limit: 0.35),
       Goal(text: "nbridge_startup ≤ deno_startup", value: ratio(nbridgeStartup, denoStartup), limit: 1),
       Goal(text: "nbridge_rss ≤ 0.8 × node_rss", value: ratio(nbridgeRSS, nodeRSS), limit: 0.8),
       Goal(text: "storage_set ≤ 1.5 × sqlite_autocommit", value: ratio(storageSet, sqliteAutocommit), limit: 1.5),
-      Goal(text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }), limit: 1),
+      Goal(
+        text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }),
+        limit: 1),
       Goal(text: "storage_set_burst ≤ 5 × sqlite_txn", value: ratio(storageBurst, sqliteTransaction), limit: 5),
       Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),

@@ -120,7 +120,9 @@ enum JSCFloor {
     defer { JSStringRelease(script) }
     var exception: JSValueRef?
     JSEvaluateScript(ctx, script, nil, nil, 1, &exception)
-    if let exception, let text = JSValueToStringCopy(ctx, exception, nil) { fatalError("JS error: \(swiftString(text))") }
+    if let exception, let text = JSValueToStringCopy(ctx, exception, nil) {
+      fatalError("JS error: \(swiftString(text))")
+    }
   }
 
   static func numbers(_ ctx: JSGlobalContextRef, _ global: String) -> [Double] {

@@ -22,7 +22,9 @@ struct Processes {
   }
 
   /// (ms, MiB) for `hello.js` under nbridge, node and deno.
-  func startups() -> (nbridge: (ms: Double, rssMiB: Double)?, node: (ms: Double, rssMiB: Double)?, deno: (ms: Double, rssMiB: Double)?) {
+  func startups() -> (
+    nbridge: (ms: Double, rssMiB: Double)?, node: (ms: Double, rssMiB: Double)?, deno: (ms: Double, rssMiB: Double)?
+  ) {
     let hello = write("hello.js", "console.log('hello');\n")
     let nbridgeFigures = startup([nbridge, "run", hello], set: environment)
     let nodeFigures = startup(["node", hello])
@@ -77,9 +79,13 @@ struct Processes {
         }
       })();
       """)
-    let watching = Spawned([nbridge, "run", watcher], set: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"], stdout: "\(directory)/watch.out")
+    let watching = Spawned(
+      [nbridge, "run", watcher], set: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"],
+      stdout: "\(directory)/watch.out")
     usleep(700_000)
-    let writing = Spawned([nbridge, "run", writer], set: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"], stdout: "\(directory)/write.out")
+    let writing = Spawned(
+      [nbridge, "run", writer], set: environment, unset: ["DISPLAY", "WAYLAND_DISPLAY"],
+      stdout: "\(directory)/write.out")
     _ = writing.wait()
     usleep(300_000)
     kill(watching.pid, SIGTERM)
@@ -108,7 +114,8 @@ struct Processes {
   /// Peak RSS (MiB) of this program re-run as a child making `count` sequential echo calls:
   /// the child prints its own `VmHWM` (its `ru_maxrss` would include ours, inherited at exec).
   func rssAfterCalls(count: Int) -> Double? {
-    let child = Spawned([CommandLine.arguments[0], "--child-calls", String(count), directory], stdout: "\(directory)/calls.out")
+    let child = Spawned(
+      [CommandLine.arguments[0], "--child-calls", String(count), directory], stdout: "\(directory)/calls.out")
     guard child.wait().status == 0 else { return nil }
     return lines(child.output(), "VmHWM").first.map { $0 / 1024 }
   }

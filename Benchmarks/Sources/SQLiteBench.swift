@@ -10,7 +10,8 @@ enum SQLiteBench {
     exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
     exec(db, "CREATE TABLE kv (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
     var statement: OpaquePointer?
-    precondition(sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK)
+    precondition(
+      sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)", -1, &statement, nil) == SQLITE_OK)
     defer { sqlite3_finalize(statement) }
     let value = [UInt8](repeating: UInt8(ascii: "v"), count: 100)
 

@@ -79,7 +79,9 @@ func median(_ values: [Double]) -> Double? {
 /// The RSS runs go through `/usr/bin/time` because a child started by `posix_spawn` (a vfork-style
 /// clone sharing our memory) inherits this process's RSS high-water mark at exec, so its own
 /// `ru_maxrss` would read at least as big as this benchmark; `time` is small and forks.
-func startup(_ argv: [String], set: [String: String] = [:], warmups: Int = 2, runs: Int = 10) -> (ms: Double, rssMiB: Double)? {
+func startup(_ argv: [String], set: [String: String] = [:], warmups: Int = 2, runs: Int = 10) -> (
+  ms: Double, rssMiB: Double
+)? {
   var times: [Double] = []
   for run in 0..<(warmups + runs) {
     let result = Spawned(argv, set: set).wait()
