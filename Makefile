@@ -44,7 +44,12 @@ test: deps deno
 	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi
 	$(BIN) test Tests/js
 
+# Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
+# Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.
+bench: APT_PACKAGES += time nodejs python3-venv
 bench: deps
+	@[ -x .build-bench-venv/bin/deno ] || { python3 -m venv .build-bench-venv && .build-bench-venv/bin/pip install -q deno; } \
+		|| echo "bench: deno not installed (its figures will be null)"
 	$(SWIFT) build -c release --product nbridge
 	$(SWIFT) build -c release --product nbridge-bench
 	.build/release/nbridge-bench

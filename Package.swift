@@ -66,7 +66,10 @@ let package = Package(
       ],
       swiftSettings: strict),
     .executableTarget(
-      name: "nbridge-bench", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeBuiltins", "CJavaScriptCore"],
+      name: "nbridge-bench",
+      dependencies: [
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeBuiltins", "NBridgeTesting", "CJavaScriptCore", "CSQLite",
+      ],
       path: "Benchmarks/Sources", swiftSettings: strict),
 
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),

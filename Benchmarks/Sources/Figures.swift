@@ -1,0 +1,110 @@
+import Foundation
+
+/// Every figure of one run (nil where unavailable), the goals, and how they print.
+struct Figures {
+  var jscFloor: Double?
+  var nbridgeRoundTrip: Double?
+  var nbridgeAsyncRoundTrip: Double?
+  var jsonEval: Double?
+  var nbridgeStartup: Double?
+  var nbridgeRSS: Double?
+  var nodeStartup: Double?
+  var nodeRSS: Double?
+  var denoStartup: Double?
+  var sqliteAutocommit: Double?
+  var sqliteTransaction: Double?
+  var storageSet: Double?
+  var storageBurst: Double?
+  var storageGet: Double?
+  var denoLocalStorageSet: Double?
+  var pasteboardChange: Double?
+  var watchIdleCPU: Double?
+  var rssAfterCalls: Double?
+  var rssAfterNoCalls: Double?
+
+  /// The JSON object with exactly the issue's keys.
+  func json() -> String {
+    let pairs: [(String, Double?)] = [
+      ("jsc_floor_roundtrip_us", jscFloor), ("nbridge_roundtrip_us", nbridgeRoundTrip),
+      ("json_eval_roundtrip_us", jsonEval), ("nbridge_startup_ms", nbridgeStartup), ("nbridge_rss_mib", nbridgeRSS),
+      ("node_startup_ms", nodeStartup), ("node_rss_mib", nodeRSS), ("deno_startup_ms", denoStartup),
+      ("sqlite_autocommit_us", sqliteAutocommit), ("sqlite_txn_us", sqliteTransaction), ("storage_set_us", storageSet),
+      ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
+      ("deno_localstorage_set_us", denoLocalStorageSet), ("pasteboard_change_ms", pasteboardChange),
+      ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
+    ]
+    let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
+    return "{\n" + body.joined(separator: ",\n") + "\n}\n"
+  }
+
+  /// A goal: `value` must be at most (or at least) `limit`.
+  struct Goal {
+    var text: String
+    var value: Double?
+    var limit: Double?
+    var atLeast = false
+
+    var verdict: String {
+      guard let value, let limit else { return "n/a" }
+      return (atLeast ? value >= limit : value <= limit) ? "PASS" : "MISS"
+    }
+  }
+
+  func ratio(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b, b != 0 else { return nil }
+    return a / b
+  }
+
+  var goals: [Goal] {
+    [
+      Goal(text: "nbridge_roundtrip ≤ 2.5 × jsc_floor", value: ratio(nbridgeRoundTrip, jscFloor), limit: 2.5),
+      Goal(
+        text: "json_eval ≥ 13 × nbridge_roundtrip", value: ratio(jsonEval, nbridgeRoundTrip), limit: 13, atLeast: true),
+      Goal(text: "nbridge_startup ≤ 0.35 × node_startup", value: ratio(nbridgeStartup, nodeStartup), limit: 0.35),
+      Goal(text: "nbridge_startup ≤ deno_startup", value: ratio(nbridgeStartup, denoStartup), limit: 1),
+      Goal(text: "nbridge_rss ≤ 0.8 × node_rss", value: ratio(nbridgeRSS, nodeRSS), limit: 0.8),
+      Goal(text: "storage_set ≤ 1.5 × sqlite_autocommit", value: ratio(storageSet, sqliteAutocommit), limit: 1.5),
+      Goal(
+        text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }),
+        limit: 1),
+      Goal(text: "storage_set_burst ≤ 5 × sqlite_txn", value: ratio(storageBurst, sqliteTransaction), limit: 5),
+      Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
+      Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
+      Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
+    ]
+  }
+
+  /// The figures, then the goals with PASS/MISS.
+  func table() -> String {
+    let rows: [(String, Double?, String)] = [
+      ("jsc_floor_roundtrip_us", jscFloor, "raw JSC C API: await f(x), deferred promise"),
+      ("nbridge_roundtrip_us", nbridgeRoundTrip, "await nbridge.echo.echo({key, value}) (sync action)"),
+      ("(nbridge echoAsync, µs)", nbridgeAsyncRoundTrip, "same, async action (not in JSON)"),
+      ("json_eval_roundtrip_us", jsonEval, "JSON string + JSONSerialization + evaluate"),
+      ("nbridge_startup_ms", nbridgeStartup, "nbridge run hello.js, wall"),
+      ("nbridge_rss_mib", nbridgeRSS, "nbridge run hello.js, peak RSS"),
+      ("node_startup_ms", nodeStartup, "node hello.js, wall"),
+      ("node_rss_mib", nodeRSS, "node hello.js, peak RSS"),
+      ("deno_startup_ms", denoStartup, "deno run hello.js, wall"),
+      ("sqlite_autocommit_us", sqliteAutocommit, "raw SQLite WAL/NORMAL, per INSERT OR REPLACE"),
+      ("sqlite_txn_us", sqliteTransaction, "same, 10,000 in one transaction"),
+      ("storage_set_us", storageSet, "await storage.set, sequential"),
+      ("storage_set_burst_us", storageBurst, "10,000 storage.set, Promise.all, per set"),
+      ("storage_get_us", storageGet, "await storage.get, sequential"),
+      ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
+      ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
+      ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
+      ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (in-process child)"),
+      ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline: bench binary + runtime (not in JSON)"),
+    ]
+    func number(_ value: Double?) -> String {
+      guard let value else { return "null" }
+      return String(format: value < 10 ? "%.2f" : "%.1f", value)
+    }
+    var lines = ["| figure | value | what |", "|---|---:|---|"]
+    lines += rows.map { "| \($0.0) | \(number($0.1)) | \($0.2) |" }
+    lines += ["", "| goal | ratio / value | |", "|---|---:|---|"]
+    lines += goals.map { "| \($0.text) | \(number($0.value)) | \($0.verdict) |" }
+    return lines.joined(separator: "\n")
+  }
+}
