@@ -48,11 +48,10 @@ test: deps deno
 # Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.
 bench: APT_PACKAGES += time nodejs python3-venv
 bench: deps
-	@[ -x .build-bench-venv/bin/deno ] || { python3 -m venv .build-bench-venv && .build-bench-venv/bin/pip install -q deno; } \
-		|| echo "bench: deno not installed (its figures will be null)"
+	@$(MAKE) --no-print-directory deno || echo "bench: deno not installed (its figures will be null)"
 	$(SWIFT) build -c release --product nbridge
 	$(SWIFT) build -c release --product nbridge-bench
-	.build/release/nbridge-bench
+	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks

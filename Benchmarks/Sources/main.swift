@@ -28,7 +28,7 @@ func subdirectory(_ name: String) -> String {
 
 let root = FileManager.default.currentDirectoryPath
 let nbridgeBinary = ProcessInfo.processInfo.environment["NBRIDGE_BIN"] ?? "\(root)/.build/release/nbridge"
-let denoBinary = ProcessInfo.processInfo.environment["DENO_BIN"] ?? "\(root)/.build-bench-venv/bin/deno"
+let denoBinary = ProcessInfo.processInfo.environment["DENO_BIN"] ?? "\(root)/.build-tools/venv/bin/deno"
 let deno = FileManager.default.isExecutableFile(atPath: denoBinary) ? denoBinary : nil
 let rounds = 5
 let records = 10_000
