@@ -37,6 +37,12 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
+/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory` runs only those sections (all by default).
+let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
+func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
+let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
+
+if want("roundtrip") {
 progress("JavaScriptCore floor")
 figures.jscFloor = median(JSCFloor.floorRoundTrip(calls: 100_000, rounds: rounds))
 progress("JSON-string protocol")
@@ -45,16 +51,19 @@ progress("nbridge echo")
 let echo = InProcess.echo(directory: subdirectory("echo"), calls: 100_000, asyncCalls: 10_000, rounds: rounds)
 figures.nbridgeRoundTrip = median(echo["echo"] ?? [])
 figures.nbridgeAsyncRoundTrip = median(echo["echoAsync"] ?? [])
+}
 
+if want("startup") {
 progress("start-up (nbridge, node\(deno == nil ? "" : ", deno"))")
-let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
 let startups = processes.startups()
 figures.nbridgeStartup = startups.nbridge?.ms
 figures.nbridgeRSS = startups.nbridge?.rssMiB
 figures.nodeStartup = startups.node?.ms
 figures.nodeRSS = startups.node?.rssMiB
 figures.denoStartup = startups.deno?.ms
+}
 
+if want("storage") {
 progress("SQLite")
 let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite"), count: records)
 figures.sqliteAutocommit = sqlite.autocommit
@@ -68,14 +77,19 @@ if deno != nil {
   progress("deno localStorage")
   figures.denoLocalStorageSet = median(processes.denoLocalStorage(count: records, rounds: 3))
 }
+}
 
+if want("pasteboard") {
 progress("pasteboard change across processes")
 figures.pasteboardChange = median(processes.pasteboardChange(changes: 10))
 progress("idle watcher CPU (10 s)")
 figures.watchIdleCPU = processes.watchIdleCPU(seconds: 10)
+}
+if want("memory") {
 progress("1,000,000 echo calls in a child")
 figures.rssAfterCalls = processes.rssAfterCalls(count: 1_000_000)
 figures.rssAfterNoCalls = processes.rssAfterCalls(count: 0)
+}
 
 print(figures.table())
 if let path = ProcessInfo.processInfo.environment["BENCH_JSON"], !path.isEmpty {

@@ -51,6 +51,11 @@ public struct Action<P: Plugin>: Sendable {
     self.streams = streams
     self.summary = summary
     self.timeLimit = timeLimit
+    // An action on raw JSON values needs no decoding or encoding: skip both on the hot path.
+    if let raw = body as Any as? @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue {
+      self.body = .sync(raw)
+      return
+    }
     self.body = .sync { plugin, json, call in
       let options = try JSONValueDecoder().decode(O.self, from: json)
       return try JSONValueEncoder().encode(try body(plugin, options, call))

@@ -19,10 +19,17 @@ extension JSONValue {
 
   /// The compact JSON text of this value, as `JSON.stringify` writes it.
   public var jsonText: String {
-    var out: [UInt8] = []
-    out.reserveCapacity(64)
-    JSONWriter.write(self, into: &out)
-    return String(decoding: out, as: UTF8.self)
+    var writer = JSONWriter<UInt8>()
+    writer.write(self)
+    return String(decoding: writer.out, as: UTF8.self)
+  }
+
+  /// Calls `body` with the compact JSON text of this value as UTF-16 code units (what
+  /// JavaScriptCore strings hold), without building a Swift `String`.
+  public func withJSONTextUTF16<R>(_ body: (UnsafeBufferPointer<UInt16>) throws -> R) rethrows -> R {
+    var writer = JSONWriter<UInt16>()
+    writer.write(self)
+    return try writer.out.withUnsafeBufferPointer(body)
   }
 }
 
@@ -101,6 +108,7 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     var object = JSONObject()
     skipSpace()
     if peek() == 0x7D { index += 1; return .object(object) }
+    object.reserveCapacity(4)
     while true {
       skipSpace()
       guard peek() == 0x22 else { throw fail("a string key") }
@@ -109,7 +117,8 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
       guard peek() == 0x3A else { throw fail("':'") }
       index += 1
       let value = try parseValue()
-      object[key] = value
+      // JSON.stringify never writes a key twice; text that does keeps both, lookups see the first.
+      object.appendUnchecked(key: key, value: value)
       skipSpace()
       switch peek() {
       case 0x2C: index += 1
@@ -271,61 +280,75 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
   }
 }
 
-/// Writes `JSONValue`s as compact JSON text.
-enum JSONWriter {
-  static func write(_ value: JSONValue, into out: inout [UInt8]) {
+/// Writes `JSONValue`s as compact JSON text in UTF-8 or UTF-16 code units.
+struct JSONWriter<Unit: FixedWidthInteger & UnsignedInteger> {
+  var out: [Unit] = []
+
+  init() { out.reserveCapacity(64) }
+
+  @inline(__always) mutating func ascii(_ byte: UInt8) { out.append(Unit(byte)) }
+
+  mutating func ascii(_ text: String) { for byte in text.utf8 { out.append(Unit(byte)) } }
+
+  mutating func write(_ value: JSONValue) {
     switch value {
-    case .null: out.append(contentsOf: "null".utf8)
-    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-    case .number(let n): writeNumber(n, into: &out)
-    case .string(let s): writeString(s, into: &out)
+    case .null: ascii("null")
+    case .bool(let b): ascii(b ? "true" : "false")
+    case .number(let n): writeNumber(n)
+    case .string(let s): writeString(s)
     case .array(let elements):
-      out.append(0x5B)
+      ascii(0x5B)
       for (i, element) in elements.enumerated() {
-        if i > 0 { out.append(0x2C) }
-        write(element, into: &out)
+        if i > 0 { ascii(0x2C) }
+        write(element)
       }
-      out.append(0x5D)
+      ascii(0x5D)
     case .object(let object):
-      out.append(0x7B)
+      ascii(0x7B)
       for (i, member) in object.members.enumerated() {
-        if i > 0 { out.append(0x2C) }
-        writeString(member.key, into: &out)
-        out.append(0x3A)
-        write(member.value, into: &out)
+        if i > 0 { ascii(0x2C) }
+        writeString(member.key)
+        ascii(0x3A)
+        write(member.value)
       }
-      out.append(0x7D)
+      ascii(0x7D)
     }
   }
 
-  static func writeNumber(_ n: Double, into out: inout [UInt8]) {
+  mutating func writeNumber(_ n: Double) {
     if !n.isFinite {
-      out.append(contentsOf: "null".utf8)
+      ascii("null")
     } else if n == n.rounded(), abs(n) < 1e18 {
-      out.append(contentsOf: String(Int64(n)).utf8)
+      ascii(String(Int64(n)))
     } else {
-      out.append(contentsOf: n.description.utf8)
+      ascii(n.description)
     }
   }
 
-  static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+  static var hexDigits: StaticString { "0123456789abcdef" }
 
-  static func writeString(_ s: String, into out: inout [UInt8]) {
-    out.append(0x22)
-    for byte in s.utf8 {
-      switch byte {
-      case 0x22: out.append(0x5C); out.append(0x22)
-      case 0x5C: out.append(0x5C); out.append(0x5C)
-      case 0x0A: out.append(0x5C); out.append(0x6E)
-      case 0x0D: out.append(0x5C); out.append(0x72)
-      case 0x09: out.append(0x5C); out.append(0x74)
-      case 0..<0x20:
-        out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
-        out.append(hexDigits[Int(byte >> 4)])
-        out.append(hexDigits[Int(byte & 0xF)])
-      default: out.append(byte)
-      }
+  mutating func writeString(_ s: String) {
+    ascii(0x22)
+    if Unit.bitWidth == 16 {
+      for unit in s.utf16 { emit(UInt32(unit)) }
+    } else {
+      for unit in s.utf8 { emit(UInt32(unit)) }
     }
-    out.append(0x22)
+    ascii(0x22)
+  }
+
+  @inline(__always) mutating func emit(_ unit: UInt32) {
+    switch unit {
+    case 0x22: ascii(0x5C); ascii(0x22)
+    case 0x5C: ascii(0x5C); ascii(0x5C)
+    case 0x0A: ascii(0x5C); ascii(0x6E)
+    case 0x0D: ascii(0x5C); ascii(0x72)
+    case 0x09: ascii(0x5C); ascii(0x74)
+    case 0..<0x20:
+      ascii(0x5C); ascii(0x75); ascii(0x30); ascii(0x30)
+      ascii(JSONWriter.hexDigits.utf8Start[Int(unit >> 4)])
+      ascii(JSONWriter.hexDigits.utf8Start[Int(unit & 0xF)])
+    default: out.append(Unit(truncatingIfNeeded: unit))
+    }
   }
 }

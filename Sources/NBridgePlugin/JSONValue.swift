@@ -108,6 +108,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
   }
 
+  /// Reserves room for `count` members.
+  public mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
+
   /// Appends a member without looking for an existing one; for builders that know keys are unique.
   public mutating func appendUnchecked(key: String, value: JSONValue) { members.append((key, value)) }
 

@@ -51,6 +51,12 @@ final class JSContext {
     return result ?? JSValueMakeUndefined(ref)
   }
 
+  /// Calls a promise's resolve or reject function with one value; they cannot throw.
+  func settle(_ function: JSObjectRef, _ value: JSValueRef) {
+    var argument: JSValueRef? = value
+    _ = JSObjectCallAsFunction(ref, function, nil, 1, &argument, nil)
+  }
+
   /// Reads `object[name]`.
   func property(_ object: JSObjectRef, _ name: String) -> JSValueRef? {
     let key = name.makeJSString()
@@ -94,9 +100,11 @@ final class JSContext {
     case .number(let n): return JSValueMakeNumber(ref, n)
     case .string(let s): return string(s)
     case .array, .object:
-      let text = json.jsonText.makeJSString()
-      defer { JSStringRelease(text) }
-      return JSValueMakeFromJSONString(ref, text) ?? JSValueMakeNull(ref)
+      return json.withJSONTextUTF16 { units in
+        let text = JSStringCreateWithCharacters(units.baseAddress, units.count)
+        defer { JSStringRelease(text) }
+        return JSValueMakeFromJSONString(ref, text) ?? JSValueMakeNull(ref)
+      }
     }
   }
 

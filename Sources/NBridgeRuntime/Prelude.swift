@@ -285,8 +285,11 @@ let preludeSource = ##"""
     return found;
   }
 
+  // native.call(code[, json[, callback]]) with code = sid * 65536 + aid: the fewer arguments,
+  // the fewer C-API calls (each takes JSC's lock) on the other side.
   function invoke(sid, aid, label, options) {
-    if (options === undefined || options === null) return native.call(sid, aid, undefined, undefined);
+    const code = sid * 65536 + aid;
+    if (options === undefined || options === null) return native.call(code);
     if (typeof options !== 'object' || Array.isArray(options)) {
       return reject('invalid_parameter', label + ': options must be an object (got ' + (Array.isArray(options) ? 'array' : typeof options) + ')');
     }
@@ -294,6 +297,10 @@ let preludeSource = ##"""
     const seen = [options];
     let found;
     for (const k in options) {
+      const v = options[k];
+      const t = typeof v;
+      // Strings, booleans and finite numbers are what most options hold: nothing to check.
+      if (t === 'string' || t === 'boolean' || (t === 'number' && v - v === 0)) continue;
       if (!hasOwn.call(options, k)) continue;
       if (k === 'retainCallback') {
         if (callback !== undefined && typeof callback !== 'function') found = '"retainCallback" must be a function';
@@ -304,7 +311,7 @@ let preludeSource = ##"""
     }
     let json;
     try { json = JSON.stringify(options); } catch (e) { return reject('invalid_parameter', label + ': ' + e.message); }
-    return native.call(sid, aid, json, typeof callback === 'function' ? callback : undefined);
+    return typeof callback === 'function' ? native.call(code, json, callback) : native.call(code, json);
   }
 
   // ---------------------------------------------------------------- the nbridge object

@@ -12,7 +12,7 @@ extension Runtime {
     else { return JSValueMakeUndefined(ctx) }
     let slot = slots[sid]
     let action = slot.plugin.actions[aid]
-    let label = "\(slot.plugin.service).\(action.name)"
+    let label = slot.labels[aid]
 
     guard slot.allowed || action.answersWithoutPermission else {
       let error = BridgeError(
@@ -24,7 +24,7 @@ extension Runtime {
     }
 
     let options: JSONValue
-    if let json, !JSValueIsUndefined(ctx, json) {
+    if let json {
       do {
         options = try js.parseJSONString(json)
       } catch {
@@ -41,10 +41,16 @@ extension Runtime {
       let context = slot.context!
       switch instance.invocations[aid] {
       case .sync(let body):
-        let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink(callback))
+        let call: Call
+        if callback == nil, let reused = slot.plainCalls[aid] {
+          call = reused
+        } else {
+          call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink(callback))
+          if callback == nil { slot.plainCalls[aid] = call }
+        }
         do {
           let result = try body(options, call)
-          _ = try? js.call(resolveFn, [js.value(result)])
+          js.settle(resolveFn, js.value(result))
         } catch {
           reject(rejectFn, with: bridgeError(from: error), label: label)
         }
@@ -122,7 +128,7 @@ extension Runtime {
     guard exitCode == nil else { return }
     switch outcome {
     case .success(let value):
-      _ = try? js.call(pending.resolve, [js.value(value)])
+      js.settle(pending.resolve, js.value(value))
     case .failure(let error):
       reject(pending.reject, with: bridgeError(from: error), label: pending.label)
     }
@@ -131,8 +137,7 @@ extension Runtime {
 
   /// Rejects through `reject` with an `NBridgeError` whose message starts with the call's label.
   func reject(_ reject: JSObjectRef, with error: BridgeError, label: String) {
-    let value = makeError(error.code, "\(label): \(error.message)")
-    _ = try? js.call(reject, [value])
+    js.settle(reject, makeError(error.code, "\(label): \(error.message)"))
   }
 
   /// A JS `NBridgeError` with `code` and `message`.

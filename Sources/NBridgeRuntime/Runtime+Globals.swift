@@ -117,13 +117,14 @@ private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, arg
 
 private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let sid = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
-    let aid = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
+    let code = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let sid = code >> 16
+    let aid = code & 0xFFFF
     guard runtime.slots.indices.contains(sid), runtime.slots[sid].plugin.actions.indices.contains(aid) else {
       return nil
     }
     return runtime.call(
-      service: sid, action: aid, json: args[2], callback: runtime.js.object(args[3]))
+      service: sid, action: aid, json: argc > 1 ? args[1] : nil, callback: argc > 2 ? runtime.js.object(args[2]) : nil)
   }
 }
 

@@ -17,9 +17,18 @@ final class ServiceSlot {
   var listenerCounts: [String: Int] = [:]
   var listenerHolds: [String: Int] = [:]
 
+  /// One `Call` per action for synchronous calls without a `retainCallback`: they finish
+  /// before the next call starts, so the object can be reused instead of allocated per call.
+  var plainCalls: [Call?] = []
+
+  /// `service.action` for each action, the prefix of its error messages.
+  let labels: [String]
+
   init(plugin: RegisteredPlugin, allowed: Bool) {
     self.plugin = plugin
     self.allowed = allowed
+    labels = plugin.actions.map { "\(plugin.service).\($0.name)" }
+    plainCalls = Array(repeating: nil, count: plugin.actions.count)
   }
 
   var instance: PluginInstance? {
