@@ -31,7 +31,7 @@ let package = Package(
       pkgConfig: "xfixes", providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
-      pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+      pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", swiftSettings: strict),
@@ -88,6 +88,8 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
-    .testTarget(name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      swiftSettings: strict),
   ]
 )

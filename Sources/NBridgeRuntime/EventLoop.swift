@@ -28,13 +28,10 @@ final class EventLoop {
   /// Whether something outside the loop's own records keeps the run alive (pending native calls).
   var externalWork: @BridgeActor () -> Bool = { false }
 
+  /// A loop over GLib's default main context; the thread that runs it owns that context for the
+  /// run (see `Runtime.runOnThisThread`).
   init() {
     glib = g_main_context_default()
-    _ = g_main_context_acquire(glib)
-  }
-
-  isolated deinit {
-    g_main_context_release(glib)
   }
 
   /// The GLib main context this loop iterates.

@@ -57,6 +57,11 @@ public final class Runtime {
     { configuration in
       LoopExecutor.shared.bindToCurrentThread()
       defer { LoopExecutor.shared.unbind() }
+      // The loop thread owns GLib's default context for exactly this scope: acquired and
+      // released here, on one thread, whatever outlives the runtime object.
+      let glib = g_main_context_default()
+      let acquired = g_main_context_acquire(glib) != 0
+      defer { if acquired { g_main_context_release(glib) } }
       return BridgeActor.assumeIsolated {
         let runtime = Runtime(configuration: configuration)
         Runtime.current = runtime
