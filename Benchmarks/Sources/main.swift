@@ -37,6 +37,22 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
+// `--storage`: only the SQLite and storage figures (raw SQLite and nbridge.storage in the same run).
+if arguments.count == 2, arguments[1] == "--storage" {
+  progress("SQLite")
+  let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite"), count: records)
+  progress("storage")
+  let storage = InProcess.storage(directory: subdirectory("storage"), count: records, rounds: rounds)
+  let rows: [(String, Double?)] = [
+    ("sqlite_autocommit_us", sqlite.autocommit), ("sqlite_txn_us", sqlite.transaction),
+    ("storage_set_us", median(storage["set"] ?? [])), ("storage_set_burst_us", median(storage["burst"] ?? [])),
+    ("storage_get_us", median(storage["get"] ?? [])),
+  ]
+  for (name, value) in rows { print("\(name) \(value.map { String(format: "%.2f", $0) } ?? "null")") }
+  try? FileManager.default.removeItem(atPath: scratch)
+  exit(0)
+}
+
 progress("JavaScriptCore floor")
 figures.jscFloor = median(JSCFloor.floorRoundTrip(calls: 100_000, rounds: rounds))
 progress("JSON-string protocol")
