@@ -122,5 +122,8 @@ import Testing
 final class FailingStore: KeyValueStore {
   func value(forKey key: String, group: String) throws -> String? { nil }
   func keys(group: String) throws -> [String] { [] }
+  func applyIfUnlocked(_ writes: [StoreWrite]) throws -> Bool { throw BridgeError.unavailable("disk full") }
   func apply(_ writes: [StoreWrite]) throws { throw BridgeError.unavailable("disk full") }
+  var checkpointDue: Bool { false }
+  func checkpoint() {}
 }
