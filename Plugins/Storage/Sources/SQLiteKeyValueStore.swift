@@ -49,9 +49,13 @@ final class SQLiteKeyValueStore: KeyValueStore {
       }
       writer = try Writes(writeConnection)
       let loopConnection = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds)
-      try loopConnection.execute("PRAGMA synchronous=NORMAL")
+      var prepared: Loop?
+      try Self.retryingWhenBusy {
+        try loopConnection.execute("PRAGMA synchronous=NORMAL")
+        prepared = try Loop(loopConnection)
+      }
       walSize = loopConnection.trackWALSize()
-      loop = try Loop(loopConnection)
+      loop = prepared!
     } catch let error as SQLiteError {
       throw Self.unavailable(path, error)
     }

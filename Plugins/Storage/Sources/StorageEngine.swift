@@ -85,10 +85,11 @@ final class StorageEngine {
 
   /// Queues `write` and returns once the transaction holding it has committed.
   ///
-  /// The write is queued (and visible to reads) before the call first suspends. The wait
-  /// prefers `LoopTaskExecutor`: entering it passes once through the loop's queue, behind
-  /// the flush posted here, so a write committed on the loop is usually settled by then
-  /// and the call returns without suspending again; a call that does wait is resumed on the loop.
+  /// The write is queued (and visible to reads) before the call suspends. `Task.yield()`
+  /// puts the call behind the flush posted here, so a write committed on the loop is
+  /// settled by the time the call goes on, without a continuation (Swift resumes a
+  /// continuation through a thread of the global pool). Only a write handed to the
+  /// writer thread waits on its ticket.
   func write(_ write: StoreWrite) async throws {
     _ = try openedStore()
     lastSequence += 1
@@ -103,7 +104,9 @@ final class StorageEngine {
         commitQueued()
       }
     }
-    try await withTaskExecutorPreference(LoopTaskExecutor.shared) { try await ticket.wait() }
+    await Task.yield()
+    if ticket.isSettled { return try ticket.outcome() }
+    try await ticket.wait()
   }
 
   /// Commits everything queued and waits until nothing is pending (for `stop()`).

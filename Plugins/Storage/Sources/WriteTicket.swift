@@ -1,5 +1,6 @@
 import NBridgePlugin
 
+
 /// One queued write's outcome: set when its transaction finishes, whether or not its
 /// call is already waiting for it (a commit on the loop often finishes first).
 @BridgeActor
@@ -13,6 +14,12 @@ final class WriteTicket {
     waiter?.resume(with: outcome)
     waiter = nil
   }
+
+  /// Whether the outcome is known.
+  var isSettled: Bool { result != nil }
+
+  /// The known outcome (call when settled).
+  func outcome() throws { try result?.get() }
 
   /// Returns (or throws) once the outcome is known.
   func wait() async throws {
