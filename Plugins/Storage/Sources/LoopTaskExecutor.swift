@@ -1,12 +1,12 @@
 import NBridgePlugin
 
-/// A task executor that runs jobs on the loop thread, for waits that resume on the loop.
+/// A task executor that runs jobs on the loop thread; `StorageEngine.write` enters a
+/// preference for it (with an empty body) only to be requeued on the loop's queue,
+/// behind the flush it posted, without leaving the loop thread.
 ///
-/// Swift resumes a task suspended in `withCheckedContinuation` on the generic executor
-/// (a thread of the global pool), which then hops back to the loop: two thread switches
-/// and a wake-up of each thread per resumed call. A task that prefers this executor
-/// (`withTaskExecutorPreference`) is queued on the loop instead, and its job runs
-/// there isolated to `BridgeActor`, so it goes on without another hop.
+/// Not used to wait on a continuation: with a continuation resumed inside such a
+/// preference, calls of two processes sharing a database were seen never to resume.
+/// A job that does reach `enqueue` runs on the loop, isolated to `BridgeActor`.
 final class LoopTaskExecutor: TaskExecutor {
   /// The one instance.
   static let shared = LoopTaskExecutor()
