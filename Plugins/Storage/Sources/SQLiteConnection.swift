@@ -9,6 +9,7 @@ final class SQLiteConnection: @unchecked Sendable {
   /// The database file.
   let path: String
   private let handle: OpaquePointer
+  private var walSize: WALSize?
 
   /// Opens (and creates) the database at `path` (`sqlite3_open_v2`) and waits up to
   /// `busyTimeout` milliseconds for another connection's lock before failing (`sqlite3_busy_timeout`).
@@ -29,6 +30,21 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   deinit { sqlite3_close_v2(handle) }
+
+  /// How long a call waits for another connection's lock from now on, in milliseconds (0: not at all).
+  func setBusyTimeout(_ milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+  /// Stops this connection from checkpointing after its own commits (a checkpoint syncs
+  /// files) and reports instead the write-ahead log's size after each commit (`sqlite3_wal_hook`).
+  func trackWALSize() -> WALSize {
+    let size = WALSize()
+    walSize = size
+    sqlite3_wal_hook(handle, { context, _, _, frames in
+      Unmanaged<WALSize>.fromOpaque(context!).takeUnretainedValue().frames = frames
+      return SQLITE_OK
+    }, Unmanaged.passUnretained(size).toOpaque())
+    return size
+  }
 
   /// Runs one or more statements that return nothing useful (`sqlite3_exec`).
   func execute(_ sql: String) throws(SQLiteError) {
@@ -55,4 +71,10 @@ final class SQLiteConnection: @unchecked Sendable {
     let code = sqlite3_extended_errcode(handle)
     return SQLiteError(code: code == SQLITE_OK ? status : code, message: String(cString: sqlite3_errmsg(handle)))
   }
+}
+
+/// The frames in the write-ahead log after a connection's last commit (see `trackWALSize()`).
+final class WALSize: @unchecked Sendable {
+  /// Set by SQLite's WAL hook on the committing thread.
+  var frames: Int32 = 0
 }

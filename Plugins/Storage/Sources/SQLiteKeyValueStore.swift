@@ -3,22 +3,29 @@ import NBridgePlugin
 
 /// `KeyValueStore` in an SQLite database file, in WAL mode.
 ///
-/// Two connections: a reader used on the loop and a writer used on the writer thread,
-/// so a read never waits for a commit (WAL readers see the last committed state).
+/// Two connections. The loop's connection reads (WAL readers see the last committed
+/// state and never wait for a writer) and commits when the write lock is free at once:
+/// `busy_timeout` is 0 while it tries, so it cannot block the loop on another process.
+/// The writer thread's connection commits what the loop could not (another process held
+/// the lock): it waits with `busy_timeout` and retries on `SQLITE_BUSY`, so several
+/// processes share one file without "database is locked". It also runs the checkpoints
+/// the loop's connection leaves out, since a checkpoint syncs files.
 /// `synchronous=NORMAL` means a commit is in the WAL file (in the OS's page cache)
 /// when it returns: that survives the process being killed at any moment; only a
-/// power loss or kernel crash can lose the last commits. `busy_timeout` and retries
-/// on `SQLITE_BUSY` let several processes share one file without "database is locked".
+/// power loss or kernel crash can lose the last commits.
 final class SQLiteKeyValueStore: KeyValueStore {
   /// The database file.
   let path: String
-  private let reader: Reader
-  private let writer: Writer
+  private let loop: Loop
+  private let writer: Writes
+  private let walSize: WALSize
 
   /// How long one SQLite call waits for another process's lock.
   static let busyTimeoutMilliseconds: Int32 = 5000
   /// How many times a transaction is retried after the busy timeout ran out.
   static let busyRetries = 6
+  /// The WAL size (frames, i.e. pages) from which the writer thread checkpoints: SQLite's own default.
+  static let checkpointFrames: Int32 = 1000
 
   /// Opens (creating if needed) the database at `path`; a file that is not an SQLite
   /// database, or that cannot be opened, throws `unavailable` naming it.
@@ -40,28 +47,46 @@ final class SQLiteKeyValueStore: KeyValueStore {
           ) WITHOUT ROWID;
           """)
       }
-      writer = try Writer(writeConnection)
-      reader = try Reader(try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds))
+      writer = try Writes(writeConnection)
+      let loopConnection = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds)
+      var prepared: Loop?
+      try Self.retryingWhenBusy {
+        try loopConnection.execute("PRAGMA synchronous=NORMAL")
+        prepared = try Loop(loopConnection)
+      }
+      walSize = loopConnection.trackWALSize()
+      loop = prepared!
     } catch let error as SQLiteError {
       throw Self.unavailable(path, error)
     }
   }
 
   func value(forKey key: String, group: String) throws -> String? {
-    try reader.reading { reader in
-      try reader.get.bind(group, key)
-      defer { reader.get.reset() }
-      return try reader.get.step() ? reader.get.text(at: 0) : nil
+    try loop.reading { loop in
+      try loop.get.bind(group, key)
+      defer { loop.get.reset() }
+      return try loop.get.step() ? loop.get.text(at: 0) : nil
     }
   }
 
   func keys(group: String) throws -> [String] {
-    try reader.reading { reader in
-      try reader.keys.bind(group)
-      defer { reader.keys.reset() }
+    try loop.reading { loop in
+      try loop.keys.bind(group)
+      defer { loop.keys.reset() }
       var keys: [String] = []
-      while try reader.keys.step() { keys.append(reader.keys.text(at: 0)) }
+      while try loop.keys.step() { keys.append(loop.keys.text(at: 0)) }
       return keys
+    }
+  }
+
+  func applyIfUnlocked(_ writes: [StoreWrite]) throws -> Bool {
+    let connection = loop.connection
+    connection.setBusyTimeout(0)
+    defer { connection.setBusyTimeout(Self.busyTimeoutMilliseconds) }
+    switch Result(catching: { () throws(SQLiteError) in try loop.writes.apply(writes) }) {
+    case .success: return true
+    case .failure(let error) where error.isBusy: return false
+    case .failure(let error): throw Self.unavailable(path, error)
     }
   }
 
@@ -71,6 +96,13 @@ final class SQLiteKeyValueStore: KeyValueStore {
     } catch let error as SQLiteError {
       throw Self.unavailable(path, error)
     }
+  }
+
+  var checkpointDue: Bool { walSize.frames >= Self.checkpointFrames }
+
+  func checkpoint() {
+    // PASSIVE: copies what no reader still needs, waits for no one; a failure only leaves the WAL longer.
+    try? writer.connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
   }
 
   /// Runs `body`, again after `SQLITE_BUSY` (each try already waited the busy timeout).
@@ -89,20 +121,22 @@ final class SQLiteKeyValueStore: KeyValueStore {
     BridgeError.unavailable("cannot use the storage database \(path): \(error)")
   }
 
-  /// The loop's connection with its prepared reads.
-  private final class Reader: @unchecked Sendable {
+  /// The loop's connection with its prepared reads and writes.
+  private final class Loop: @unchecked Sendable {
     let connection: SQLiteConnection
     let get: SQLiteStatement
     let keys: SQLiteStatement
+    let writes: Writes
 
     init(_ connection: SQLiteConnection) throws(SQLiteError) {
       self.connection = connection
       get = try connection.prepare("SELECT value FROM entries WHERE grp = ?1 AND key = ?2")
       keys = try connection.prepare("SELECT key FROM entries WHERE grp = ?1 ORDER BY key")
+      writes = try Writes(connection)
     }
 
     /// Runs a read, mapping SQLite errors to `unavailable`.
-    func reading<T>(_ body: (Reader) throws -> T) throws -> T {
+    func reading<T>(_ body: (Loop) throws -> T) throws -> T {
       do {
         return try body(self)
       } catch let error as SQLiteError {
@@ -111,15 +145,21 @@ final class SQLiteKeyValueStore: KeyValueStore {
     }
   }
 
-  /// The writer thread's connection with its prepared writes.
-  private final class Writer: @unchecked Sendable {
+  /// One connection's prepared writes, applied as one transaction.
+  private final class Writes: @unchecked Sendable {
     let connection: SQLiteConnection
+    let begin: SQLiteStatement
+    let commit: SQLiteStatement
+    let rollback: SQLiteStatement
     let set: SQLiteStatement
     let remove: SQLiteStatement
     let clear: SQLiteStatement
 
     init(_ connection: SQLiteConnection) throws(SQLiteError) {
       self.connection = connection
+      begin = try connection.prepare("BEGIN IMMEDIATE")
+      commit = try connection.prepare("COMMIT")
+      rollback = try connection.prepare("ROLLBACK")
       set = try connection.prepare("INSERT OR REPLACE INTO entries (grp, key, value) VALUES (?1, ?2, ?3)")
       remove = try connection.prepare("DELETE FROM entries WHERE grp = ?1 AND key = ?2")
       clear = try connection.prepare("DELETE FROM entries WHERE grp = ?1")
@@ -127,7 +167,7 @@ final class SQLiteKeyValueStore: KeyValueStore {
 
     /// One `BEGIN IMMEDIATE` transaction (the write lock up front, so it cannot fail half-way on a lock).
     func apply(_ writes: [StoreWrite]) throws(SQLiteError) {
-      try connection.execute("BEGIN IMMEDIATE")
+      try run(begin)
       do {
         for write in writes {
           switch write {
@@ -142,14 +182,14 @@ final class SQLiteKeyValueStore: KeyValueStore {
             try run(clear)
           }
         }
-        try connection.execute("COMMIT")
+        try run(commit)
       } catch {
-        try? connection.execute("ROLLBACK")
+        try? run(rollback)
         throw error
       }
     }
 
-    /// Steps a bound statement to its end and resets it.
+    /// Steps a statement to its end and resets it.
     private func run(_ statement: SQLiteStatement) throws(SQLiteError) {
       defer { statement.reset() }
       _ = try statement.step()

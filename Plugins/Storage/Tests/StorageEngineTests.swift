@@ -65,6 +65,32 @@ import Testing
     }
   }
 
+  @Test func aSetWhileAnotherConnectionHoldsTheWriteLockResolvesAfterItCommits() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    _ = try SQLiteKeyValueStore(path: path)
+    let other = try SQLiteConnection(path: path, busyTimeout: 0)
+    try other.execute("BEGIN IMMEDIATE; INSERT INTO entries VALUES ('', 'other', '1');")
+    let (doneWhileLocked, writerThreadCount) = try await LoopHarness.run {
+      let engine = StorageEngine(path: path)
+      let done = DoneFlag()
+      let write = Task {
+        try await engine.write(.set(group: "", key: "mine", json: "2"))
+        done.value = true
+      }
+      try await Task.sleep(for: .milliseconds(300))
+      let doneWhileLocked = done.value
+      try other.execute("COMMIT")
+      try await write.value
+      return (doneWhileLocked, engine.writerThreadCount)
+    }
+    #expect(!doneWhileLocked, "the set resolved while another connection held the write lock")
+    #expect(writerThreadCount == 1)
+    let store = try SQLiteKeyValueStore(path: path)
+    #expect(try store.value(forKey: "other", group: "") == "1")
+    #expect(try store.value(forKey: "mine", group: "") == "2")
+  }
+
   @Test func flushCommitsWhatIsQueued() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
@@ -122,5 +148,13 @@ import Testing
 final class FailingStore: KeyValueStore {
   func value(forKey key: String, group: String) throws -> String? { nil }
   func keys(group: String) throws -> [String] { [] }
+  func applyIfUnlocked(_ writes: [StoreWrite]) throws -> Bool { throw BridgeError.unavailable("disk full") }
   func apply(_ writes: [StoreWrite]) throws { throw BridgeError.unavailable("disk full") }
+  var checkpointDue: Bool { false }
+  func checkpoint() {}
+}
+
+/// Whether a call has returned, set on the loop.
+@BridgeActor final class DoneFlag {
+  var value = false
 }
