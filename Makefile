@@ -51,6 +51,7 @@ bench: deps
 	@$(MAKE) --no-print-directory deno || echo "bench: deno not installed (its figures will be null)"
 	$(SWIFT) build -c release --product nbridge
 	$(SWIFT) build -c release --product nbridge-bench
+	$(SWIFT) build -c release --product nbridge-bench-calls
 	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
 
 format:

@@ -38,7 +38,9 @@ let package = Package(
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "CJavaScriptCore"], swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
-    .target(name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin"], swiftSettings: strict),
+    .target(name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"], swiftSettings: strict),
+    // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
+    .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
@@ -68,9 +70,12 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeBuiltins", "NBridgeTesting", "CJavaScriptCore", "CSQLite",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "CJavaScriptCore", "CSQLite",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
+    .executableTarget(
+      name: "nbridge-bench-calls", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"],
+      path: "Benchmarks/Calls", swiftSettings: strict),
 
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(

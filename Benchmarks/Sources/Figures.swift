@@ -79,7 +79,7 @@ struct Figures {
     let rows: [(String, Double?, String)] = [
       ("jsc_floor_roundtrip_us", jscFloor, "raw JSC C API: await f(x), deferred promise"),
       ("nbridge_roundtrip_us", nbridgeRoundTrip, "await nbridge.echo.echo({key, value}) (sync action)"),
-      ("(nbridge echoAsync, µs)", nbridgeAsyncRoundTrip, "same, async action (not in JSON)"),
+      ("(nbridge echoAsync, µs)", nbridgeAsyncRoundTrip, "same, action awaiting a continuation (not in JSON)"),
       ("json_eval_roundtrip_us", jsonEval, "JSON string + JSONSerialization + evaluate"),
       ("nbridge_startup_ms", nbridgeStartup, "nbridge run hello.js, wall"),
       ("nbridge_rss_mib", nbridgeRSS, "nbridge run hello.js, peak RSS"),
@@ -94,8 +94,8 @@ struct Figures {
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
-      ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (in-process child)"),
-      ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline: bench binary + runtime (not in JSON)"),
+      ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
+      ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -1,5 +1,4 @@
 import Foundation
-import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -51,41 +50,5 @@ enum InProcess {
       })();
       """
     return run(source, plugins: [EchoPlugin.self], directory: directory)
-  }
-
-  /// `count` sequential echo calls and nothing else (the 1M-calls child).
-  static func manyEchoes(directory: String, count: Int) {
-    let source = """
-      (async () => {
-        for (let i = 0; i < \(count); i++) await nbridge.echo.echo({ key: 'k', value: 'v' });
-        console.log('BENCH done 1');
-      })();
-      """
-    _ = run(source, plugins: [EchoPlugin.self], directory: directory)
-  }
-
-  /// µs per storage `set` (sequential and burst) and `get`, 16-byte keys and 100-byte (JSON) values.
-  static func storage(directory: String, count: Int, rounds: Int) -> [String: [Double]] {
-    let source = """
-      const key = (prefix, i) => prefix + String(i).padStart(16 - prefix.length, '0');
-      const value = 'v'.repeat(98);
-      (async () => {
-        for (let i = 0; i < \(count / 5); i++) await nbridge.storage.set({ key: key('w', i), value });
-        for (let r = 0; r < \(rounds); r++) {
-          let start = Date.now();
-          for (let i = 0; i < \(count); i++) await nbridge.storage.set({ key: key('s' + r, i), value });
-          console.log('BENCH set ' + ((Date.now() - start) * 1000 / \(count)));
-          start = Date.now();
-          const all = [];
-          for (let i = 0; i < \(count); i++) all.push(nbridge.storage.set({ key: key('b' + r, i), value }));
-          await Promise.all(all);
-          console.log('BENCH burst ' + ((Date.now() - start) * 1000 / \(count)));
-          start = Date.now();
-          for (let i = 0; i < \(count); i++) await nbridge.storage.get({ key: key('s' + r, i) });
-          console.log('BENCH get ' + ((Date.now() - start) * 1000 / \(count)));
-        }
-      })();
-      """
-    return run(source, plugins: Builtins.plugins, directory: directory)
   }
 }

@@ -95,6 +95,37 @@ struct Processes {
     return sets.compactMap { set in seen.first { $0 >= set }.map { $0 - set } }
   }
 
+  /// µs per storage `set` (sequential and burst) and `get`, 16-byte keys and 100-byte (JSON) values,
+  /// by `nbridge run` of a script, as a user runs one (a fresh process with the built-in plugins).
+  func storage(count: Int, rounds: Int) -> [String: [Double]] {
+    let script = write(
+      "storage.js",
+      """
+      const key = (prefix, i) => prefix + String(i).padStart(16 - prefix.length, '0');
+      const value = 'v'.repeat(98);
+      (async () => {
+        for (let i = 0; i < \(count / 5); i++) await nbridge.storage.set({ key: key('w', i), value });
+        for (let r = 0; r < \(rounds); r++) {
+          let start = Date.now();
+          for (let i = 0; i < \(count); i++) await nbridge.storage.set({ key: key('s' + r, i), value });
+          console.log('BENCH set ' + ((Date.now() - start) * 1000 / \(count)));
+          start = Date.now();
+          const all = [];
+          for (let i = 0; i < \(count); i++) all.push(nbridge.storage.set({ key: key('b' + r, i), value }));
+          await Promise.all(all);
+          console.log('BENCH burst ' + ((Date.now() - start) * 1000 / \(count)));
+          start = Date.now();
+          for (let i = 0; i < \(count); i++) await nbridge.storage.get({ key: key('s' + r, i) });
+          console.log('BENCH get ' + ((Date.now() - start) * 1000 / \(count)));
+        }
+      })();
+      """)
+    let run = Spawned([nbridge, "run", script], set: environment, stdout: "\(directory)/storage.out")
+    guard run.wait().status == 0 else { return [:] }
+    let text = run.output()
+    return ["set": figures(text, "set"), "burst": figures(text, "burst"), "get": figures(text, "get")]
+  }
+
   /// CPU time of a process that only watches the pasteboard over `seconds`, in % of one core.
   func watchIdleCPU(seconds: Double) -> Double? {
     let watcher = write("idle.js", "nbridge.pasteboard.addListener('change', () => {});\n")
@@ -111,11 +142,11 @@ struct Processes {
     return (after - before) / elapsed * 100
   }
 
-  /// Peak RSS (MiB) of this program re-run as a child making `count` sequential echo calls:
-  /// the child prints its own `VmHWM` (its `ru_maxrss` would include ours, inherited at exec).
+  /// Peak RSS (MiB) of `nbridge-bench-calls` (beside this program) making `count` sequential echo
+  /// calls: the child prints its own `VmHWM` (its `ru_maxrss` would include ours, inherited at exec).
   func rssAfterCalls(count: Int) -> Double? {
-    let child = Spawned(
-      [CommandLine.arguments[0], "--child-calls", String(count), directory], stdout: "\(directory)/calls.out")
+    let program = CommandLine.arguments[0] + "-calls"
+    let child = Spawned([program, String(count), directory], stdout: "\(directory)/calls.out")
     guard child.wait().status == 0 else { return nil }
     return lines(child.output(), "VmHWM").first.map { $0 / 1024 }
   }

@@ -5,18 +5,6 @@ import Glibc
 // Prints one table; with BENCH_JSON=FILE also writes the figures as one JSON object.
 // Run from the repository root after `swift build -c release` (`make bench`).
 
-let arguments = CommandLine.arguments
-
-if arguments.count == 4, arguments[1] == "--child-calls" {
-  InProcess.manyEchoes(directory: arguments[3], count: Int(arguments[2]) ?? 1_000_000)
-  // Peak resident set of this process since exec, in KiB: "VmHWM:    12345 kB".
-  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-    print("VmHWM \(line.split(separator: " ")[1])")
-  }
-  exit(0)
-}
-
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -69,7 +57,7 @@ let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite"), count: recor
 figures.sqliteAutocommit = sqlite.autocommit
 figures.sqliteTransaction = sqlite.transaction
 progress("storage")
-let storage = InProcess.storage(directory: subdirectory("storage"), count: records, rounds: 3)
+let storage = processes.storage(count: records, rounds: 3)
 figures.storageSet = median(storage["set"] ?? [])
 figures.storageBurst = median(storage["burst"] ?? [])
 figures.storageGet = median(storage["get"] ?? [])

@@ -31,7 +31,11 @@ public final class EchoPlugin: Plugin {
       },
       Action("echoAsync", options: .any, result: .any, summary: "Resolves with its options after a turn of the loop.") {
         (_, options: JSONValue, _) async in
-        await Task.yield()
+        // Suspends until a job posted to the loop resumes it, as an action waiting on I/O
+        // does. (`Task.yield()` would enqueue on the global pool: a thread hop each way.)
+        await withCheckedContinuation { (resume: CheckedContinuation<Void, Never>) in
+          PluginContext.post { resume.resume() }
+        }
         return options
       },
       Action(
