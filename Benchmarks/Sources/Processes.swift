@@ -26,10 +26,10 @@ struct Processes {
     nbridge: (ms: Double, rssMiB: Double)?, node: (ms: Double, rssMiB: Double)?, deno: (ms: Double, rssMiB: Double)?
   ) {
     let hello = write("hello.js", "console.log('hello');\n")
-    let nbridgeFigures = startup([nbridge, "run", hello], set: environment)
-    let nodeFigures = startup(["node", hello])
-    let denoFigures = deno.flatMap { startup([$0, "run", "--quiet", hello], set: ["DENO_DIR": "\(directory)/deno"]) }
-    return (nbridgeFigures, nodeFigures, denoFigures)
+    var commands: [(argv: [String], set: [String: String])] = [([nbridge, "run", hello], environment), (["node", hello], [:])]
+    if let deno { commands.append(([deno, "run", "--quiet", hello], ["DENO_DIR": "\(directory)/deno"])) }
+    let figures = interleavedStartups(commands)
+    return (figures[0], figures[1], deno == nil ? nil : figures[2])
   }
 
   /// µs per `localStorage.setItem` in Deno, same sizes as storage.
@@ -97,7 +97,7 @@ struct Processes {
 
   /// µs per storage `set` (sequential and burst) and `get`, 16-byte keys and 100-byte (JSON) values,
   /// by `nbridge run` of a script, as a user runs one (a fresh process with the built-in plugins).
-  func storage(count: Int, rounds: Int) -> [String: [Double]] {
+  func storage(count: Int, rounds: Int, dataDirectory: String) -> [String: [Double]] {
     let script = write(
       "storage.js",
       """
@@ -120,7 +120,9 @@ struct Processes {
         }
       })();
       """)
-    let run = Spawned([nbridge, "run", script], set: environment, stdout: "\(directory)/storage.out")
+    var set = environment
+    set["NBRIDGE_DATA_DIR"] = dataDirectory
+    let run = Spawned([nbridge, "run", script], set: set, stdout: "\(directory)/storage.out")
     guard run.wait().status == 0 else { return [:] }
     let text = run.output()
     return ["set": figures(text, "set"), "burst": figures(text, "burst"), "get": figures(text, "get")]

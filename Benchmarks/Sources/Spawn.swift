@@ -79,25 +79,36 @@ func median(_ values: [Double]) -> Double? {
 /// The RSS runs go through `/usr/bin/time` because a child started by `posix_spawn` (a vfork-style
 /// clone sharing our memory) inherits this process's RSS high-water mark at exec, so its own
 /// `ru_maxrss` would read at least as big as this benchmark; `time` is small and forks.
-func startup(_ argv: [String], set: [String: String] = [:], warmups: Int = 2, runs: Int = 10) -> (
+func interleavedStartups(_ commands: [(argv: [String], set: [String: String])], warmups: Int = 2, runs: Int = 10) -> [(
   ms: Double, rssMiB: Double
-)? {
-  var times: [Double] = []
+)?] {
+  // Round-robin, so a busy spell of a shared machine slows every command alike.
+  var times = Array(repeating: [Double](), count: commands.count)
+  var failed = Array(repeating: false, count: commands.count)
   for run in 0..<(warmups + runs) {
-    let result = Spawned(argv, set: set).wait()
-    guard result.status == 0 else { return nil }
-    if run >= warmups { times.append(result.ms) }
+    for (index, command) in commands.enumerated() where !failed[index] {
+      let result = Spawned(command.argv, set: command.set).wait()
+      if result.status != 0 { failed[index] = true }
+      if run >= warmups { times[index].append(result.ms) }
+    }
   }
-  var rss: [Double] = []
   let report = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-bench-rss-\(getpid())").path
   defer { unlink(report) }
+  var rss = Array(repeating: [Double](), count: commands.count)
   for _ in 0..<3 {
-    guard Spawned(["/usr/bin/time", "-f", "%M", "-o", report] + argv, set: set).wait().status == 0,
-      let text = try? String(contentsOfFile: report, encoding: .utf8),
-      let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "")
-    else { return nil }
-    rss.append(kib / 1024)
+    for (index, command) in commands.enumerated() where !failed[index] {
+      guard Spawned(["/usr/bin/time", "-f", "%M", "-o", report] + command.argv, set: command.set).wait().status == 0,
+        let text = try? String(contentsOfFile: report, encoding: .utf8),
+        let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "")
+      else {
+        failed[index] = true
+        continue
+      }
+      rss[index].append(kib / 1024)
+    }
   }
-  guard let ms = median(times), let mib = median(rss) else { return nil }
-  return (ms, mib)
+  return commands.indices.map { index in
+    guard !failed[index], let ms = median(times[index]), let mib = median(rss[index]) else { return nil }
+    return (ms, mib)
+  }
 }

@@ -31,14 +31,20 @@ func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
 
 if want("roundtrip") {
-progress("JavaScriptCore floor")
-figures.jscFloor = median(JSCFloor.floorRoundTrip(calls: 100_000, rounds: rounds))
-progress("JSON-string protocol")
-figures.jsonEval = median(JSCFloor.jsonEvalRoundTrip(calls: 20_000, rounds: rounds))
-progress("nbridge echo")
-let echo = InProcess.echo(directory: subdirectory("echo"), calls: 100_000, asyncCalls: 10_000, rounds: rounds)
-figures.nbridgeRoundTrip = median(echo["echo"] ?? [])
-figures.nbridgeAsyncRoundTrip = median(echo["echoAsync"] ?? [])
+// Rounds interleave the three, so a busy spell of a shared machine slows each alike.
+var floor: [Double] = [], jsonEval: [Double] = [], echo: [Double] = [], echoAsync: [Double] = []
+for round in 0..<rounds {
+  progress("round trips, round \(round + 1) of \(rounds): JavaScriptCore floor, JSON-string protocol, nbridge echo")
+  floor += JSCFloor.floorRoundTrip(calls: 100_000, rounds: 1)
+  jsonEval += JSCFloor.jsonEvalRoundTrip(calls: 20_000, rounds: 1)
+  let figures = InProcess.echo(directory: subdirectory("echo\(round)"), calls: 100_000, asyncCalls: 10_000, rounds: 1)
+  echo += figures["echo"] ?? []
+  echoAsync += figures["echoAsync"] ?? []
+}
+figures.jscFloor = median(floor)
+figures.jsonEval = median(jsonEval)
+figures.nbridgeRoundTrip = median(echo)
+figures.nbridgeAsyncRoundTrip = median(echoAsync)
 }
 
 if want("startup") {
@@ -52,12 +58,18 @@ figures.denoStartup = startups.deno?.ms
 }
 
 if want("storage") {
-progress("SQLite")
-let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite"), count: records)
-figures.sqliteAutocommit = sqlite.autocommit
-figures.sqliteTransaction = sqlite.transaction
-progress("storage")
-let storage = processes.storage(count: records, rounds: 3)
+var autocommit: [Double] = [], transaction: [Double] = []
+var storage: [String: [Double]] = [:]
+for round in 0..<3 {
+  progress("storage, round \(round + 1) of 3: SQLite, then nbridge storage")
+  let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite\(round)"), count: records)
+  autocommit.append(sqlite.autocommit)
+  transaction.append(sqlite.transaction)
+  let run = processes.storage(count: records, rounds: 1, dataDirectory: subdirectory("storage\(round)"))
+  storage.merge(run) { $0 + $1 }
+}
+figures.sqliteAutocommit = median(autocommit)
+figures.sqliteTransaction = median(transaction)
 figures.storageSet = median(storage["set"] ?? [])
 figures.storageBurst = median(storage["burst"] ?? [])
 figures.storageGet = median(storage["get"] ?? [])

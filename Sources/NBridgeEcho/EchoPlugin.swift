@@ -17,12 +17,16 @@ public final class EchoPlugin: Plugin {
     var message: String
   }
   struct Wait: Decodable { var ms: Double }
+  struct Later: Decodable {
+    var ms: Double
+    var code: ErrorCode?
+  }
   struct Emit: Decodable {
     var event: String
     var payload: JSONValue
   }
 
-  /// `echo`, `echoAsync`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow` and `emit`; events `ping` and `watch`.
+  /// `echo`, `echoAsync`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply` and `emit`; events `ping` and `watch`.
   public nonisolated static let definition = PluginDefinition<EchoPlugin>(
     service: "echo", summary: "Test plugin: echoes its options.",
     actions: [
@@ -65,6 +69,23 @@ public final class EchoPlugin: Plugin {
         plugin.finishedSlowCalls += 1
         return JSONValue.null
       },
+      Action(
+        "later", options: .fields(["ms": .number, "code?": .string]), result: .number,
+        summary: "Answers through a Reply after ms on a loop timer: resolves with ms, or rejects with code.",
+        timeLimit: 1
+      ) { (plugin, options: Later, _, reply: Reply<Double>) in
+        let timer = plugin.context.setTimer(after: options.ms / 1000) {
+          if let code = options.code { reply.reject(BridgeError(code, "later failed")) } else { reply.resolve(options.ms) }
+        }
+        reply.onCancel {
+          timer.cancel()
+          plugin.cancelledReplies += 1
+        }
+      },
+      Action("dropReply", summary: "Takes a Reply and drops it without answering.") {
+        (_, _: NoOptions, _, _: Reply<Bool>) in
+      },
+      Action("cancelledReplies", result: .integer) { (plugin, _: NoOptions, _) in plugin.cancelledReplies },
       Action("slowCount", result: .integer) { (plugin, _: NoOptions, _) in plugin.finishedSlowCalls },
       Action("emit", options: .fields(["event": .string, "payload": .any])) { (plugin, options: Emit, _) in
         plugin.context.emit(options.event, options.payload)
@@ -78,6 +99,7 @@ public final class EchoPlugin: Plugin {
 
   let context: PluginContext
   var finishedSlowCalls = 0
+  var cancelledReplies = 0
 
   /// Creates the plugin.
   public init(context: PluginContext) { self.context = context }

@@ -1,7 +1,8 @@
 /// One action of a plugin: typed options in, a typed result out.
 ///
 /// A closure that never awaits is taken as synchronous and runs inline in the JS call;
-/// one that awaits runs as a task on the loop thread and resolves when it returns.
+/// one that awaits runs as a task on the loop thread and resolves when it returns; one
+/// that takes a `Reply` runs inline and resolves when it answers.
 public struct Action<P: Plugin>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
@@ -38,6 +39,26 @@ public struct Action<P: Plugin>: Sendable {
     }
   }
 
+  /// An action that answers through `reply`, later, from the loop thread: no Swift task, no
+  /// thread hop. The body runs inline; a throw rejects the call at once.
+  public init<O: Decodable, R: Encodable>(
+    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
+    _ body: @escaping @BridgeActor @Sendable (P, O, Call, Reply<R>) throws -> Void
+  ) {
+    self.answersWithoutPermission = answersWithoutPermission
+    self.name = name
+    self.options = options
+    self.result = result
+    self.streams = streams
+    self.summary = summary
+    self.timeLimit = timeLimit
+    self.body = .deferred { plugin, json, call, pending in
+      let options = try JSONValueDecoder().decode(O.self, from: json)
+      try body(plugin, options, call, Reply(pending))
+    }
+  }
+
   /// An action whose body never suspends: it runs inline, inside the JS call.
   public init<O: Decodable, R: Encodable>(
     _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
@@ -67,4 +88,5 @@ public struct Action<P: Plugin>: Sendable {
 enum ActionBody<P: Plugin>: Sendable {
   case sync(@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue)
   case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
+  case deferred(@BridgeActor @Sendable (P, JSONValue, Call, PendingReply) throws -> Void)
 }

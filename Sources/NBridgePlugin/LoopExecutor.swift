@@ -75,10 +75,17 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
       q.append(work)
       return q.count == 1
     }
-    if wasEmpty {
+    // The loop thread itself needs no wake-up: it checks for queued work before it blocks.
+    if wasEmpty && !isOnLoopThread {
       var one: UInt8 = 1
       _ = write(wakeWriter, &one, 1)
     }
+  }
+
+  /// Empties the wake pipe; the loop calls this when poll(2) finds it readable.
+  public func drainWakeups() {
+    var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    while read(wakeDescriptor, &drained, 32) == 32 {}
   }
 
   /// Whether work is queued.
@@ -88,8 +95,6 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
   /// Only the loop thread calls this.
   @discardableResult
   public func runQueued() -> Int {
-    var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-    while read(wakeDescriptor, &drained, 32) == 32 {}
     let batch = queue.withLock { q in
       let taken = q
       q.removeAll(keepingCapacity: true)

@@ -91,6 +91,8 @@ public final class PluginInstance {
     case sync(@BridgeActor (JSONValue, Call) throws -> JSONValue)
     /// As a task on the loop.
     case async(@BridgeActor (JSONValue, Call) async throws -> JSONValue)
+    /// Inline, answering later through the reply.
+    case deferred(@BridgeActor (JSONValue, Call, PendingReply) throws -> Void)
   }
 
   /// The instance, for hooks.
@@ -104,6 +106,7 @@ public final class PluginInstance {
       switch action.body {
       case .sync(let body): .sync { json, call in try body(plugin, json, call) }
       case .async(let body): .async { json, call in try await body(plugin, json, call) }
+      case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
       }
     }
   }

@@ -151,6 +151,7 @@ final class EventLoop {
       g_main_context_dispatch(glib)
     }
     guard ready > 0 else { return }
+    if fds[count].revents != 0 { LoopExecutor.shared.drainWakeups() }
     var index = count + 1
     for (id, w) in watchList {
       if fds[index].revents != 0 && watches[id] != nil { w.body() }

@@ -1,7 +1,7 @@
 import CJavaScriptCore
 import NBridgePlugin
 
-/// A native call whose Promise is not settled yet: its resolvers, kept from the GC, and its task.
+/// A native call whose Promise is not settled yet: its resolvers, kept from the GC, and its task or reply.
 @BridgeActor
 final class PendingCall {
   let label: String
@@ -9,6 +9,8 @@ final class PendingCall {
   let reject: JSObjectRef
   let callback: JSObjectRef?
   var task: Task<Void, Never>?
+  /// The reply of a `Reply` action; weak, so a reply the plugin drops is seen (and rejects).
+  weak var reply: PendingReply?
   var timer: Int?
 
   init(label: String, resolve: JSObjectRef, reject: JSObjectRef, callback: JSObjectRef?, context: JSGlobalContextRef) {
@@ -27,5 +29,8 @@ final class PendingCall {
     if let callback { JSValueUnprotect(context, callback) }
   }
 
-  func cancel() { task?.cancel() }
+  func cancel() {
+    task?.cancel()
+    reply?.cancel()
+  }
 }

@@ -59,6 +59,13 @@ extension Runtime {
           let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: self.sink(callback))
           return try await body(options, call)
         }
+      case .deferred(let body):
+        let id = addPending(
+          label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit)
+        let reply = PendingReply { [weak self] outcome in self?.finishPending(id, outcome) }
+        pendingCalls[id]?.reply = reply
+        let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink(callback))
+        do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
       }
     case .starting(let start):
       startAsync(label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit) {
@@ -85,6 +92,11 @@ extension Runtime {
     switch instance.invocations[aid] {
     case .sync(let body): return try body(options, call)
     case .async(let body): return try await body(options, call)
+    case .deferred(let body):
+      return try await withCheckedThrowingContinuation { continuation in
+        let reply = PendingReply { continuation.resume(with: $0) }
+        do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
+      }
     }
   }
 
@@ -100,6 +112,19 @@ extension Runtime {
     label: String, resolve: JSObjectRef, reject: JSObjectRef, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
   ) {
+    let id = addPending(label: label, resolve: resolve, reject: reject, callback: callback, timeLimit: timeLimit)
+    let task = Task.immediate { @BridgeActor [unowned self] in
+      let outcome: Result<JSONValue, any Error>
+      do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+      self.finishPending(id, outcome)
+    }
+    pendingCalls[id]?.task = task
+  }
+
+  /// Records a call in flight (its resolvers, and a timer for its time limit); returns its id.
+  private func addPending(
+    label: String, resolve: JSObjectRef, reject: JSObjectRef, callback: JSObjectRef?, timeLimit: Double?
+  ) -> Int {
     let id = nextCallID
     nextCallID += 1
     let pending = PendingCall(label: label, resolve: resolve, reject: reject, callback: callback, context: js.ref)
@@ -113,12 +138,7 @@ extension Runtime {
           id, .failure(BridgeError(.timeout, "did not finish within its time limit of \(timeLimit.formattedSeconds)s")))
       }
     }
-    let task = Task.immediate { @BridgeActor [unowned self] in
-      let outcome: Result<JSONValue, any Error>
-      do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-      self.finishPending(id, outcome)
-    }
-    pendingCalls[id]?.task = task
+    return id
   }
 
   private func finishPending(_ id: Int, _ outcome: Result<JSONValue, any Error>) {

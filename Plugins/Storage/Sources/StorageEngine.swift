@@ -4,9 +4,9 @@ import NBridgePlugin
 /// The store of one data directory as the loop sees it: reads at once, writes
 /// grouped into few transactions, committed on the loop when that cannot block.
 ///
-/// A write is queued and its call suspends; the first write of a loop turn posts a
-/// flush to the end of the turn, which commits every queued write in ONE transaction
-/// and then resumes them all. The flush commits right there on the loop when the
+/// A write is queued with what to do once it is committed; the first write of a loop
+/// turn posts a flush to the end of the turn, which commits every queued write in ONE
+/// transaction and then answers them all. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
 /// another process holds it, the batch goes to the writer thread, which waits for the
 /// lock. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
@@ -26,7 +26,7 @@ final class StorageEngine {
   private var store: (any KeyValueStore)?
   private var pending = PendingWrites()
   private var queued: [StoreWrite] = []
-  private var queuedTickets: [WriteTicket] = []
+  private var queuedDone: [Done] = []
   private var lastSequence: UInt64 = 0
   private var inFlight: InFlight?
   private var flushPosted = false
@@ -34,10 +34,13 @@ final class StorageEngine {
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   private let writerQueue = DispatchQueue(label: "nbridge.storage.writer")
 
-  /// A commit running on the writer thread: the writes up to `through`, and their tickets.
+  /// What a queued write does once its transaction has finished.
+  typealias Done = @BridgeActor (Result<Void, any Error>) -> Void
+
+  /// A commit running on the writer thread: the writes up to `through`, and what each does then.
   private struct InFlight {
     var through: UInt64
-    var tickets: [WriteTicket]
+    var done: [Done]
   }
 
   /// The file name of the database inside the data directory.
@@ -83,22 +86,15 @@ final class StorageEngine {
     pending.keys(group: group, stored: try openedStore().keys(group: group))
   }
 
-  /// Queues `write` and returns once the transaction holding it has committed.
-  ///
-  /// The write is queued (and visible to reads) before the call suspends. Entering a
-  /// `LoopTaskExecutor` preference (with nothing to do in it) makes Swift requeue the call
-  /// on the loop's queue, behind the flush posted here, without leaving the loop thread;
-  /// so a write committed on the loop is settled by the time the call goes on, without a
-  /// continuation (Swift resumes a continuation through a thread of its global pool, and
-  /// so does `Task.yield()`: measured 1.5-2 times slower). Only a write handed to the
-  /// writer thread waits on its ticket.
-  func write(_ write: StoreWrite) async throws {
+  /// Queues `write` (visible to reads at once); `done` runs on the loop once the
+  /// transaction holding it has finished. No task, no continuation: the calls of a burst
+  /// are answered straight from the commit, on the loop thread.
+  func write(_ write: StoreWrite, done: @escaping Done) throws {
     _ = try openedStore()
     lastSequence += 1
     pending.record(write, sequence: lastSequence)
     queued.append(write)
-    let ticket = WriteTicket()
-    queuedTickets.append(ticket)
+    queuedDone.append(done)
     if inFlight == nil && !flushPosted {
       flushPosted = true
       PluginContext.post { [self] in
@@ -106,9 +102,13 @@ final class StorageEngine {
         commitQueued()
       }
     }
-    await withTaskExecutorPreference(LoopTaskExecutor.shared) {}
-    if ticket.isSettled { return try ticket.outcome() }
-    try await ticket.wait()
+  }
+
+  /// Queues `write` and returns once the transaction holding it has committed.
+  func write(_ write: StoreWrite) async throws {
+    try await withCheckedThrowingContinuation { (committed: CheckedContinuation<Void, any Error>) in
+      do { try self.write(write) { committed.resume(with: $0) } } catch { committed.resume(throwing: error) }
+    }
   }
 
   /// Commits everything queued and waits until nothing is pending (for `stop()`).
@@ -132,23 +132,23 @@ final class StorageEngine {
     guard inFlight == nil, !queued.isEmpty, let store else { return }
     let writes = queued
     let through = lastSequence
-    let tickets = queuedTickets
+    let done = queuedDone
     queued = []
-    queuedTickets = []
+    queuedDone = []
     let committed: Bool
     do {
       committed = try store.applyIfUnlocked(writes)
     } catch {
-      settle(through: through, tickets, .failure(error))
+      settle(through: through, done, .failure(error))
       return
     }
     if committed {
-      settle(through: through, tickets, .success(()))
+      settle(through: through, done, .success(()))
       if store.checkpointDue { checkpoint(store) }
       return
     }
     writerThreadCount += 1
-    inFlight = InFlight(through: through, tickets: tickets)
+    inFlight = InFlight(through: through, done: done)
     writerQueue.async {
       let result = Result { try store.apply(writes) }
       PluginContext.post { [self] in finish(through: through, result) }
@@ -159,7 +159,7 @@ final class StorageEngine {
   private func finish(through: UInt64, _ result: Result<Void, any Error>) {
     guard let done = inFlight, done.through == through else { return }
     inFlight = nil
-    settle(through: through, done.tickets, result)
+    settle(through: through, done.done, result)
     commitQueued()
     if inFlight == nil {
       let waiters = idleWaiters
@@ -168,13 +168,11 @@ final class StorageEngine {
     }
   }
 
-  /// Resumes the calls of a finished transaction; reads go back to the file for its writes.
-  private func settle(
-    through: UInt64, _ tickets: [WriteTicket], _ result: Result<Void, any Error>
-  ) {
+  /// Answers the writes of a finished transaction; reads go back to the file for them.
+  private func settle(through: UInt64, _ done: [Done], _ result: Result<Void, any Error>) {
     transactionCount += 1
     pending.forget(through: through)
-    for ticket in tickets { ticket.settle(result) }
+    for answer in done { answer(result) }
   }
 
   /// Checkpoints the WAL on the writer thread (it syncs files), one at a time.

@@ -1,0 +1,71 @@
+/// The answer to one call, given later from the loop thread (a callback, a timer, a posted
+/// job): an action that takes a `Reply` waits on the outside world without a Swift task.
+///
+/// Awaiting a `CheckedContinuation` resumes through Swift's global executor, two thread
+/// switches (tens of microseconds); a reply settles the call's Promise directly. The first
+/// answer counts; one dropped without an answer rejects with `unknown_error`.
+public struct Reply<R: Encodable> {
+  let pending: PendingReply
+
+  /// A reply that settles through `pending` (the runtime makes these).
+  public init(_ pending: PendingReply) { self.pending = pending }
+
+  /// Resolves the call with `value`.
+  @BridgeActor public func resolve(_ value: R) {
+    pending.settle(Result { try JSONValueEncoder().encode(value) })
+  }
+
+  /// Rejects the call with `error` (a `BridgeError` keeps its code).
+  @BridgeActor public func reject(_ error: any Error) { pending.settle(.failure(error)) }
+
+  /// Settles the call with `outcome`.
+  @BridgeActor public func settle(_ outcome: Result<R, any Error>) {
+    switch outcome {
+    case .success(let value): resolve(value)
+    case .failure(let error): reject(error)
+    }
+  }
+
+  /// Whether the call was cancelled (time limit, exit or signal); an answer is then ignored.
+  @BridgeActor public var isCancelled: Bool { pending.isCancelled }
+
+  /// Runs `handler` when the call is cancelled, so the plugin can stop its work.
+  @BridgeActor public func onCancel(_ handler: @escaping @BridgeActor () -> Void) { pending.onCancel(handler) }
+}
+
+/// A call's untyped answer slot, shared by the runtime and the action's `Reply`.
+@BridgeActor
+public final class PendingReply {
+  private var answer: (@BridgeActor (Result<JSONValue, any Error>) -> Void)?
+  private var cancelHandlers: [@BridgeActor () -> Void] = []
+  /// Whether the call was cancelled.
+  public private(set) var isCancelled = false
+
+  /// A slot that passes the first answer to `answer`.
+  public init(_ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void) { self.answer = answer }
+
+  /// Passes `outcome` on, the first time only.
+  public func settle(_ outcome: Result<JSONValue, any Error>) {
+    guard let answer else { return }
+    self.answer = nil
+    answer(outcome)
+  }
+
+  /// Marks the call cancelled and tells the action's cancel handlers, once.
+  public func cancel() {
+    guard !isCancelled else { return }
+    isCancelled = true
+    answer = nil
+    let handlers = cancelHandlers
+    cancelHandlers = []
+    for handler in handlers { handler() }
+  }
+
+  func onCancel(_ handler: @escaping @BridgeActor () -> Void) {
+    if isCancelled { handler() } else { cancelHandlers.append(handler) }
+  }
+
+  isolated deinit {
+    answer?(.failure(BridgeError(.unknownError, "the action dropped its reply without answering")))
+  }
+}
