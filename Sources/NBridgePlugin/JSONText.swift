@@ -332,9 +332,26 @@ struct JSONWriter<Unit: FixedWidthInteger & UnsignedInteger> {
     if Unit.bitWidth == 16 {
       for unit in s.utf16 { emit(UInt32(unit)) }
     } else {
-      for unit in s.utf8 { emit(UInt32(unit)) }
+      var s = s
+      s.withUTF8 { writeEscaped($0) }
     }
     ascii(0x22)
+  }
+
+  /// Appends UTF-8 `bytes` (8-bit output only), copying the runs that need no escape in bulk.
+  private mutating func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    for (i, byte) in bytes.enumerated() where byte == 0x22 || byte == 0x5C || byte < 0x20 {
+      appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+      emit(UInt32(byte))
+      runStart = i + 1
+    }
+    appendBytes(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+  }
+
+  @inline(__always) private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard !bytes.isEmpty else { return }
+    UnsafeRawBufferPointer(bytes).withMemoryRebound(to: Unit.self) { out.append(contentsOf: $0) }
   }
 
   @inline(__always) mutating func emit(_ unit: UInt32) {

@@ -98,13 +98,24 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null).isNull }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try decodeScalar(type, try value(for: key), codingPath + [key])
+    let value = try value(for: key)
+    if let plain = plainValue(type, value) { return plain }
+    return try decodeScalar(type, value, codingPath + [key])
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let value = object[key.stringValue] else { return nil }
-    if value.isNull && T.self != JSONValue.self { return nil }
+    if let plain = plainValue(type, value) { return plain }
+    if value.isNull { return nil }
     return try decodeScalar(type, value, codingPath + [key])
+  }
+
+  /// A raw `JSONValue` or a string field, without building the coding path (it is only
+  /// needed for errors and nested values): the common fields of the hot path.
+  private func plainValue<T>(_ type: T.Type, _ value: JSONValue) -> T? {
+    if T.self == JSONValue.self { return (value as! T) }
+    if T.self == String.self, case .string(let string) = value { return (string as! T) }
+    return nil
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

@@ -16,6 +16,12 @@ import Testing
     #expect(value.jsonText == #""a\"b\\c\né😀""#)
   }
 
+  @Test func escapesControlCharactersAnywhereInAString() {
+    #expect(JSONValue.string("\u{01}tab\there\r\u{1F}").jsonText == #""\u0001tab\there\r\u001f""#)
+    #expect(JSONValue.string("\"").jsonText == #""\"""#)
+    #expect(JSONValue.string("").jsonText == #""""#)
+  }
+
   @Test func rejectsBadText() {
     #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: "{\"a\":}") }
     #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: "[1,2") }

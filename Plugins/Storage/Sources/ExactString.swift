@@ -1,3 +1,5 @@
+import Glibc
+
 /// A string compared by its UTF-8 bytes, as SQLite compares keys.
 ///
 /// Swift's `String` equality is Unicode canonical equivalence ("é" precomposed equals
@@ -9,7 +11,16 @@ struct ExactString: Hashable, Sendable {
 
   init(_ string: String) { self.string = string }
 
-  static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+  static func == (lhs: ExactString, rhs: ExactString) -> Bool {
+    // Native strings keep contiguous UTF-8: compare the bytes at once.
+    let compared: Bool?? = lhs.string.utf8.withContiguousStorageIfAvailable { left in
+      rhs.string.utf8.withContiguousStorageIfAvailable { right in
+        left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+      }
+    }
+    if case .some(.some(let equal)) = compared { return equal }
+    return lhs.string.utf8.elementsEqual(rhs.string.utf8)
+  }
 
   func hash(into hasher: inout Hasher) {
     let hashed: Void? = string.utf8.withContiguousStorageIfAvailable {
