@@ -26,9 +26,8 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Plugins/Storage/CSQLite",
       pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    .systemLibrary(
-      name: "CX11", path: "Plugins/Pasteboard/CX11",
-      pkgConfig: "xfixes", providers: [.apt(["libx11-dev", "libxfixes-dev"])]),
+    // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
+    .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -66,7 +65,18 @@ let package = Package(
         "NBridgeRuntime", "NBridgeBuiltins", "NBridgePlugin",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: strict),
+      swiftSettings: strict,
+      // Start-up: the Swift runtime and FoundationEssentials (from ArgumentParser) linked in
+      // statically, by lld, with packed relative relocations: 10 fewer shared libraries to
+      // map and relocate, about 4 ms and 4 MiB less at every start (README, Performance).
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker",
+            "pack-relative-relocs",
+          ],
+          .when(platforms: [.linux]))
+      ]),
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
