@@ -5,6 +5,7 @@ struct Figures {
   var jscFloor: Double?
   var nbridgeRoundTrip: Double?
   var nbridgeAsyncRoundTrip: Double?
+  var nbridgeReplyRoundTrip: Double?
   var jsonEval: Double?
   var nbridgeStartup: Double?
   var nbridgeRSS: Double?
@@ -80,6 +81,7 @@ struct Figures {
       ("jsc_floor_roundtrip_us", jscFloor, "raw JSC C API: await f(x), deferred promise"),
       ("nbridge_roundtrip_us", nbridgeRoundTrip, "await nbridge.echo.echo({key, value}) (sync action)"),
       ("(nbridge echoAsync, µs)", nbridgeAsyncRoundTrip, "same, action awaiting a continuation (not in JSON)"),
+      ("(nbridge echoReply, µs)", nbridgeReplyRoundTrip, "same, action answering through a Reply (not in JSON)"),
       ("json_eval_roundtrip_us", jsonEval, "JSON string + JSONSerialization + evaluate"),
       ("nbridge_startup_ms", nbridgeStartup, "nbridge run hello.js, wall"),
       ("nbridge_rss_mib", nbridgeRSS, "nbridge run hello.js, peak RSS"),

@@ -41,12 +41,13 @@ enum InProcess {
     """
   }
 
-  /// µs per sequential `echo` and `echoAsync` call.
+  /// µs per sequential `echo`, `echoAsync` and `echoReply` call.
   static func echo(directory: String, calls: Int, asyncCalls: Int, rounds: Int) -> [String: [Double]] {
     let source = """
       (async () => {
       \(sequential("echo", "nbridge.echo.echo({ key: 'k', value: 'v' })", calls: calls, rounds: rounds))
       \(sequential("echoAsync", "nbridge.echo.echoAsync({ key: 'k', value: 'v' })", calls: asyncCalls, rounds: rounds))
+      \(sequential("echoReply", "nbridge.echo.echoReply({ key: 'k', value: 'v' })", calls: calls, rounds: rounds))
       })();
       """
     return run(source, plugins: [EchoPlugin.self], directory: directory)

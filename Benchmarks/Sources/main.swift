@@ -32,7 +32,7 @@ let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdire
 
 if want("roundtrip") {
 // Rounds interleave the three, so a busy spell of a shared machine slows each alike.
-var floor: [Double] = [], jsonEval: [Double] = [], echo: [Double] = [], echoAsync: [Double] = []
+var floor: [Double] = [], jsonEval: [Double] = [], echo: [Double] = [], echoAsync: [Double] = [], echoReply: [Double] = []
 for round in 0..<rounds {
   progress("round trips, round \(round + 1) of \(rounds): JavaScriptCore floor, JSON-string protocol, nbridge echo")
   floor += JSCFloor.floorRoundTrip(calls: 100_000, rounds: 1)
@@ -40,11 +40,13 @@ for round in 0..<rounds {
   let figures = InProcess.echo(directory: subdirectory("echo\(round)"), calls: 100_000, asyncCalls: 10_000, rounds: 1)
   echo += figures["echo"] ?? []
   echoAsync += figures["echoAsync"] ?? []
+  echoReply += figures["echoReply"] ?? []
 }
 figures.jscFloor = median(floor)
 figures.jsonEval = median(jsonEval)
 figures.nbridgeRoundTrip = median(echo)
 figures.nbridgeAsyncRoundTrip = median(echoAsync)
+figures.nbridgeReplyRoundTrip = median(echoReply)
 }
 
 if want("startup") {

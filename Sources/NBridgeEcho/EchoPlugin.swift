@@ -26,7 +26,7 @@ public final class EchoPlugin: Plugin {
     var payload: JSONValue
   }
 
-  /// `echo`, `echoAsync`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply` and `emit`; events `ping` and `watch`.
+  /// `echo`, `echoAsync`, `echoReply`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply` and `emit`; events `ping` and `watch`.
   public nonisolated static let definition = PluginDefinition<EchoPlugin>(
     service: "echo", summary: "Test plugin: echoes its options.",
     actions: [
@@ -41,6 +41,10 @@ public final class EchoPlugin: Plugin {
           PluginContext.post { resume.resume() }
         }
         return options
+      },
+      Action("echoReply", options: .any, result: .any, summary: "Answers with its options through a Reply, from a loop job.") {
+        (_, options: JSONValue, _, reply: Reply<JSONValue>) in
+        PluginContext.post { reply.resolve(options) }
       },
       Action(
         "typed", options: .fields(["key": .string, "value": .integer]), result: .fields(["key": .string, "value": .integer])

@@ -1,6 +1,4 @@
 import ArgumentParser
-import NBridgeBuiltins
-import NBridgePlugin
 import NBridgeRuntime
 
 extension NBridgeCommand {
@@ -21,34 +19,21 @@ extension NBridgeCommand {
     @Argument(parsing: .postTerminator, help: "Arguments for the script (after --).")
     var scriptArguments: [String] = []
 
-    func validate() throws {
-      if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
-      if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
+    var request: RunRequest {
+      var request = RunRequest(file: file)
+      request.dataDir = app.dataDir
+      request.allowed = app.allowed
+      request.denied = app.denied
+      request.timeout = timeout
+      request.scriptArguments = scriptArguments
+      return request
     }
 
+    func validate() throws { try request.validate() }
+
     func run() throws {
-      let manifest: AppManifest
-      do {
-        manifest = try AppSetup.manifest(forEntry: file)
-      } catch {
-        throw ValidationError(error.description)
-      }
-      let registry = PluginRegistry(Builtins.plugins)
-      let known = Set(registry.plugins.map(\.permission))
-      for name in app.allowed + app.denied where !known.contains(name) {
-        throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")
-      }
-      var configuration = RuntimeConfiguration(
-        plugins: registry, manifest: manifest,
-        dataDirectory: AppSetup.dataDirectory(flag: app.dataDir, manifest: manifest),
-        sharedDirectory: AppSetup.sharedDirectory)
-      configuration.arguments = scriptArguments
-      configuration.allow = app.allowed
-      configuration.deny = app.denied
-      configuration.timeout = timeout
-      configuration.environment = ProcessEnvironment.current
-      configuration.handlesSignals = true
-      throw ExitCode(Runtime.run(configuration, file: file))
+      let request = request
+      throw ExitCode(Runtime.run(try request.configuration(), file: file))
     }
   }
 }
