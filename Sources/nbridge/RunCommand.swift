@@ -33,7 +33,7 @@ extension NBridgeCommand {
 
     func run() throws {
       let request = request
-      throw ExitCode(Runtime.run(try request.configuration(), file: file))
+      request.run(try request.configuration())
     }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
@@ -28,6 +29,16 @@ struct RunRequest {
   func validate() throws {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
+  }
+
+  /// Runs the script and ends the process with its exit status. `_exit` (after flushing
+  /// stdio) skips the C++ and GLib destructors that `exit` runs: they only touch memory the
+  /// kernel frees anyway (about 1 MiB of peak RSS), and every plugin has flushed in its stop
+  /// hook by then.
+  func run(_ configuration: RuntimeConfiguration) -> Never {
+    let status = Runtime.run(configuration, file: file)
+    fflush(nil)
+    _exit(status)
   }
 
   /// The runtime configuration for this run, after `validate()`; throws a `ValidationError`
