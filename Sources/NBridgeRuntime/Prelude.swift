@@ -104,12 +104,20 @@ let preludeSource = ##"""
     table: (v) => out(v),
   };
 
+  // Scripts run with top-level await are wrapped in an async function whose head sits on
+  // their first line: its width, by URL, is taken off first-line columns.
+  const columnShifts = new Map();
+  function unshift(where) {
+    const m = /^(.*):1:(\d+)$/.exec(where);
+    const shift = m && columnShifts.get(m[1]);
+    return shift ? m[1] + ':1:' + Math.max(1, Number(m[2]) - shift) : where;
+  }
   function formatStack(stack) {
     return String(stack || '').split('\n').filter((l) => l).map((line) => {
       const at = line.lastIndexOf('@');
-      if (at < 0) return '    at ' + line;
+      if (at < 0) return '    at ' + unshift(line);
       const fn = line.slice(0, at);
-      const where = line.slice(at + 1);
+      const where = unshift(line.slice(at + 1));
       return '    at ' + (fn ? fn + ' (' + where + ')' : where);
     }).join('\n');
   }
@@ -483,6 +491,7 @@ let preludeSource = ##"""
         try { entry.callback(payload); } catch (e) { native.reportError(e); }
       }
     },
+    shiftColumns(url, width) { columnShifts.set(url, width); },
     setEntry(path) {
       const dir = dirname(path);
       global.require = makeRequire(dir);

@@ -85,7 +85,7 @@ public final class Runtime {
     if let status = prepare(entry: name) { return status }
     sources[name] = source
     do {
-      try js.evaluate(withTopLevelAwait(source), url: name)
+      try js.evaluate(withTopLevelAwait(source, url: name), url: name)
     } catch {
       reportUncaught(error.value)
     }
@@ -220,11 +220,15 @@ public final class Runtime {
 
   /// `source`, or, when it is not a valid script but is a valid async function body (it uses
   /// top-level `await`), that body wrapped in an async function whose rejection is reported.
-  /// The wrapper stays on the first line, so line numbers are unchanged.
-  func withTopLevelAwait(_ source: String) -> String {
+  /// The wrapper's head stays on the first line, so line numbers are unchanged, and stack
+  /// traces take its width off first-line columns of `url`.
+  func withTopLevelAwait(_ source: String, url: String) -> String {
     guard !js.isValidScript(source) else { return source }
-    let wrapped = "(async () => {" + source + "\n})();"
-    return js.isValidScript(wrapped) ? wrapped : source
+    let head = "(async () => {"
+    let wrapped = head + source + "\n})();"
+    guard js.isValidScript(wrapped) else { return source }
+    _ = try? callHook("shiftColumns", [js.string(url), JSValueMakeNumber(js.ref, Double(head.utf16.count))])
+    return wrapped
   }
 
   /// Writes to the run's stdout (1) or stderr (2).

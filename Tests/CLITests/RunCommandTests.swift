@@ -39,6 +39,13 @@ import Testing
     #expect(r.stderr.contains("Uncaught TypeError: no\n    at boom (\(dir.file("app.js")):2:"))
   }
 
+  @Test func topLevelAwaitKeepsLinesAndColumns() throws {
+    let r = try run("await 0; null.x;\n")
+    #expect(r.status == 1)
+    // The same column as without the await: the '.' of `null.x` is column 14 of line 1.
+    #expect(r.stderr.contains("\(dir.file("app.js")):1:14\n"))
+  }
+
   @Test func syntaxErrorNamesFileAndLine() throws {
     let r = try run("let ok = 1;\nlet broken = {;\n")
     #expect(r.status == 1)
