@@ -17,6 +17,7 @@ public final class EchoPlugin: Plugin {
     var message: String
   }
   struct Wait: Decodable { var ms: Double }
+  struct Message: Decodable { var message: String }
   struct Later: Decodable {
     var ms: Double
     var code: ErrorCode?
@@ -26,7 +27,7 @@ public final class EchoPlugin: Plugin {
     var payload: JSONValue
   }
 
-  /// `echo`, `echoAsync`, `echoReply`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply` and `emit`; events `ping` and `watch`.
+  /// `echo`, `echoAsync`, `echoReply`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply`, `warn` and `emit`; events `ping` and `watch`.
   public nonisolated static let definition = PluginDefinition<EchoPlugin>(
     service: "echo", summary: "Test plugin: echoes its options.",
     actions: [
@@ -88,6 +89,11 @@ public final class EchoPlugin: Plugin {
       },
       Action("dropReply", summary: "Takes a Reply and drops it without answering.") {
         (_, _: NoOptions, _, _: Reply<Bool>) in
+      },
+      Action("warn", options: .fields(["message": .string]), summary: "Prints a warning through the context.") {
+        (plugin, options: Message, _) in
+        plugin.context.warn(options.message)
+        return JSONValue.null
       },
       Action("cancelledReplies", result: .integer) { (plugin, _: NoOptions, _) in plugin.cancelledReplies },
       Action("slowCount", result: .integer) { (plugin, _: NoOptions, _) in plugin.finishedSlowCalls },

@@ -20,12 +20,15 @@ public final class PluginContext {
   /// The environment the run sees (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, ...).
   public let environment: [String: String]
   private unowned let host: any PluginHost
+  private let warnings: (@Sendable (String) -> Void)?
 
-  /// A context; the runtime creates these.
+  /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil).
   public init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
-    headless: Bool, environment: [String: String], host: any PluginHost
+    headless: Bool, environment: [String: String], host: any PluginHost,
+    warnings: (@Sendable (String) -> Void)? = nil
   ) {
+    self.warnings = warnings
     self.service = service
     self.manifest = manifest
     self.dataDirectory = dataDirectory
@@ -69,9 +72,10 @@ public final class PluginContext {
   /// The GLib main context the loop iterates (a `GMainContext *`), for GDBus and friends.
   public var glibMainContext: OpaquePointer? { host.glibMainContext }
 
-  /// Prints one line on stderr: `nbridge: <service>: <message>`.
+  /// Prints one line on the run's stderr: `nbridge: <service>: <message>`.
   public nonisolated func warn(_ message: String) {
     var line = "nbridge: \(service): \(message)\n"
+    if let warnings { return warnings(line) }
     line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
   }
 

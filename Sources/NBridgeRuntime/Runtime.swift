@@ -154,10 +154,12 @@ public final class Runtime {
 
   func context(for slot: ServiceSlot) -> PluginContext {
     if let context = slot.context { return context }
+    var warnings: (@Sendable (String) -> Void)?
+    if let output = configuration.output { warnings = { line in output(2, line) } }
     let context = PluginContext(
       service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
-      headless: configuration.headless, environment: configuration.environment, host: self)
+      headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings)
     slot.context = context
     return context
   }

@@ -39,6 +39,12 @@ import Testing
     #expect(!outcome.stdout.contains("never"))
   }
 
+  @Test func pluginWarningsGoToTheRunsStderr() async throws {
+    let outcome = try await JSHarness.run("nbridge.echo.warn({ message: 'careful' });")
+    #expect(outcome.status == 0)
+    #expect(outcome.stderr == "nbridge: echo: careful\n")
+  }
+
   @Test func unhandledRejectionExitsOne() async throws {
     let outcome = try await JSHarness.run("nbridge.echo.fail({ code: 'not_found', message: 'gone' });")
     #expect(outcome.status == 1)
