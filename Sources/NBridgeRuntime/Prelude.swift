@@ -122,6 +122,22 @@ let preludeSource = ##"""
     }).join('\n');
   }
 
+  // ---------------------------------------------------------------- WebAssembly
+  // Its async compile needs a host run loop that JavaScriptCore's C API does not drive: the
+  // promises would stay pending forever. Reject at once instead, pointing at the sync API.
+  if (typeof WebAssembly === 'object' && WebAssembly) {
+    for (const name of ['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming']) {
+      if (typeof WebAssembly[name] !== 'function') continue;
+      Object.defineProperty(WebAssembly, name, {
+        configurable: true, writable: true,
+        value: function () {
+          return Promise.reject(new TypeError('WebAssembly.' + name + ' is not available in nbridge (no asynchronous ' +
+            'compilation): use new WebAssembly.Module(bytes) and new WebAssembly.Instance(module, imports)'));
+        },
+      });
+    }
+  }
+
   // ---------------------------------------------------------------- timers
   const toDelay = (ms) => { ms = Number(ms); return ms > 0 ? ms : 0; };
   function schedule(fn, ms, extra, repeat) {
