@@ -20,11 +20,9 @@ public struct Action<P: Plugin>: Sendable {
   public var answersWithoutPermission: Bool
   let body: ActionBody<P>
 
-  /// An action whose body may suspend.
-  public init<O: Decodable, R: Encodable>(
-    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
-    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
-    _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
+  private init(
+    _ name: String, options: Shape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
+    answersWithoutPermission: Bool, body: ActionBody<P>
   ) {
     self.answersWithoutPermission = answersWithoutPermission
     self.name = name
@@ -33,10 +31,21 @@ public struct Action<P: Plugin>: Sendable {
     self.streams = streams
     self.summary = summary
     self.timeLimit = timeLimit
-    self.body = .async { plugin, json, call in
-      let options = try JSONValueDecoder().decode(O.self, from: json)
-      return try JSONValueEncoder().encode(try await body(plugin, options, call))
-    }
+    self.body = body
+  }
+
+  /// An action whose body may suspend.
+  public init<O: Decodable, R: Encodable>(
+    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
+    _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
+  ) {
+    self.init(
+      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      answersWithoutPermission: answersWithoutPermission, body: .async { plugin, json, call in
+        let options = try JSONValueDecoder().decode(O.self, from: json)
+        return try JSONValueEncoder().encode(try await body(plugin, options, call))
+      })
   }
 
   /// An action that answers through `reply`, later, from the loop thread: no Swift task, no
@@ -46,17 +55,12 @@ public struct Action<P: Plugin>: Sendable {
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call, Reply<R>) throws -> Void
   ) {
-    self.answersWithoutPermission = answersWithoutPermission
-    self.name = name
-    self.options = options
-    self.result = result
-    self.streams = streams
-    self.summary = summary
-    self.timeLimit = timeLimit
-    self.body = .deferred { plugin, json, call, pending in
-      let options = try JSONValueDecoder().decode(O.self, from: json)
-      try body(plugin, options, call, Reply(pending))
-    }
+    self.init(
+      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      answersWithoutPermission: answersWithoutPermission, body: .deferred { plugin, json, call, pending in
+        let options = try JSONValueDecoder().decode(O.self, from: json)
+        try body(plugin, options, call, Reply(pending))
+      })
   }
 
   /// An action whose body never suspends: it runs inline, inside the JS call.
@@ -65,22 +69,15 @@ public struct Action<P: Plugin>: Sendable {
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
   ) {
-    self.answersWithoutPermission = answersWithoutPermission
-    self.name = name
-    self.options = options
-    self.result = result
-    self.streams = streams
-    self.summary = summary
-    self.timeLimit = timeLimit
     // An action on raw JSON values needs no decoding or encoding: skip both on the hot path.
-    if let raw = body as Any as? @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue {
-      self.body = .sync(raw)
-      return
-    }
-    self.body = .sync { plugin, json, call in
-      let options = try JSONValueDecoder().decode(O.self, from: json)
-      return try JSONValueEncoder().encode(try body(plugin, options, call))
-    }
+    let sync: @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue =
+      (body as Any as? @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue) ?? { plugin, json, call in
+        let options = try JSONValueDecoder().decode(O.self, from: json)
+        return try JSONValueEncoder().encode(try body(plugin, options, call))
+      }
+    self.init(
+      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      answersWithoutPermission: answersWithoutPermission, body: .sync(sync))
   }
 }
 

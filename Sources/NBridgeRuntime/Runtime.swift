@@ -85,7 +85,7 @@ public final class Runtime {
     if let status = prepare(entry: name) { return status }
     sources[name] = source
     do {
-      try js.evaluate(withTopLevelAwait(source, url: name), url: name)
+      try evaluateAllowingTopLevelAwait(source, url: name)
     } catch {
       reportUncaught(error.value)
     }
@@ -220,17 +220,21 @@ public final class Runtime {
     loop.stopRequested = true
   }
 
-  /// `source`, or, when it is not a valid script but is a valid async function body (it uses
-  /// top-level `await`), that body wrapped in an async function whose rejection is reported.
-  /// The wrapper's head stays on the first line, so line numbers are unchanged, and stack
-  /// traces take its width off first-line columns of `url`.
-  func withTopLevelAwait(_ source: String, url: String) -> String {
-    guard !js.isValidScript(source) else { return source }
-    let head = "(async () => {"
-    let wrapped = head + source + "\n})();"
-    guard js.isValidScript(wrapped) else { return source }
-    _ = try? callHook("shiftColumns", [js.string(url), JSValueMakeNumber(js.ref, Double(head.utf16.count))])
-    return wrapped
+  /// Evaluates the script `source` named `url`; when it is not a valid script but is a valid
+  /// async function body (it uses top-level `await`), evaluates that body wrapped in an async
+  /// function whose rejection is reported. The wrapper's head stays on the first line, so
+  /// line numbers are unchanged, and stack traces take its width off first-line columns.
+  func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
+    var script = source
+    if !js.isValidScript(source) {
+      let head = "(async () => {"
+      let wrapped = head + source + "\n})();"
+      if js.isValidScript(wrapped) {
+        _ = try? callHook("shiftColumns", [js.string(url), JSValueMakeNumber(js.ref, Double(head.utf16.count))])
+        script = wrapped
+      }
+    }
+    _ = try js.evaluate(script, url: url)
   }
 
   /// Writes to the run's stdout (1) or stderr (2).

@@ -138,7 +138,7 @@ extension Runtime {
       let runner = try js.call(factoryFunction, [js.global, testNative(), hooks])
       JSValueProtect(js.ref, runner)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
-      do { try js.evaluate(withTopLevelAwait(source, url: file), url: file) } catch { setupError = error.value }
+      do { try evaluateAllowingTopLevelAwait(source, url: file) } catch { setupError = error.value }
       unhandled.removeAll()
       if let run = js.object(runner) {
         try js.call(

@@ -19,11 +19,11 @@ public final class PreferencePlugin: Plugin {
         "set", options: .fields(["key": .string, "value": .any]),
         summary: "Stores a JSON value; resolves once it is committed to disk."
       ) { (plugin, options: SetOptions, _, reply: Reply<JSONValue>) in
-        try plugin.engine.write(.set(group: StorageLimits.defaultGroup, key: options.key, json: options.json)) { reply.settle($0.map { .null }) }
+        try plugin.engine.write(.set(group: StorageLimits.defaultGroup, key: options.key, json: options.json), answering: reply)
       },
       Action("remove", options: .fields(["key": .string]), summary: "Removes a key.") {
         (plugin, options: KeyOptions, _, reply: Reply<JSONValue>) in
-        try plugin.engine.write(.remove(group: StorageLimits.defaultGroup, key: options.key)) { reply.settle($0.map { .null }) }
+        try plugin.engine.write(.remove(group: StorageLimits.defaultGroup, key: options.key), answering: reply)
       },
     ])
 

@@ -104,6 +104,11 @@ final class StorageEngine {
     }
   }
 
+  /// Queues `write` and answers `reply` with null once it is committed (or with the error).
+  func write(_ write: StoreWrite, answering reply: Reply<JSONValue>) throws {
+    try self.write(write) { reply.settle($0.map { .null }) }
+  }
+
   /// Queues `write` and returns once the transaction holding it has committed.
   func write(_ write: StoreWrite) async throws {
     try await withCheckedThrowingContinuation { (committed: CheckedContinuation<Void, any Error>) in

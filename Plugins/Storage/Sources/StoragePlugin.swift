@@ -19,19 +19,19 @@ public final class StoragePlugin: Plugin {
         "set", options: .fields(["key": .string, "value": .any, "group?": .string]),
         summary: "Stores a JSON value; resolves once it is committed to disk."
       ) { (plugin, options: SetOptions, _, reply: Reply<JSONValue>) in
-        try plugin.engine.write(.set(group: options.group, key: options.key, json: options.json)) { reply.settle($0.map { .null }) }
+        try plugin.engine.write(.set(group: options.group, key: options.key, json: options.json), answering: reply)
       },
       Action(
         "remove", options: .fields(["key": .string, "group?": .string]),
         summary: "Removes a key (nothing happens when it is absent)."
       ) { (plugin, options: KeyOptions, _, reply: Reply<JSONValue>) in
-        try plugin.engine.write(.remove(group: options.group, key: options.key)) { reply.settle($0.map { .null }) }
+        try plugin.engine.write(.remove(group: options.group, key: options.key), answering: reply)
       },
       Action(
         "clear", options: .fields(["group?": .string]),
         summary: "Removes every key of the group (default: the default group)."
       ) { (plugin, options: GroupOptions, _, reply: Reply<JSONValue>) in
-        try plugin.engine.write(.clear(group: options.group)) { reply.settle($0.map { .null }) }
+        try plugin.engine.write(.clear(group: options.group), answering: reply)
       },
       Action(
         "keys", options: .fields(["group?": .string]), result: .array(.string),
