@@ -28,6 +28,8 @@ let package = Package(
       pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
+    .target(name: "CWebKitGTK"),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -35,7 +37,11 @@ let package = Package(
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
-    .target(name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "CJavaScriptCore"], swiftSettings: strict),
+    .target(
+      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "CJavaScriptCore"], resources: [.embedInCode("JS")],
+      swiftSettings: strict),
+    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
+    .target(name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "CWebKitGTK"], swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"], swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
@@ -62,7 +68,7 @@ let package = Package(
     .executableTarget(
       name: "nbridge",
       dependencies: [
-        "NBridgeRuntime", "NBridgeBuiltins", "NBridgePlugin",
+        "NBridgeRuntime", "NBridgeBuiltins", "NBridgePlugin", "NBridgeWindow",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict,

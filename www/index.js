@@ -3,24 +3,7 @@
 // `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C.
 load('./sample.js');
 
-const GLOSSARY = {
-  retina: 'A display whose pixels are too small to see at a normal viewing distance.',
-  webview: 'A view that renders web content inside a native app.',
-  bridge: 'The layer that lets JavaScript call native code and get answers back.',
-  promise: 'An object standing for a result that will arrive later.',
-};
-
 const watchMode = nbridge.args.includes('--watch');
-
-async function glossary() {
-  let words = await nbridge.storage.get({ key: 'glossary', group: 'dictionary' });
-  if (words === null) {
-    words = GLOSSARY;
-    await nbridge.storage.set({ key: 'glossary', value: words, group: 'dictionary' });
-    console.log('  First launch: stored a glossary of ' + Object.keys(words).length + ' words.');
-  }
-  return words;
-}
 
 async function greet() {
   const info = await nbridge.app.appInfo();

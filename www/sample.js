@@ -47,3 +47,21 @@ async function notificationSchedule() {
   const scheduled = await nbridge.notification.schedule({ title: 'nbridge sample', body: 'Scheduled one second ago', after: 1000 });
   return show('notification.schedule', scheduled);
 }
+
+// The "copy a word, get its meaning" app's words, stored on first launch (index.js and index.html).
+const GLOSSARY = {
+  retina: 'A display whose pixels are too small to see at a normal viewing distance.',
+  webview: 'A view that renders web content inside a native app.',
+  bridge: 'The layer that lets JavaScript call native code and get answers back.',
+  promise: 'An object standing for a result that will arrive later.',
+};
+
+async function glossary() {
+  let words = await nbridge.storage.get({ key: 'glossary', group: 'dictionary' });
+  if (words === null) {
+    words = GLOSSARY;
+    await nbridge.storage.set({ key: 'glossary', value: words, group: 'dictionary' });
+    console.log('  First launch: stored a glossary of ' + Object.keys(words).length + ' words.');
+  }
+  return words;
+}

@@ -11,6 +11,11 @@ public struct AppManifest: Sendable, Hashable, Codable {
   /// Services the app may use; nil means every registered service.
   public var permissions: [String]?
 
+  /// The window of `nbridge app` (`window` in `nbridge.json`).
+  public var window: WindowSettings?
+  /// Origins the page may navigate to inside the window (`allowNavigation`).
+  public var allowNavigation: [String]?
+
   /// A manifest.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)
   {
@@ -19,5 +24,24 @@ public struct AppManifest: Sendable, Hashable, Codable {
     self.version = version
     self.build = build
     self.permissions = permissions
+  }
+}
+
+/// `window` in `nbridge.json`: how `nbridge app` opens the app's window.
+public struct WindowSettings: Sendable, Hashable, Codable {
+  /// The window's title (default: the app's name).
+  public var title: String?
+  /// The window's width and height in pixels (default 1024 by 768).
+  public var width: Int?
+  public var height: Int?
+  /// Whether the user may resize it (default true).
+  public var resizable: Bool?
+
+  /// Settings; nil fields take the defaults.
+  public init(title: String? = nil, width: Int? = nil, height: Int? = nil, resizable: Bool? = nil) {
+    self.title = title
+    self.width = width
+    self.height = height
+    self.resizable = resizable
   }
 }

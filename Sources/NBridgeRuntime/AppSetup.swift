@@ -9,7 +9,10 @@ public enum AppSetup {
     public var description: String
   }
 
-  static let manifestFields: Set<String> = ["id", "name", "version", "build", "permissions"]
+  static let manifestFields: Set<String> = [
+    "id", "name", "version", "build", "permissions", "window", "allowNavigation",
+  ]
+  static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
   /// Loads `nbridge.json` beside `entry`, or makes the defaults: the folder's name plus a short hash of its path.
   public static func manifest(forEntry entry: String) throws(Problem) -> AppManifest {
@@ -46,22 +49,77 @@ public enum AppSetup {
     else {
       throw Problem(description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
     }
-    var permissions: [String]?
-    if let value = object["permissions"] {
+    func strings(_ key: String, _ what: String) throws(Problem) -> [String]? {
+      guard let value = object[key] else { return nil }
       guard case .array(let items) = value else {
-        throw Problem(description: "\(path): field \"permissions\" must be an array of service names")
+        throw Problem(description: "\(path): field \"\(key)\" must be an array of \(what)")
       }
-      permissions = []
+      var list: [String] = []
       for item in items {
         guard case .string(let s) = item else {
-          throw Problem(description: "\(path): field \"permissions\" must be an array of service names")
+          throw Problem(description: "\(path): field \"\(key)\" must be an array of \(what)")
         }
-        permissions?.append(s)
+        list.append(s)
       }
+      return list
     }
-    return AppManifest(
+    var manifest = AppManifest(
       id: id, name: try string("name") ?? id, version: try string("version") ?? "0.0.0",
-      build: try string("build") ?? "0", permissions: permissions)
+      build: try string("build") ?? "0", permissions: try strings("permissions", "service names"))
+    manifest.window = try windowSettings(object["window"], path: path)
+    manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
+    return manifest
+  }
+
+  /// `allowNavigation`: each an `http(s)://host[:port]` origin, lowercased.
+  static func origins(_ list: [String]?, path: String) throws(Problem) -> [String]? {
+    guard let list else { return nil }
+    var origins: [String] = []
+    for (index, origin) in list.enumerated() {
+      let scheme = origin.prefix { $0 != ":" }
+      let host = origin.dropFirst(scheme.count + 3)
+      guard scheme == "http" || scheme == "https", origin.dropFirst(scheme.count).hasPrefix("://"), !host.isEmpty,
+        !host.contains("/")
+      else {
+        throw Problem(
+          description: "\(path): allowNavigation[\(index)] must be an origin such as \"https://example.com\", got \"\(origin)\"")
+      }
+      origins.append(origin.lowercased())
+    }
+    return origins
+  }
+
+  /// `window`: `{title, width, height, resizable}`, each optional.
+  static func windowSettings(_ value: JSONValue?, path: String) throws(Problem) -> WindowSettings? {
+    guard let value else { return nil }
+    guard case .object(let fields) = value else {
+      throw Problem(description: "\(path): field \"window\" must be an object")
+    }
+    for key in fields.keys where !windowFields.contains(key) {
+      throw Problem(
+        description: "\(path): unknown field \"window.\(key)\" (allowed: \(windowFields.sorted().joined(separator: ", ")))")
+    }
+    var settings = WindowSettings()
+    if let title = fields["title"] {
+      guard case .string(let s) = title else {
+        throw Problem(description: "\(path): field \"window.title\" must be a string")
+      }
+      settings.title = s
+    }
+    for key in ["width", "height"] {
+      guard let size = fields[key] else { continue }
+      guard case .number(let n) = size, n == n.rounded(), n >= 100, n <= 16384 else {
+        throw Problem(description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
+      }
+      if key == "width" { settings.width = Int(n) } else { settings.height = Int(n) }
+    }
+    if let resizable = fields["resizable"] {
+      guard case .bool(let b) = resizable else {
+        throw Problem(description: "\(path): field \"window.resizable\" must be true or false")
+      }
+      settings.resizable = b
+    }
+    return settings
   }
 
   /// `$XDG_DATA_HOME/nbridge` (or `~/.local/share/nbridge`).

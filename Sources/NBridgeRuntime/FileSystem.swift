@@ -31,7 +31,7 @@ func fileExists(_ path: String) -> Bool {
 }
 
 /// `path` made absolute against the working directory, with `.` and `..` folded.
-func absolutePath(_ path: String) -> String {
+public func absolutePath(_ path: String) -> String {
   var base = ""
   if !path.hasPrefix("/") {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))

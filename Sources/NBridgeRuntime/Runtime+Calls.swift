@@ -11,30 +11,42 @@ extension Runtime {
     guard let promise = JSObjectMakeDeferredPromise(ctx, &resolveFn, &rejectFn, nil), let resolveFn, let rejectFn
     else { return JSValueMakeUndefined(ctx) }
     let slot = slots[sid]
-    let action = slot.plugin.actions[aid]
-    let label = slot.labels[aid]
-
-    guard slot.allowed || action.answersWithoutPermission else {
-      let error = BridgeError(
-        .permissionDenied,
-        "the app may not use \"\(slot.plugin.service)\" (add \"\(slot.plugin.permission)\" to \"permissions\" in nbridge.json or pass --allow \(slot.plugin.permission))"
-      )
-      reject(rejectFn, with: error, label: label)
+    let settlement = Settlement.promise(resolve: resolveFn, reject: rejectFn)
+    if let refusal = refusal(slot, aid) {
+      settle(settlement, .failure(refusal), label: slot.labels[aid])
       return promise
     }
-
     let options: JSONValue
     if let json {
       do {
         options = try js.parseJSONString(json)
       } catch {
-        reject(rejectFn, with: BridgeError(.invalidParameter, "options are not JSON: \(error)"), label: label)
+        settle(settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")), label: slot.labels[aid])
         return promise
       }
     } else {
       options = .object(JSONObject())
     }
+    dispatch(slot, aid, options, settlement, callback: callback, sink: sink(callback))
+    return promise
+  }
 
+  /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
+  func refusal(_ slot: ServiceSlot, _ aid: Int) -> BridgeError? {
+    guard !slot.allowed, !slot.plugin.actions[aid].answersWithoutPermission else { return nil }
+    return BridgeError(
+      .permissionDenied,
+      "the app may not use \"\(slot.plugin.service)\" (add \"\(slot.plugin.permission)\" to \"permissions\" in nbridge.json or pass --allow \(slot.plugin.permission))"
+    )
+  }
+
+  /// Starts `slot`'s action `aid` with `options`; it settles through `settlement` now or later.
+  func dispatch(
+    _ slot: ServiceSlot, _ aid: Int, _ options: JSONValue, _ settlement: Settlement, callback: JSObjectRef?,
+    sink: (@BridgeActor (JSONValue) -> Void)?
+  ) {
+    let action = slot.plugin.actions[aid]
+    let label = slot.labels[aid]
     activate(slot)
     switch slot.state {
     case .ready(let instance):
@@ -42,53 +54,64 @@ extension Runtime {
       switch instance.invocations[aid] {
       case .sync(let body):
         let call: Call
-        if callback == nil, let reused = slot.plainCalls[aid] {
+        if sink == nil, let reused = slot.plainCalls[aid] {
           call = reused
         } else {
-          call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink(callback))
-          if callback == nil { slot.plainCalls[aid] = call }
+          call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
+          if sink == nil { slot.plainCalls[aid] = call }
         }
         do {
-          let result = try body(options, call)
-          js.settle(resolveFn, js.value(result))
+          settle(settlement, .success(try body(options, call)), label: label)
         } catch {
-          reject(rejectFn, with: bridgeError(from: error), label: label)
+          settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
       case .async(let body):
-        startAsync(label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit) {
-          let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: self.sink(callback))
+        startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+          let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
           return try await body(options, call)
         }
       case .deferred(let body):
-        let id = addPending(
-          label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit)
+        let id = addPending(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
         let reply = PendingReply { [weak self] outcome in self?.finishPending(id, outcome) }
         pendingCalls[id]?.reply = reply
-        let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink(callback))
+        let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
         do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
       }
     case .starting(let start):
-      startAsync(label: label, resolve: resolveFn, reject: rejectFn, callback: callback, timeLimit: action.timeLimit) {
+      startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
         await start.value
-        return try await self.invokeStarted(slot: slot, action: aid, options: options, callback: callback)
+        return try await self.invokeStarted(slot: slot, action: aid, options: options, sink: sink)
       }
     case .failed(let error):
-      reject(rejectFn, with: error, label: label)
+      settle(settlement, .failure(error), label: label)
     case .idle:
-      reject(rejectFn, with: BridgeError(.unknownError, "the plugin did not start"), label: label)
+      settle(settlement, .failure(BridgeError(.unknownError, "the plugin did not start")), label: label)
     }
-    return promise
   }
 
-  private func invokeStarted(slot: ServiceSlot, action aid: Int, options: JSONValue, callback: JSObjectRef?)
+  /// Settles a call: resolves or rejects its Promise (the error's message prefixed with the label), or calls its handler.
+  func settle(_ settlement: Settlement, _ outcome: Result<JSONValue, BridgeError>, label: String) {
+    switch settlement {
+    case .promise(let resolve, let reject):
+      switch outcome {
+      case .success(let value): js.settle(resolve, js.value(value))
+      case .failure(let error): js.settle(reject, makeError(error.code, "\(label): \(error.message)"))
+      }
+    case .handler(let handler):
+      handler(outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
+    }
+  }
+
+  private func invokeStarted(
+    slot: ServiceSlot, action aid: Int, options: JSONValue, sink: (@BridgeActor (JSONValue) -> Void)?
+  )
     async throws -> JSONValue
   {
     if case .failed(let error) = slot.state { throw error }
     guard let instance = slot.instance, let context = slot.context else {
       throw BridgeError(.unknownError, "the plugin did not start")
     }
-    let call = Call(
-      service: slot.plugin.service, action: slot.plugin.actions[aid].name, context: context, sink: sink(callback))
+    let call = Call(service: slot.plugin.service, action: slot.plugin.actions[aid].name, context: context, sink: sink)
     switch instance.invocations[aid] {
     case .sync(let body): return try body(options, call)
     case .async(let body): return try await body(options, call)
@@ -109,10 +132,10 @@ extension Runtime {
 
   /// Runs an action as a task on the loop; it starts inline and settles whenever it returns.
   private func startAsync(
-    label: String, resolve: JSObjectRef, reject: JSObjectRef, callback: JSObjectRef?, timeLimit: Double?,
+    label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
   ) {
-    let id = addPending(label: label, resolve: resolve, reject: reject, callback: callback, timeLimit: timeLimit)
+    let id = addPending(label: label, settlement, callback: callback, timeLimit: timeLimit)
     let task = Task.immediate { @BridgeActor [unowned self] in
       let outcome: Result<JSONValue, any Error>
       do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
@@ -122,12 +145,10 @@ extension Runtime {
   }
 
   /// Records a call in flight (its resolvers, and a timer for its time limit); returns its id.
-  private func addPending(
-    label: String, resolve: JSObjectRef, reject: JSObjectRef, callback: JSObjectRef?, timeLimit: Double?
-  ) -> Int {
+  private func addPending(label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?) -> Int {
     let id = nextCallID
     nextCallID += 1
-    let pending = PendingCall(label: label, resolve: resolve, reject: reject, callback: callback, context: js.ref)
+    let pending = PendingCall(label: label, settlement: settlement, callback: callback, context: { self.js.ref })
     pendingCalls[id] = pending
     if let timeLimit {
       pending.timer = loop.addTimer(delay: UInt64(timeLimit * 1e9), interval: nil, keepsAlive: false) {
@@ -144,20 +165,10 @@ extension Runtime {
   private func finishPending(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
     guard let pending = pendingCalls.removeValue(forKey: id) else { return }
     if let timer = pending.timer { loop.cancelTimer(timer) }
-    defer { pending.release(context: js.ref) }
+    defer { pending.release() }
     guard exitCode == nil else { return }
-    switch outcome {
-    case .success(let value):
-      js.settle(pending.resolve, js.value(value))
-    case .failure(let error):
-      reject(pending.reject, with: bridgeError(from: error), label: pending.label)
-    }
+    settle(pending.settlement, outcome.mapError { bridgeError(from: $0) }, label: pending.label)
     afterCallback()
-  }
-
-  /// Rejects through `reject` with an `NBridgeError` whose message starts with the call's label.
-  func reject(_ reject: JSObjectRef, with error: BridgeError, label: String) {
-    js.settle(reject, makeError(error.code, "\(label): \(error.message)"))
   }
 
   /// A JS `NBridgeError` with `code` and `message`.

@@ -24,14 +24,13 @@ extension Runtime {
         "events": .array(slot.plugin.events.map { .string($0.name) }),
       ])
     }
-    let prelude = try js.evaluate("(" + preludeSource + ")", url: "nbridge:prelude")
+    let shared = JSObjectMake(ctx, nil, nil)!
+    js.setProperty(shared, "native", native)
+    js.setProperty(shared, "services", js.value(.array(services)))
+    js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
+    let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
-    let result = try js.call(
-      preludeFunction,
-      [
-        js.global, native, js.value(.array(services)), js.value(.array(configuration.arguments.map { .string($0) })),
-        JSValueMakeBoolean(ctx, testDone != nil),
-      ])
+    let result = try js.call(preludeFunction, [js.global, shared])
     hooks = js.object(result)
     JSValueProtect(ctx, hooks)
     makeErrorFunction = js.object(js.property(hooks, "makeError"))

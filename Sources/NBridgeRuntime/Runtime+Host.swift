@@ -6,6 +6,10 @@ extension Runtime: PluginHost {
   public func emit(service: String, event: String, payload: JSONValue) {
     guard exitCode == nil, let sid = slots.firstIndex(where: { $0.plugin.service == service }) else { return }
     guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
+    if let page {
+      page.evaluateInPage("__nbridgeEvent(\(sid), \(JSONValue.string(event).jsonText), \(payload.jsonText))")
+      return
+    }
     do {
       try js.call(emitFunction, [JSValueMakeNumber(js.ref, Double(sid)), js.string(event), js.value(payload)])
     } catch {

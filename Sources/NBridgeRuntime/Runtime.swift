@@ -10,7 +10,9 @@ import NBridgePlugin
 @BridgeActor
 public final class Runtime {
   let configuration: RuntimeConfiguration
-  let js: JSContext
+  /// The script's context, made on first use: a window (`nbridge app`) never makes one, since a
+  /// JavaScriptCore VM on the UI thread stalls WebKitGTK's main run loop (its page never loads).
+  lazy var js = JSContext()
   let loop = EventLoop()
   var slots: [ServiceSlot] = []
   var hooks: JSObjectRef!
@@ -25,6 +27,8 @@ public final class Runtime {
   var watchdog: Watchdog?
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
+  /// The window showing the app's page, in `nbridge app`.
+  package weak var page: PageHost?
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
 
@@ -33,7 +37,6 @@ public final class Runtime {
   /// A runtime for `configuration`; call `run` on the loop thread.
   init(configuration: RuntimeConfiguration) {
     self.configuration = configuration
-    js = JSContext()
     for plugin in configuration.plugins.plugins {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
@@ -94,7 +97,7 @@ public final class Runtime {
   }
 
   /// Creates the folders, installs the globals and starts launch-time plugins; returns an exit status on failure.
-  func prepare(entry: String) -> Int32? {
+  func prepare(entry: String, installsGlobals: Bool = true) -> Int32? {
     for dir in [configuration.dataDirectory, configuration.sharedDirectory] where !makeDirectories(dir) {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
@@ -102,7 +105,7 @@ public final class Runtime {
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, seconds: timeout) }
     do {
-      try installGlobals(entry: entry)
+      if installsGlobals { try installGlobals(entry: entry) }
     } catch {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught

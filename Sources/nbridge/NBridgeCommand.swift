@@ -8,7 +8,7 @@ struct NBridgeCommand: ParsableCommand {
     commandName: "nbridge",
     abstract: "Run a hybrid app's JavaScript on Linux with native Swift plugins.",
     version: NBridgeVersion.current,
-    subcommands: [Run.self, Test.self, Plugins.self, Types.self])
+    subcommands: [Run.self, App.self, Test.self, Plugins.self, Types.self])
 
   /// Parses and runs, mapping usage errors to exit status 2 (ArgumentParser's own is 64).
   static func mainWithUsageStatus() -> Never {

@@ -1,0 +1,385 @@
+// WebKitGTK, GTK 3 and the bits of GLib, JavaScriptCore's GLib API and cairo that `nbridge app`
+// uses, opened with dlopen by nbw_load. Prototypes are written here by hand (no GTK headers
+// are needed to build nbridge): every pointer is opaque, gboolean is int, GType is size_t.
+
+#include "CWebKitGTK.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  uint32_t domain;
+  int code;
+  char *message;
+} GError;
+typedef void (*GCallback)(void);
+typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
+
+// F(name, return type, parameters)
+#define FUNCTIONS(F) \
+  F(gtk_init_check, int, (int *argc, char ***argv)) \
+  F(gtk_window_new, void *, (int type)) \
+  F(gtk_window_set_title, void, (void *window, const char *title)) \
+  F(gtk_window_set_default_size, void, (void *window, int width, int height)) \
+  F(gtk_window_set_resizable, void, (void *window, int resizable)) \
+  F(gtk_container_add, void, (void *container, void *widget)) \
+  F(gtk_widget_show_all, void, (void *widget)) \
+  F(gtk_widget_destroy, void, (void *widget)) \
+  F(g_signal_connect_data, unsigned long, \
+    (void *instance, const char *signal, GCallback handler, void *data, void *destroy, int flags)) \
+  F(g_object_new, void *, (size_t type, const char *first, ...)) \
+  F(g_object_ref, void *, (void *object)) \
+  F(g_object_unref, void, (void *object)) \
+  F(g_free, void, (void *memory)) \
+  F(g_error_free, void, (GError * error)) \
+  F(g_spawn_async, int, \
+    (const char *dir, char **argv, char **envp, int flags, void *setup, void *data, int *pid, GError **error)) \
+  F(g_memory_input_stream_new_from_data, void *, (const void *data, long length, void (*destroy)(void *))) \
+  F(webkit_website_data_manager_new, void *, (const char *first, ...)) \
+  F(webkit_web_context_new_with_website_data_manager, void *, (void *manager)) \
+  F(webkit_web_context_register_uri_scheme, void, \
+    (void *context, const char *scheme, void (*callback)(void *, void *), void *data, void *destroy)) \
+  F(webkit_web_context_get_security_manager, void *, (void *context)) \
+  F(webkit_security_manager_register_uri_scheme_as_secure, void, (void *manager, const char *scheme)) \
+  F(webkit_security_manager_register_uri_scheme_as_cors_enabled, void, (void *manager, const char *scheme)) \
+  F(webkit_uri_scheme_request_get_uri, const char *, (void *request)) \
+  F(webkit_uri_scheme_request_get_path, const char *, (void *request)) \
+  F(webkit_uri_scheme_request_finish_with_response, void, (void *request, void *response)) \
+  F(webkit_uri_scheme_response_new, void *, (void *stream, int64_t length)) \
+  F(webkit_uri_scheme_response_set_status, void, (void *response, unsigned status, const char *reason)) \
+  F(webkit_uri_scheme_response_set_content_type, void, (void *response, const char *type)) \
+  F(webkit_user_content_manager_new, void *, (void)) \
+  F(webkit_user_content_manager_add_script, void, (void *manager, void *script)) \
+  F(webkit_user_content_manager_register_script_message_handler, int, (void *manager, const char *name)) \
+  F(webkit_user_content_manager_register_script_message_handler_with_reply, int, \
+    (void *manager, const char *name, const char *world)) \
+  F(webkit_user_script_new, void *, \
+    (const char *source, int frames, int time, const char *const *allow, const char *const *block)) \
+  F(webkit_user_script_unref, void, (void *script)) \
+  F(webkit_javascript_result_get_js_value, void *, (void *result)) \
+  F(webkit_script_message_reply_ref, void *, (void *reply)) \
+  F(webkit_script_message_reply_unref, void, (void *reply)) \
+  F(webkit_script_message_reply_return_value, void, (void *reply, void *value)) \
+  F(jsc_value_to_string, char *, (void *value)) \
+  F(jsc_value_to_json, char *, (void *value, unsigned indent)) \
+  F(jsc_value_is_undefined, int, (void *value)) \
+  F(jsc_value_get_context, void *, (void *value)) \
+  F(jsc_value_new_string, void *, (void *context, const char *text)) \
+  F(jsc_value_new_undefined, void *, (void *context)) \
+  F(webkit_web_view_get_type, size_t, (void)) \
+  F(webkit_web_view_load_uri, void, (void *view, const char *uri)) \
+  F(webkit_web_view_reload, void, (void *view)) \
+  F(webkit_web_view_get_uri, const char *, (void *view)) \
+  F(webkit_web_view_evaluate_javascript, void, \
+    (void *view, const char *script, long length, const char *world, const char *source, void *cancel, \
+     GAsyncReadyCallback callback, void *data)) \
+  F(webkit_web_view_call_async_javascript_function, void, \
+    (void *view, const char *body, long length, void *arguments, const char *world, const char *source, \
+     void *cancel, GAsyncReadyCallback callback, void *data)) \
+  F(webkit_web_view_call_async_javascript_function_finish, void *, (void *view, void *result, GError **error)) \
+  F(webkit_web_view_get_snapshot, void, \
+    (void *view, int region, int options, void *cancel, GAsyncReadyCallback callback, void *data)) \
+  F(webkit_web_view_get_snapshot_finish, void *, (void *view, void *result, GError **error)) \
+  F(webkit_script_dialog_get_dialog_type, int, (void *dialog)) \
+  F(webkit_script_dialog_get_message, const char *, (void *dialog)) \
+  F(webkit_script_dialog_confirm_set_confirmed, void, (void *dialog, int confirmed)) \
+  F(webkit_script_dialog_prompt_set_text, void, (void *dialog, const char *text)) \
+  F(webkit_navigation_policy_decision_get_navigation_action, void *, (void *decision)) \
+  F(webkit_navigation_action_get_navigation_type, int, (void *action)) \
+  F(webkit_navigation_action_is_user_gesture, int, (void *action)) \
+  F(webkit_navigation_action_get_request, void *, (void *action)) \
+  F(webkit_uri_request_get_uri, const char *, (void *request)) \
+  F(webkit_policy_decision_use, void, (void *decision)) \
+  F(webkit_policy_decision_ignore, void, (void *decision)) \
+  F(cairo_surface_write_to_png, int, (void *surface, const char *path)) \
+  F(cairo_status_to_string, const char *, (int status)) \
+  F(cairo_image_surface_get_width, int, (void *surface)) \
+  F(cairo_image_surface_get_height, int, (void *surface)) \
+  F(cairo_surface_destroy, void, (void *surface))
+
+#define POINTER(name, ret, params) static ret(*name##_) params;
+FUNCTIONS(POINTER)
+
+static void *library;
+
+int nbw_load(const char **error) {
+  if (library) return 0;
+  void *handle = dlopen("libwebkit2gtk-4.1.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    *error = dlerror();
+    return -1;
+  }
+#define RESOLVE(name, ret, params) \
+  if (!(*(void **)&name##_ = dlsym(handle, #name))) { \
+    *error = "libwebkit2gtk-4.1 lacks " #name; \
+    return -1; \
+  }
+  FUNCTIONS(RESOLVE)
+  library = handle;
+  return 0;
+}
+
+int nbw_gtk_init(void) { return gtk_init_check_(NULL, NULL); }
+
+#define CONNECT(instance, signal, handler, data) \
+  g_signal_connect_data_(instance, signal, (GCallback)(handler), data, NULL, 0)
+
+// A callback and its data, allocated once per connection and kept for the object's life.
+typedef struct {
+  void *callback;
+  void *data;
+} Closure;
+
+static Closure *closure(void *callback, void *data) {
+  Closure *c = malloc(sizeof *c);
+  c->callback = callback;
+  c->data = data;
+  return c;
+}
+
+// MARK: Window
+
+static void on_destroy(void *window, Closure *c) { ((nbw_signal_cb)c->callback)(c->data); }
+
+void *nbw_window_new(const char *title, int width, int height, int resizable, nbw_signal_cb destroyed, void *data) {
+  void *window = gtk_window_new_(0);
+  gtk_window_set_title_(window, title);
+  gtk_window_set_default_size_(window, width, height);
+  gtk_window_set_resizable_(window, resizable);
+  CONNECT(window, "destroy", on_destroy, closure(destroyed, data));
+  return window;
+}
+
+void nbw_window_show(void *window, void *view) {
+  gtk_container_add_(window, view);
+  gtk_widget_show_all_(window);
+}
+
+void nbw_window_destroy(void *window) { gtk_widget_destroy_(window); }
+
+// MARK: Context and scheme
+
+void *nbw_context_new(const char *data_dir, const char *cache_dir) {
+  void *manager =
+    webkit_website_data_manager_new_("base-data-directory", data_dir, "base-cache-directory", cache_dir, NULL);
+  void *context = webkit_web_context_new_with_website_data_manager_(manager);
+  g_object_unref_(manager);
+  return context;
+}
+
+static void on_scheme_request(void *request, void *data) {
+  Closure *c = data;
+  ((nbw_scheme_cb)c->callback)(
+    request, webkit_uri_scheme_request_get_uri_(request), webkit_uri_scheme_request_get_path_(request), c->data);
+}
+
+void nbw_context_register_scheme(void *context, const char *scheme, nbw_scheme_cb callback, void *data) {
+  webkit_web_context_register_uri_scheme_(context, scheme, on_scheme_request, closure(callback, data), NULL);
+  void *security = webkit_web_context_get_security_manager_(context);
+  webkit_security_manager_register_uri_scheme_as_secure_(security, scheme);
+  webkit_security_manager_register_uri_scheme_as_cors_enabled_(security, scheme);
+}
+
+void nbw_scheme_respond(void *request, int status, const char *mime, const void *bytes, size_t length) {
+  void *copy = malloc(length ? length : 1);
+  if (length) memcpy(copy, bytes, length);
+  void *stream = g_memory_input_stream_new_from_data_(copy, (long)length, free);
+  void *response = webkit_uri_scheme_response_new_(stream, (int64_t)length);
+  webkit_uri_scheme_response_set_status_(response, (unsigned)status, NULL);
+  webkit_uri_scheme_response_set_content_type_(response, mime);
+  webkit_uri_scheme_request_finish_with_response_(request, response);
+  g_object_unref_(response);
+  g_object_unref_(stream);
+}
+
+// MARK: Scripts and messages
+
+void *nbw_content_manager_new(void) { return webkit_user_content_manager_new_(); }
+
+void nbw_content_manager_add_script(void *manager, const char *source, const char *allow_pattern) {
+  const char *allow[] = {allow_pattern, NULL};
+  void *script = webkit_user_script_new_(source, 0 /* all frames */, 0 /* document start */, allow, NULL);
+  webkit_user_content_manager_add_script_(manager, script);
+  webkit_user_script_unref_(script);
+}
+
+// A reply handle: the reply and the JS context its value is made in.
+typedef struct {
+  void *reply;
+  void *context;
+} Reply;
+
+static int on_message_with_reply(void *manager, void *value, void *reply, Closure *c) {
+  char *text = jsc_value_to_string_(value);
+  Reply *handle = malloc(sizeof *handle);
+  handle->reply = webkit_script_message_reply_ref_(reply);
+  handle->context = g_object_ref_(jsc_value_get_context_(value));
+  ((nbw_message_cb)c->callback)(text, handle, c->data);
+  g_free_(text);
+  return 1;
+}
+
+static void on_message(void *manager, void *result, Closure *c) {
+  char *text = jsc_value_to_string_(webkit_javascript_result_get_js_value_(result));
+  ((nbw_message_cb)c->callback)(text, NULL, c->data);
+  g_free_(text);
+}
+
+static char *detailed(const char *signal, const char *name) {
+  size_t a = strlen(signal), b = strlen(name);
+  char *s = malloc(a + b + 3);
+  memcpy(s, signal, a);
+  memcpy(s + a, "::", 2);
+  memcpy(s + a + 2, name, b + 1);
+  return s;
+}
+
+int nbw_content_manager_add_reply_handler(void *manager, const char *name, nbw_message_cb callback, void *data) {
+  if (!webkit_user_content_manager_register_script_message_handler_with_reply_(manager, name, NULL)) return -1;
+  char *signal = detailed("script-message-with-reply-received", name);
+  CONNECT(manager, signal, on_message_with_reply, closure(callback, data));
+  free(signal);
+  return 0;
+}
+
+int nbw_content_manager_add_handler(void *manager, const char *name, nbw_message_cb callback, void *data) {
+  if (!webkit_user_content_manager_register_script_message_handler_(manager, name)) return -1;
+  char *signal = detailed("script-message-received", name);
+  CONNECT(manager, signal, on_message, closure(callback, data));
+  free(signal);
+  return 0;
+}
+
+void nbw_reply(void *reply, const char *text) {
+  Reply *handle = reply;
+  void *value = text ? jsc_value_new_string_(handle->context, text) : jsc_value_new_undefined_(handle->context);
+  webkit_script_message_reply_return_value_(handle->reply, value);
+  g_object_unref_(value);
+  webkit_script_message_reply_unref_(handle->reply);
+  g_object_unref_(handle->context);
+  free(handle);
+}
+
+// MARK: View
+
+typedef struct {
+  nbw_load_cb load;
+  nbw_terminated_cb terminated;
+  nbw_dialog_cb dialog;
+  nbw_policy_cb policy;
+  nbw_signal_cb close;
+  void *data;
+} ViewCallbacks;
+
+static void on_load_changed(void *view, int event, ViewCallbacks *v) { v->load(event, v->data); }
+static void on_terminated(void *view, int reason, ViewCallbacks *v) { v->terminated(reason, v->data); }
+static void on_close(void *view, ViewCallbacks *v) { v->close(v->data); }
+
+static int on_script_dialog(void *view, void *dialog, ViewCallbacks *v) {
+  return v->dialog(webkit_script_dialog_get_dialog_type_(dialog), webkit_script_dialog_get_message_(dialog), dialog,
+                   v->data);
+}
+
+static int on_decide_policy(void *view, void *decision, int type, ViewCallbacks *v) {
+  if (type == 2) return 0;  // responses: WebKit's default
+  void *action = webkit_navigation_policy_decision_get_navigation_action_(decision);
+  const char *uri = webkit_uri_request_get_uri_(webkit_navigation_action_get_request_(action));
+  int allowed = v->policy(type, webkit_navigation_action_get_navigation_type_(action),
+                          webkit_navigation_action_is_user_gesture_(action), uri, v->data);
+  if (allowed) webkit_policy_decision_use_(decision); else webkit_policy_decision_ignore_(decision);
+  return 1;
+}
+
+void *nbw_view_new(
+  void *context, void *manager, nbw_load_cb load, nbw_terminated_cb terminated, nbw_dialog_cb dialog,
+  nbw_policy_cb policy, nbw_signal_cb close, void *data) {
+  void *view =
+    g_object_new_(webkit_web_view_get_type_(), "web-context", context, "user-content-manager", manager, NULL);
+  ViewCallbacks *v = malloc(sizeof *v);
+  *v = (ViewCallbacks){load, terminated, dialog, policy, close, data};
+  CONNECT(view, "load-changed", on_load_changed, v);
+  CONNECT(view, "web-process-terminated", on_terminated, v);
+  CONNECT(view, "script-dialog", on_script_dialog, v);
+  CONNECT(view, "decide-policy", on_decide_policy, v);
+  CONNECT(view, "close", on_close, v);
+  return view;
+}
+
+void nbw_view_load(void *view, const char *uri) { webkit_web_view_load_uri_(view, uri); }
+void nbw_view_reload(void *view) { webkit_web_view_reload_(view); }
+const char *nbw_view_uri(void *view) { return webkit_web_view_get_uri_(view); }
+
+void nbw_view_evaluate(void *view, const char *script, size_t length) {
+  webkit_web_view_evaluate_javascript_(view, script, (long)length, NULL, NULL, NULL, NULL, NULL);
+}
+
+static void on_async_result(void *view, void *result, void *data) {
+  Closure *c = data;
+  GError *error = NULL;
+  void *value = webkit_web_view_call_async_javascript_function_finish_(view, result, &error);
+  if (!value) {
+    ((nbw_result_cb)c->callback)(NULL, error ? error->message : "unknown error", c->data);
+    if (error) g_error_free_(error);
+  } else {
+    char *json = jsc_value_is_undefined_(value) ? NULL : jsc_value_to_json_(value, 0);
+    ((nbw_result_cb)c->callback)(json, NULL, c->data);
+    g_free_(json);
+    g_object_unref_(value);
+  }
+  free(c);
+}
+
+void nbw_view_call_async(void *view, const char *body, const char *source_uri, nbw_result_cb callback, void *data) {
+  webkit_web_view_call_async_javascript_function_(
+    view, body, -1, NULL, NULL, source_uri, NULL, on_async_result, closure(callback, data));
+}
+
+typedef struct {
+  char *path;
+  nbw_snapshot_cb callback;
+  void *data;
+} Snapshot;
+
+static void on_snapshot(void *view, void *result, void *data) {
+  Snapshot *s = data;
+  GError *error = NULL;
+  void *surface = webkit_web_view_get_snapshot_finish_(view, result, &error);
+  if (!surface) {
+    s->callback(0, 0, error ? error->message : "no snapshot", s->data);
+    if (error) g_error_free_(error);
+  } else {
+    int status = cairo_surface_write_to_png_(surface, s->path);
+    if (status != 0) {
+      s->callback(0, 0, cairo_status_to_string_(status), s->data);
+    } else {
+      s->callback(cairo_image_surface_get_width_(surface), cairo_image_surface_get_height_(surface), NULL, s->data);
+    }
+    cairo_surface_destroy_(surface);
+  }
+  free(s->path);
+  free(s);
+}
+
+void nbw_view_snapshot(void *view, const char *path, nbw_snapshot_cb callback, void *data) {
+  Snapshot *s = malloc(sizeof *s);
+  s->path = strdup(path);
+  s->callback = callback;
+  s->data = data;
+  webkit_web_view_get_snapshot_(view, 0 /* visible */, 0 /* none */, NULL, on_snapshot, s);
+}
+
+void nbw_dialog_answer(void *dialog, int confirmed, const char *text) {
+  int type = webkit_script_dialog_get_dialog_type_(dialog);
+  if (type == 1 || type == 3) webkit_script_dialog_confirm_set_confirmed_(dialog, confirmed);
+  if (type == 2) webkit_script_dialog_prompt_set_text_(dialog, text);
+}
+
+int nbw_spawn(const char *const *argv) {
+  GError *error = NULL;
+  // G_SPAWN_SEARCH_PATH (1 << 2): GLib reaps the child, which is not waited for.
+  if (g_spawn_async_(NULL, (char **)argv, NULL, 1 << 2, NULL, NULL, NULL, &error)) return 0;
+  if (error) g_error_free_(error);
+  return -1;
+}

@@ -1,0 +1,85 @@
+// WebKitGTK (webkit2gtk-4.1, GTK 3) for `nbridge app`, opened with dlopen on first use so
+// a headless `nbridge run` maps none of it. The API below is nbridge's own: opaque handles
+// and plain C types, each function named for what it does and documented with the WebKitGTK
+// or GTK function it calls. Strings passed in are copied; strings passed to callbacks live
+// for the duration of the callback.
+#ifndef NBRIDGE_CWEBKITGTK_H
+#define NBRIDGE_CWEBKITGTK_H
+
+#include <stddef.h>
+
+/// Opens libwebkit2gtk-4.1 and resolves every function; 0 on success, else sets *error.
+int nbw_load(const char **error);
+/// gtk_init_check: 1 when a display could be opened.
+int nbw_gtk_init(void);
+
+/// Called with an answer handle (nbw_reply) for the with-reply handler, NULL for a plain one.
+typedef void (*nbw_message_cb)(const char *text, void *reply, void *data);
+/// A request for `scheme://host/path`; answer with nbw_scheme_respond.
+typedef void (*nbw_scheme_cb)(void *request, const char *uri, const char *path, void *data);
+/// WebKitLoadEvent: 0 started, 1 redirected, 2 committed, 3 finished.
+typedef void (*nbw_load_cb)(int event, void *data);
+typedef void (*nbw_signal_cb)(void *data);
+/// WebKitWebProcessTerminationReason: 0 crashed, 1 exceeded memory, 2 terminated by API.
+typedef void (*nbw_terminated_cb)(int reason, void *data);
+/// WebKitScriptDialogType: 0 alert, 1 confirm, 2 prompt, 3 before-unload. Return 1 when answered
+/// with nbw_dialog_answer, 0 for GTK's own dialog.
+typedef int (*nbw_dialog_cb)(int type, const char *message, void *dialog, void *data);
+/// decision: 0 navigation, 1 new window, 2 response; navigation: WebKitNavigationType (0 link
+/// clicked, ..., 5 other). Return 1 to let it load, 0 to ignore it.
+typedef int (*nbw_policy_cb)(int decision, int navigation, int user_gesture, const char *uri, void *data);
+/// The JSON of a script's value (NULL for undefined), or the error message.
+typedef void (*nbw_result_cb)(const char *json, const char *error, void *data);
+/// A snapshot written to a PNG: width and height, or the error message.
+typedef void (*nbw_snapshot_cb)(int width, int height, const char *error, void *data);
+
+/// gtk_window_new + title, default size and resizable; calls `destroyed` on "destroy".
+void *nbw_window_new(const char *title, int width, int height, int resizable, nbw_signal_cb destroyed, void *data);
+/// gtk_container_add + gtk_widget_show_all.
+void nbw_window_show(void *window, void *view);
+/// gtk_widget_destroy.
+void nbw_window_destroy(void *window);
+
+/// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
+void *nbw_context_new(const char *data_dir, const char *cache_dir);
+/// webkit_web_context_register_uri_scheme, registered as secure and CORS-enabled.
+void nbw_context_register_scheme(void *context, const char *scheme, nbw_scheme_cb callback, void *data);
+/// webkit_uri_scheme_response_new with a copy of `bytes`, its content type and HTTP status.
+void nbw_scheme_respond(void *request, int status, const char *mime, const void *bytes, size_t length);
+
+/// webkit_user_content_manager_new.
+void *nbw_content_manager_new(void);
+/// webkit_user_script_new at document start, in frames whose URL matches `allow_pattern`.
+void nbw_content_manager_add_script(void *manager, const char *source, const char *allow_pattern);
+/// webkit_user_content_manager_register_script_message_handler_with_reply: postMessage returns a Promise.
+int nbw_content_manager_add_reply_handler(void *manager, const char *name, nbw_message_cb callback, void *data);
+/// webkit_user_content_manager_register_script_message_handler: postMessage returns nothing.
+int nbw_content_manager_add_handler(void *manager, const char *name, nbw_message_cb callback, void *data);
+/// webkit_script_message_reply_return_value with a string (NULL answers undefined); frees the handle.
+void nbw_reply(void *reply, const char *text);
+
+/// A WebKitWebView in `context` with `manager`, with its load, crash, dialog, navigation and close signals.
+void *nbw_view_new(
+  void *context, void *manager, nbw_load_cb load, nbw_terminated_cb terminated, nbw_dialog_cb dialog,
+  nbw_policy_cb policy, nbw_signal_cb close, void *data);
+/// webkit_web_view_load_uri.
+void nbw_view_load(void *view, const char *uri);
+/// webkit_web_view_reload.
+void nbw_view_reload(void *view);
+/// webkit_web_view_get_uri (NULL before any load).
+const char *nbw_view_uri(void *view);
+/// webkit_web_view_evaluate_javascript in the main frame, result ignored.
+void nbw_view_evaluate(void *view, const char *script, size_t length);
+/// webkit_web_view_call_async_javascript_function: `body` is an async function's body; the
+/// result (its promise awaited) comes back as JSON.
+void nbw_view_call_async(void *view, const char *body, const char *source_uri, nbw_result_cb callback, void *data);
+/// webkit_web_view_get_snapshot of the visible region, written as PNG to `path` (cairo).
+void nbw_view_snapshot(void *view, const char *path, nbw_snapshot_cb callback, void *data);
+
+/// webkit_script_dialog_confirm_set_confirmed / _prompt_set_text (text NULL: cancelled).
+void nbw_dialog_answer(void *dialog, int confirmed, const char *text);
+
+/// g_spawn_async with the search path: starts `argv` (NULL-terminated) and lets GLib reap it; 0 on success.
+int nbw_spawn(const char *const *argv);
+
+#endif

@@ -1,0 +1,125 @@
+// console: formatting values as Node and the page's devtools print them, and the console object.
+// Exports inspect, format, formatStack and shiftColumns to the other prelude files.
+(function (global, internal) {
+  'use strict';
+  function quote(s) {
+    return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'";
+  }
+  function keyText(k) { return /^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k); }
+  function inspect(value, depth, seen) {
+    switch (typeof value) {
+      case 'string': return depth === 0 ? value : quote(value);
+      case 'number': return Object.is(value, -0) ? '-0' : String(value);
+      case 'bigint': return value + 'n';
+      case 'boolean': case 'undefined': return String(value);
+      case 'symbol': return value.toString();
+      case 'function': return '[Function: ' + (value.name || '(anonymous)') + ']';
+    }
+    if (value === null) return 'null';
+    if (seen.indexOf(value) >= 0) return '[Circular]';
+    if (value instanceof Error) {
+      const head = value.stack ? value.name + ': ' + value.message + '\n' + formatStack(value.stack) : String(value);
+      const extra = value.code !== undefined ? ' { code: ' + quote(String(value.code)) + ' }' : '';
+      return depth === 0 ? head + extra : '[' + value.name + ': ' + value.message + ']' + extra;
+    }
+    if (value instanceof Date) return isNaN(value) ? 'Invalid Date' : value.toISOString();
+    if (value instanceof RegExp) return String(value);
+    if (depth > 2) return Array.isArray(value) ? '[Array]' : '[Object]';
+    seen.push(value);
+    let out;
+    try {
+      if (Array.isArray(value)) {
+        const items = value.slice(0, 100).map((v) => inspect(v, depth + 1, seen));
+        if (value.length > 100) items.push('... ' + (value.length - 100) + ' more items');
+        out = items.length ? '[ ' + items.join(', ') + ' ]' : '[]';
+      } else if (value instanceof Map) {
+        const items = [];
+        value.forEach((v, k) => items.push(inspect(k, depth + 1, seen) + ' => ' + inspect(v, depth + 1, seen)));
+        out = 'Map(' + value.size + ') {' + (items.length ? ' ' + items.join(', ') + ' ' : '') + '}';
+      } else if (value instanceof Set) {
+        const items = [];
+        value.forEach((v) => items.push(inspect(v, depth + 1, seen)));
+        out = 'Set(' + value.size + ') {' + (items.length ? ' ' + items.join(', ') + ' ' : '') + '}';
+      } else if (ArrayBuffer.isView(value)) {
+        out = value.constructor.name + '(' + value.length + ') [ ' + Array.prototype.slice.call(value, 0, 50).join(', ') + ' ]';
+      } else if (value instanceof Promise) {
+        out = 'Promise { <pending> }';
+      } else {
+        const keys = Object.keys(value);
+        const items = keys.map((k) => keyText(k) + ': ' + inspect(value[k], depth + 1, seen));
+        const proto = Object.getPrototypeOf(value);
+        const name = proto && proto !== Object.prototype && proto.constructor && proto.constructor.name;
+        out = (name ? name + ' ' : '') + (items.length ? '{ ' + items.join(', ') + ' }' : '{}');
+      }
+    } finally {
+      seen.pop();
+    }
+    return out;
+  }
+  function format(items) {
+    let first = items[0];
+    let rest = 1;
+    let text = '';
+    if (typeof first === 'string' && first.indexOf('%') >= 0) {
+      text = first.replace(/%([sdifoOjc%])/g, (m, f) => {
+        if (f === '%') return '%';
+        if (rest >= items.length) return m;
+        const v = items[rest++];
+        switch (f) {
+          case 's': return typeof v === 'string' ? v : inspect(v, 1, []);
+          case 'd': case 'i': return typeof v === 'object' ? 'NaN' : String(f === 'i' ? parseInt(v) : Number(v));
+          case 'f': return String(parseFloat(v));
+          case 'j': try { return JSON.stringify(v); } catch (e) { return '[Circular]'; }
+          case 'c': return '';
+          default: return inspect(v, 1, []);
+        }
+      });
+    } else {
+      text = inspect(first, 0, []);
+    }
+    for (; rest < items.length; rest++) text += ' ' + inspect(items[rest], 0, []);
+    return text;
+  }
+  // Scripts run with top-level await are wrapped in an async function whose head sits on
+  // their first line: its width, by URL, is taken off first-line columns.
+  const columnShifts = new Map();
+  function unshift(where) {
+    const m = /^(.*):1:(\d+)$/.exec(where);
+    const shift = m && columnShifts.get(m[1]);
+    return shift ? m[1] + ':1:' + Math.max(1, Number(m[2]) - shift) : where;
+  }
+  function formatStack(stack) {
+    return String(stack || '').split('\n').filter((l) => l).map((line) => {
+      const at = line.lastIndexOf('@');
+      if (at < 0) return '    at ' + unshift(line);
+      const fn = line.slice(0, at);
+      const where = unshift(line.slice(at + 1));
+      return '    at ' + (fn ? fn + ' (' + where + ')' : where);
+    }).join('\n');
+  }
+
+  const counters = new Map();
+  const timersByLabel = new Map();
+  const native = internal.native;
+  const out = (...a) => native.print(1, format(a) + '\n');
+  const err = (...a) => native.print(2, format(a) + '\n');
+  if (internal.page) {
+    Object.assign(internal, { inspect, format, formatStack });
+    return;
+  }
+  global.console = {
+    log: out, info: out, debug: out, warn: err, error: err,
+    trace: (...a) => err('Trace: ' + format(a) + '\n' + formatStack(new Error().stack)),
+    assert: (cond, ...a) => { if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : '')); },
+    count: (label = 'default') => { counters.set(label, (counters.get(label) || 0) + 1); out(label + ': ' + counters.get(label)); },
+    time: (label = 'default') => { timersByLabel.set(label, Date.now()); },
+    timeEnd: (label = 'default') => { out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms'); timersByLabel.delete(label); },
+    dir: (v) => out(v),
+    table: (v) => out(v),
+  };
+
+  Object.assign(internal, {
+    inspect, format, formatStack,
+    shiftColumns(url, width) { columnShifts.set(url, width); },
+  });
+});

@@ -1,0 +1,22 @@
+// The functions the runtime calls into the prelude (last file: it reads what the others export).
+(function (global, internal) {
+  'use strict';
+  const { NBridgeError, inspect, formatStack } = internal;
+  internal.hooks = {
+    makeError: internal.makeError,
+    emit: internal.emit,
+    shiftColumns: internal.shiftColumns,
+    setEntry: internal.setEntry,
+    formatError(e) {
+      if (e instanceof Error) {
+        const name = e.name || 'Error';
+        const stack = formatStack(e.stack);
+        const code = e.code === undefined ? '' : e instanceof NBridgeError ? ' [' + e.code + ']' : ' (code ' + e.code + ')';
+        return name + ': ' + e.message + code + (stack ? '\n' + stack : '');
+      }
+      return inspect(e, 1, []);
+    },
+    inspect: (v) => inspect(v, 0, []),
+    formatStack,
+  };
+});

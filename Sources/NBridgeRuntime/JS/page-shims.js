@@ -1,0 +1,10 @@
+// A headless run looks like a page: window/self are the global object, dialogs print.
+(function (global, internal) {
+  'use strict';
+  const native = internal.native;
+  global.window = global;
+  global.self = global;
+  global.alert = (message) => { native.print(1, '[alert] ' + (message === undefined ? '' : String(message)) + '\n'); };
+  global.confirm = (message) => { native.print(1, '[confirm] ' + (message === undefined ? '' : String(message)) + ' -> false\n'); return false; };
+  global.prompt = (message) => { native.print(1, '[prompt] ' + (message === undefined ? '' : String(message)) + ' -> null\n'); return null; };
+});

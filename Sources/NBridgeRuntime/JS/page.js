@@ -1,0 +1,66 @@
+// A page in `nbridge app`: the `native` functions bridge.js is built on, as messages to the
+// window's `nbridge` handler (each answered with a string), console output and page errors
+// forwarded to the run's stdout/stderr, and the functions the window calls back into.
+(function (global, internal) {
+  'use strict';
+  const handler = global.webkit.messageHandlers.nbridge;
+  const post = handler.postMessage.bind(handler);
+  const token = internal.token;
+  const streams = new Map();
+  let nextStream = 1;
+
+  function settle(answer) {
+    if (answer.charCodeAt(0) === 49) return answer.length > 1 ? JSON.parse(answer.slice(1)) : undefined;
+    const newline = answer.indexOf('\n');
+    throw new internal.NBridgeError(answer.slice(1, newline), answer.slice(newline + 1));
+  }
+
+  internal.native = {
+    call(code, json, callback) {
+      if (typeof callback !== 'function') return post(token + 'c' + code + '\n' + (json || '')).then(settle);
+      const id = nextStream++;
+      streams.set(id, callback);
+      const done = () => streams.delete(id);
+      return post(token + 's' + code + ' ' + id + '\n' + json).then(settle).finally(done);
+    },
+    listeners(sid, event, count) { post(token + 'l' + sid + ' ' + count + '\n' + event); },
+    print(fd, text) { post(token + 'p' + fd + text); },
+    reportError(e) { setTimeout(() => { throw e; }); },
+  };
+
+  // Called by the window: a plugin event, or an intermediate result of a retainCallback call.
+  const hidden = (name, value) => Object.defineProperty(global, name, { value, configurable: false, enumerable: false });
+  hidden('__nbridgeEvent', (sid, event, payload) => internal.emit(sid, event, payload));
+  hidden('__nbridgeStream', (id, value) => {
+    const callback = streams.get(id);
+    if (callback) callback(value);
+  });
+
+  // The page's console keeps printing in the page and also goes to the run's output with file:line.
+  function caller() {
+    const lines = String(new Error().stack || '').split('\n');
+    const frame = lines[3] || '';
+    const where = frame.slice(frame.lastIndexOf('@') + 1);
+    const m = /([^/]*:\d+):\d+$/.exec(where);
+    return m ? m[1] : '';
+  }
+  for (const [name, fd] of [['log', 1], ['info', 1], ['debug', 1], ['warn', 2], ['error', 2]]) {
+    const original = global.console[name];
+    global.console[name] = function (...items) {
+      const at = caller();
+      internal.native.print(fd, (at ? at + ': ' : '') + internal.format(items) + '\n');
+      return original.apply(this, items);
+    };
+  }
+  global.addEventListener('error', (event) => {
+    const e = event.error;
+    const where = (event.filename || '').replace(/^.*\//, '') + ':' + event.lineno + ':' + event.colno;
+    const text = e instanceof Error ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack) : String(event.message);
+    internal.native.print(2, 'Uncaught (in page ' + where + ') ' + text + '\n');
+  });
+  global.addEventListener('unhandledrejection', (event) => {
+    const e = event.reason;
+    const text = e instanceof Error ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack) : internal.inspect(e, 1, []);
+    internal.native.print(2, 'Uncaught (in promise, in page) ' + text + '\n');
+  });
+});

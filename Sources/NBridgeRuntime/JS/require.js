@@ -1,0 +1,59 @@
+// CommonJS require() and load() for scripts, by relative or absolute path (no packages).
+(function (global, internal) {
+  'use strict';
+  const native = internal.native;
+  function dirname(p) { const i = p.lastIndexOf('/'); return i <= 0 ? (i === 0 ? '/' : '.') : p.slice(0, i); }
+  function resolvePath(base, p) {
+    const parts = (p.startsWith('/') ? p : base + '/' + p).split('/');
+    const stack = [];
+    for (const part of parts) {
+      if (part === '' || part === '.') continue;
+      if (part === '..') stack.pop(); else stack.push(part);
+    }
+    return '/' + stack.join('/');
+  }
+  const modules = new Map();
+  function findFile(dir, request) {
+    const path = resolvePath(dir, request);
+    for (const candidate of [path, path + '.js', path + '.json', path + '/index.js']) {
+      const text = native.readFile(candidate);
+      if (text !== undefined) return { path: candidate, text };
+    }
+    throw new Error('Cannot find module \'' + request + '\' (looked for ' + path + ', ' + path + '.js, ' + path + '.json, ' + path + '/index.js)');
+  }
+  function makeRequire(dir) {
+    function require(request) {
+      if (typeof request !== 'string' || !request) throw new TypeError('require: the path must be a non-empty string');
+      if (!request.startsWith('.') && !request.startsWith('/')) throw new Error('Cannot find module \'' + request + '\': nbridge loads files by relative or absolute path only (no packages)');
+      const file = findFile(dir, request);
+      const cached = modules.get(file.path);
+      if (cached) return cached.exports;
+      const module = { exports: {}, filename: file.path, loaded: false };
+      modules.set(file.path, module);
+      if (file.path.endsWith('.json')) {
+        module.exports = JSON.parse(file.text);
+      } else {
+        const wrapper = native.evaluate('(function (exports, require, module, __filename, __dirname) {' + file.text + '\n})', file.path);
+        wrapper.call(module.exports, module.exports, makeRequire(dirname(file.path)), module, file.path, dirname(file.path));
+      }
+      module.loaded = true;
+      return module.exports;
+    }
+    return require;
+  }
+  function makeLoad(dir) {
+    return function load(path) {
+      if (typeof path !== 'string' || !path) throw new TypeError('load: the path must be a non-empty string');
+      const file = findFile(dir, path);
+      return native.evaluate(file.text, file.path);
+    };
+  }
+
+  internal.setEntry = function setEntry(path) {
+    const dir = dirname(path);
+    global.require = makeRequire(dir);
+    global.load = makeLoad(dir);
+    global.__filename = path;
+    global.__dirname = dir;
+  };
+});

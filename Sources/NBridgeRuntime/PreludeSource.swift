@@ -1,0 +1,27 @@
+/// The prelude: the JavaScript files in `Sources/NBridgeRuntime/JS`, one concern a file, embedded
+/// at build time. Each file is a function of `(global, internal)`; `internal` carries what one
+/// file hands the next (`native`, `services`, `args`, `inspect`, ...) and, last, the `hooks`
+/// the runtime calls.
+enum PreludeSource {
+  /// A headless run's prelude: a function of `(global, internal)` returning the hooks.
+  static let headless = compose([
+    PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
+    PackageResources.encoding_js, PackageResources.page_shims_js, PackageResources.bridge_js,
+    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.hooks_js,
+  ])
+
+  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
+  static let page = compose([PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js])
+
+  /// One function calling each file's function in order with the same `global` and `internal`.
+  static func compose(_ files: [[UInt8]]) -> String {
+    var source = "(function (global, internal) {\nconst parts = [\n"
+    for file in files {
+      var text = String(decoding: file, as: UTF8.self)
+      while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
+      source += text + ",\n"
+    }
+    source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})"
+    return source
+  }
+}

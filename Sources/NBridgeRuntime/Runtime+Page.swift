@@ -1,0 +1,163 @@
+import NBridgePlugin
+
+/// What the runtime asks of a window showing the app's page (`nbridge app`).
+@BridgeActor
+package protocol PageHost: AnyObject {
+  /// Evaluates `script` in the page's top frame; its result is not needed.
+  func evaluateInPage(_ script: String)
+}
+
+/// A page in a window: its `nbridge` calls, listeners and console reach the runtime as text
+/// messages that carry the page's token (only the app's own top frame has it), and the
+/// runtime answers, emits events and streams results by evaluating script in the page.
+extension Runtime {
+  /// Runs an app whose page `open` shows (returning an exit status when it cannot), on the
+  /// calling thread, until the window closes or the app exits; returns the exit status.
+  package nonisolated static func runPage(
+    _ configuration: RuntimeConfiguration, entry: String, open: @escaping @BridgeActor (Runtime) -> Int32?
+  ) -> Int32 {
+    runOnThisThread { runtime in
+      if let status = runtime.prepare(entry: entry, installsGlobals: false) { return status }
+      if let status = open(runtime) { runtime.requestExit(status) }
+      return runtime.finish()
+    }(configuration)
+  }
+
+  /// The script a page gets at document start: the prelude's bridge over the window's messages.
+  package func pageScript(token: String) -> String {
+    let services = JSONValue.array(
+      slots.map { slot in
+        [
+          "name": .string(slot.plugin.service), "permission": .string(slot.plugin.permission),
+          "allowed": .bool(slot.allowed), "actions": .array(slot.plugin.actions.map { .string($0.name) }),
+          "events": .array(slot.plugin.events.map { .string($0.name) }),
+        ]
+      })
+    let shared: JSONValue = [
+      "page": true, "token": .string(token), "services": services,
+      "args": .array(configuration.arguments.map { .string($0) }),
+    ]
+    return "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
+  }
+
+  /// Handles a message from the page's `nbridge` handler (its token already checked and
+  /// removed); `reply` gets the answer text (nil: nothing to answer).
+  package func pageMessage(_ message: Substring, reply: @escaping @BridgeActor (String?) -> Void) {
+    guard let kind = message.first else { return reply(nil) }
+    let body = message.dropFirst()
+    switch kind {
+    case "c", "s":
+      let newline = body.firstIndex(of: "\n") ?? body.endIndex
+      let head = body[..<newline].split(separator: " ")
+      let json = newline < body.endIndex ? body[body.index(after: newline)...] : ""
+      guard let code = head.first.flatMap({ Int($0) }) else { return reply(nil) }
+      var sink: (@BridgeActor (JSONValue) -> Void)?
+      if kind == "s", head.count > 1, let stream = Int(head[1]) {
+        sink = { [weak self] value in self?.page?.evaluateInPage("__nbridgeStream(\(stream), \(value.jsonText))") }
+      }
+      pageCall(code: code, json: json, sink: sink) { outcome in
+        switch outcome {
+        case .success(let value): reply("1" + value.jsonText)
+        case .failure(let error): reply("0" + error.code.rawValue + "\n" + error.message)
+        }
+      }
+    case "l":
+      reply(nil)
+      let newline = body.firstIndex(of: "\n") ?? body.endIndex
+      let head = body[..<newline].split(separator: " ").compactMap { Int($0) }
+      guard head.count == 2, slots.indices.contains(head[0]), newline < body.endIndex else { return }
+      listenersChanged(slot: slots[head[0]], event: String(body[body.index(after: newline)...]), count: head[1])
+    case "p":
+      reply(nil)
+      guard let fd = body.first else { return }
+      emitOutput(fd == "2" ? 2 : 1, String(body.dropFirst()))
+    default:
+      reply(nil)
+    }
+  }
+
+  /// A call from the page: `code` is `sid * 65536 + aid`, `json` its options.
+  func pageCall(
+    code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?,
+    _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
+  ) {
+    let sid = code >> 16
+    let aid = code & 0xFFFF
+    guard slots.indices.contains(sid), slots[sid].plugin.actions.indices.contains(aid) else {
+      return done(.failure(BridgeError(.invalidActionName, "no action number \(code)")))
+    }
+    let slot = slots[sid]
+    let settlement = Settlement.handler(done)
+    if let refusal = refusal(slot, aid) { return settle(settlement, .failure(refusal), label: slot.labels[aid]) }
+    var options = JSONValue.object(JSONObject())
+    if !json.isEmpty {
+      do {
+        options = try JSONValue(parsing: String(json))
+      } catch {
+        let problem = BridgeError(.invalidParameter, "options are not JSON: \(error)")
+        return settle(settlement, .failure(problem), label: slot.labels[aid])
+      }
+    }
+    dispatch(slot, aid, options, settlement, callback: nil, sink: sink)
+  }
+
+  /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
+  /// `{command: 'onBridgeReady'}`), answering as its `BridgeWebViewController` does: by
+  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page.
+  package func wkBridgeMessage(_ message: String) {
+    guard case .object(let command)? = try? JSONValue(parsing: message) else {
+      emitOutput(2, "nbridge: WKBridge.postMessage: not a JSON object: \(message.prefix(200))\n")
+      return
+    }
+    let promiseId = command["promiseId"] ?? .null
+    func answer(_ outcome: Result<JSONValue, BridgeError>) {
+      let script: String
+      switch outcome {
+      case .success(let data):
+        script = "nbridge.resolvePromise(\(promiseId.jsonText), \(data.jsonText), null)"
+      case .failure(let error):
+        let detail: JSONValue = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+        script = "nbridge.resolvePromise(\(promiseId.jsonText), \(JSONValue.string(error.code.rawValue).jsonText), \(detail.jsonText))"
+      }
+      page?.evaluateInPage(script)
+    }
+    if case .string("onBridgeReady")? = command["command"] {
+      if promiseId != .null { answer(.success(.null)) }
+      return
+    }
+    guard case .string(let service)? = command["service"], case .string(let action)? = command["action"] else {
+      return answer(.failure(BridgeError(.invalidParameter, "WKBridge: \"service\" and \"action\" must be strings")))
+    }
+    guard let sid = slots.firstIndex(where: { $0.plugin.service == service }) else {
+      return answer(.failure(BridgeError(.invalidService, "\(service): no such service is registered")))
+    }
+    guard let aid = slots[sid].plugin.actions.firstIndex(where: { $0.name == action }) else {
+      return answer(.failure(BridgeError(.invalidActionName, "\(service).\(action): \(service) has no action \"\(action)\"")))
+    }
+    let slot = slots[sid]
+    let settlement = Settlement.handler(answer)
+    var options = command["option"] ?? .null
+    if options == .null { options = .object(JSONObject()) }
+    guard case .object = options else {
+      let problem = BridgeError(.invalidParameter, "options must be an object")
+      return settle(settlement, .failure(problem), label: slot.labels[aid])
+    }
+    if let refusal = refusal(slot, aid) { return settle(settlement, .failure(refusal), label: slot.labels[aid]) }
+    dispatch(slot, aid, options, settlement, callback: nil, sink: nil)
+  }
+
+  /// A new document replaced the page: the listeners it had are gone.
+  package func pageReplaced() {
+    for slot in slots {
+      for (event, count) in slot.listenerCounts where count > 0 {
+        listenersChanged(slot: slot, event: event, count: 0)
+      }
+    }
+  }
+
+  /// Writes a line of the window's own to the run's stdout (1) or stderr (2).
+  package func report(_ fd: Int32, _ line: String) { emitOutput(fd, line + "\n") }
+
+  /// Ends the run with `code` (the window closed: 0).
+  package func exitPage(_ code: Int32) { requestExit(code) }
+}

@@ -1,0 +1,222 @@
+import CWebKitGTK
+import Glibc
+import NBridgePlugin
+import NBridgeRuntime
+
+/// The app's window: a WebKitGTK view showing the page under nbridge's URI scheme, its
+/// `nbridge` messages answered by the runtime. Lives on the loop thread; WebKitGTK's signals
+/// arrive there too, dispatched from the GLib main context the loop iterates.
+@BridgeActor
+final class AppWindow: PageHost {
+  static let scheme = "nbridge"
+
+  let runtime: Runtime
+  let options: WindowOptions
+  let folder: PageFolder
+  let origin: String
+  let entryPath: String
+  /// A secret only the app's own top frame knows: page messages without it do no work.
+  let token = RandomID.hex(byteCount: 16)
+  var window: UnsafeMutableRawPointer?
+  var view: UnsafeMutableRawPointer?
+  var hold: Int?
+  var loads = 0
+  var crashes = 0
+  var scriptStarted = false
+
+  init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
+    self.runtime = runtime
+    self.options = options
+    self.folder = folder
+    self.origin = "\(Self.scheme)://\(host)"
+    self.entryPath = entryPath
+  }
+
+  /// Creates the window and loads the page.
+  func open(dataDirectory: String) {
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    let context = nbw_context_new(dataDirectory + "/webkit", dataDirectory + "/webkit/cache")
+    nbw_context_register_scheme(context, Self.scheme, onSchemeRequest, me)
+    let manager = nbw_content_manager_new()
+    nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")
+    _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
+    _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
+    view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
+    window = nbw_window_new(
+      options.title, Int32(options.width), Int32(options.height), options.resizable ? 1 : 0, onDestroy, me)
+    nbw_window_show(window, view)
+    hold = runtime.holdRun(reason: "window")
+    runtime.page = self
+    nbw_view_load(view, origin + entryPath)
+  }
+
+  // MARK: PageHost
+
+  func evaluateInPage(_ script: String) {
+    guard let view else { return }
+    var script = script
+    script.withUTF8 { nbw_view_evaluate(view, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) }
+  }
+
+  // MARK: Events
+
+  func loadChanged(_ event: Int32) {
+    if event == 2 {  // committed: a new document
+      runtime.pageReplaced()
+      return
+    }
+    guard event == 3 else { return }  // finished
+    loads += 1
+    guard loads == 1 else { return }
+    if let script = options.script {
+      runScript(script)
+    } else if let screenshot = options.screenshot {
+      takeScreenshot(screenshot)
+    }
+  }
+
+  func runScript(_ path: String) {
+    guard let source = PageFolder.contents(of: path) else {
+      runtime.report(2, "nbridge app: cannot read --script \(path): \(String(cString: strerror(errno)))")
+      return runtime.exitPage(ExitStatus.usage)
+    }
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    nbw_view_call_async(view, String(decoding: source, as: UTF8.self), "file://" + path, onScriptResult, me)
+  }
+
+  func scriptSettled(json: String?, error: String?) {
+    if let error {
+      runtime.report(2, "nbridge app: --script failed: \(error)")
+      return runtime.exitPage(ExitStatus.uncaught)
+    }
+    if let json { runtime.report(1, json) }
+    if let screenshot = options.screenshot {
+      takeScreenshot(screenshot)
+    } else if options.exitAfterScript {
+      runtime.exitPage(ExitStatus.success)
+    }
+  }
+
+  func takeScreenshot(_ path: String) {
+    nbw_view_snapshot(view, path, onSnapshot, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  func snapshotWritten(width: Int32, height: Int32, error: String?) {
+    if let error {
+      runtime.report(2, "nbridge app: --screenshot \(options.screenshot ?? ""): \(error)")
+      return runtime.exitPage(ExitStatus.uncaught)
+    }
+    runtime.report(2, "nbridge app: wrote \(options.screenshot ?? "") (\(width)x\(height))")
+    runtime.exitPage(ExitStatus.success)
+  }
+
+  /// alert/confirm/prompt: GTK's dialogs, or under automation a line on stdout and an answer at once.
+  func dialog(type: Int32, message: String, handle: UnsafeMutableRawPointer?) -> Bool {
+    guard options.automated else { return false }
+    let names = ["alert", "confirm", "prompt", "beforeunload"]
+    runtime.report(1, "\(names[Int(min(max(type, 0), 3))]): \(message)")
+    nbw_dialog_answer(handle, type == 3 ? 1 : 0, nil)
+    return true
+  }
+
+  func closed() {
+    window = nil
+    view = nil
+    runtime.page = nil
+    if let hold { runtime.releaseRun(hold) }
+    hold = nil
+    runtime.exitPage(ExitStatus.success)
+  }
+
+  func webProcessTerminated(reason: Int32) {
+    guard reason != 2 else { return }  // ended through the API: not a crash
+    crashes += 1
+    let what = reason == 1 ? "ran out of memory" : "crashed"
+    if loads == 0 && crashes == 1 {
+      return WebViewFallback.relaunch(because: "the web process \(what) at start", runtime: runtime)
+    }
+    guard crashes == 1 else {
+      runtime.report(2, "nbridge app: the web process \(what) again; giving up")
+      return runtime.exitPage(ExitStatus.uncaught)
+    }
+    runtime.report(2, "nbridge app: the web process \(what); reloading the page")
+    nbw_view_reload(view)
+  }
+
+  func message(_ text: String, reply: UnsafeMutableRawPointer?) {
+    guard let reply else { return }
+    guard text.hasPrefix(token) else {
+      return nbw_reply(reply, "0permission_denied\nnbridge: this frame is not the app's own page")
+    }
+    runtime.pageMessage(text.dropFirst(token.count)) { answer in nbw_reply(reply, answer) }
+  }
+
+  func wkBridgeMessage(_ text: String) {
+    guard text.hasPrefix(token) else {
+      runtime.report(2, "nbridge app: ignored a WKBridge message from a frame that is not the app's own page")
+      return
+    }
+    runtime.wkBridgeMessage(String(text.dropFirst(token.count)))
+  }
+}
+
+// MARK: - C callbacks (on the loop thread, from GLib's main context)
+
+/// A C pointer carried into the loop's isolation (the callbacks run on the loop thread).
+private struct Handle: @unchecked Sendable {
+  let pointer: UnsafeMutableRawPointer?
+  init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}
+
+/// Runs `body` with the window behind `data`, on the loop thread the callback came on.
+private func withWindow<T: Sendable>(_ data: UnsafeMutableRawPointer?, _ body: @BridgeActor (AppWindow) -> T) -> T {
+  let handle = Handle(data)
+  return BridgeActor.assumeIsolated { body(Unmanaged<AppWindow>.fromOpaque(handle.pointer!).takeUnretainedValue()) }
+}
+
+private func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+
+private let onSchemeRequest: nbw_scheme_cb = { request, uri, path, data in
+  let request = Handle(request), uri = text(uri) ?? "", path = text(path) ?? "/"
+  withWindow(data) { $0.serve(request.pointer, uri: uri, path: path) }
+}
+private let onNBridgeMessage: nbw_message_cb = { message, reply, data in
+  let reply = Handle(reply), message = text(message) ?? ""
+  withWindow(data) { $0.message(message, reply: reply.pointer) }
+}
+private let onWKBridgeMessage: nbw_message_cb = { message, _, data in
+  let message = text(message) ?? ""
+  withWindow(data) { $0.wkBridgeMessage(message) }
+}
+private let onLoadChanged: nbw_load_cb = { event, data in
+  withWindow(data) { $0.loadChanged(event) }
+}
+private let onTerminated: nbw_terminated_cb = { reason, data in
+  withWindow(data) { $0.webProcessTerminated(reason: reason) }
+}
+private let onDialog: nbw_dialog_cb = { type, message, dialog, data in
+  let dialog = Handle(dialog), message = text(message) ?? ""
+  return withWindow(data) { $0.dialog(type: type, message: message, handle: dialog.pointer) ? 1 : 0 }
+}
+private let onPolicy: nbw_policy_cb = { decision, navigation, gesture, uri, data in
+  let uri = text(uri) ?? ""
+  return withWindow(data) {
+    $0.allows(decision: decision, navigation: navigation, userGesture: gesture != 0, uri: uri) ? 1 : 0
+  }
+}
+private let onClose: nbw_signal_cb = { data in
+  withWindow(data) { window in
+    if let handle = window.window { nbw_window_destroy(handle) }
+  }
+}
+private let onDestroy: nbw_signal_cb = { data in
+  withWindow(data) { $0.closed() }
+}
+private let onScriptResult: nbw_result_cb = { json, error, data in
+  let json = text(json), error = text(error)
+  withWindow(data) { $0.scriptSettled(json: json, error: error) }
+}
+private let onSnapshot: nbw_snapshot_cb = { width, height, error, data in
+  let error = text(error)
+  withWindow(data) { $0.snapshotWritten(width: width, height: height, error: error) }
+}

@@ -1,0 +1,90 @@
+import Glibc
+
+/// The folder `nbridge app` serves under its URI scheme: a request's path maps to a file inside
+/// it, never outside (`..` and symbolic links that lead out are not found).
+struct PageFolder: Sendable {
+  /// The folder's real path, without a trailing slash.
+  let root: String
+
+  /// The folder at `path`, resolved to its real path; nil when it is not a folder.
+  init?(_ path: String) {
+    guard let real = realPath(path) else { return nil }
+    var info = stat()
+    guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+    root = real
+  }
+
+  /// The file a request path names (`/` is `index.html`), when it lies inside the folder.
+  func file(forRequestPath path: String) -> String? {
+    var decoded = percentDecoded(path)
+    if decoded.isEmpty || decoded.hasSuffix("/") { decoded += "index.html" }
+    guard !decoded.split(separator: "/").contains("..") else { return nil }
+    guard let real = realPath(root + (decoded.hasPrefix("/") ? "" : "/") + decoded) else { return nil }
+    guard real.hasPrefix(root + "/") else { return nil }
+    var info = stat()
+    guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    return real
+  }
+
+  /// The bytes of a file, or nil when it cannot be read.
+  static func contents(of path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else { return nil }
+      if n == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<n])
+    }
+  }
+
+  /// The content type for a file name, by its extension.
+  static func mimeType(of path: String) -> String {
+    let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    switch ext {
+    case "html", "htm": return "text/html; charset=utf-8"
+    case "js", "mjs": return "text/javascript; charset=utf-8"
+    case "css": return "text/css; charset=utf-8"
+    case "json", "map": return "application/json"
+    case "txt": return "text/plain; charset=utf-8"
+    case "svg": return "image/svg+xml"
+    case "png": return "image/png"
+    case "jpg", "jpeg": return "image/jpeg"
+    case "gif": return "image/gif"
+    case "webp": return "image/webp"
+    case "ico": return "image/x-icon"
+    case "wasm": return "application/wasm"
+    case "woff2": return "font/woff2"
+    case "woff": return "font/woff"
+    case "ttf": return "font/ttf"
+    default: return "application/octet-stream"
+    }
+  }
+
+  private func percentDecoded(_ text: String) -> String {
+    var bytes: [UInt8] = []
+    var utf8 = Array(text.utf8)[...]
+    while let byte = utf8.popFirst() {
+      if byte == UInt8(ascii: "%"), utf8.count >= 2,
+        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        utf8 = utf8.dropFirst(2)
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// realpath(3), or nil.
+func realPath(_ path: String) -> String? {
+  guard let resolved = realpath(path, nil) else { return nil }
+  defer { free(resolved) }
+  return String(cString: resolved)
+}

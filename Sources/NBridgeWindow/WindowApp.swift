@@ -1,0 +1,87 @@
+import CWebKitGTK
+import Glibc
+import NBridgePlugin
+import NBridgeRuntime
+
+/// `nbridge app`: runs an app's page in a WebKitGTK window with the runtime's plugins.
+package enum WindowApp {
+  /// Shows `options.page` until the window closes or the app exits; returns the exit status.
+  /// Without a display it prints one line and returns 2 at once.
+  package static func run(_ configuration: RuntimeConfiguration, options: WindowOptions) -> Int32 {
+    let display = ProcessEnvironment.value("DISPLAY") ?? ProcessEnvironment.value("WAYLAND_DISPLAY")
+    guard display != nil else { return noDisplay("DISPLAY and WAYLAND_DISPLAY are not set") }
+    var error: UnsafePointer<CChar>?
+    guard nbw_load(&error) == 0 else {
+      writeLine(2, "nbridge app: cannot load WebKitGTK (\(error.map { String(cString: $0) } ?? "?")); install libwebkit2gtk-4.1-0")
+      return ExitStatus.usage
+    }
+    // Without a session bus GLib would start one (and the accessibility bus) that outlive the app.
+    if ProcessEnvironment.value("DBUS_SESSION_BUS_ADDRESS") == nil { setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1) }
+    setenv("NO_AT_BRIDGE", "1", 0)
+    guard nbw_gtk_init() != 0 else { return noDisplay("cannot open the display \(display ?? "")") }
+    guard let folder = PageFolder(String(options.page[..<(options.page.lastIndex(of: "/") ?? options.page.startIndex)]))
+    else {
+      writeLine(2, "nbridge app: cannot open the folder of \(options.page)")
+      return ExitStatus.usage
+    }
+    let entryPath = "/" + String(options.page[options.page.index(after: options.page.lastIndex(of: "/")!)...])
+    let host = configuration.manifest.id.lowercased()
+    let status = Runtime.runPage(configuration, entry: options.page) { runtime in
+      let window = AppWindow(runtime: runtime, options: options, folder: folder, host: host, entryPath: entryPath)
+      window.open(dataDirectory: configuration.dataDirectory)
+      windows.append(window)
+      return nil
+    }
+    HelperProcesses.stop()
+    return status
+  }
+
+  /// The windows of this process, kept for its life (their C callbacks hold unretained pointers).
+  @BridgeActor static var windows: [AppWindow] = []
+
+  static func noDisplay(_ why: String) -> Int32 {
+    writeLine(2, "nbridge app: needs a display (\(why)); 'nbridge run FILE' runs the app's JavaScript headless")
+    return ExitStatus.usage
+  }
+
+  static func writeLine(_ fd: Int32, _ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
+  }
+}
+
+/// WebKit's helper processes (web, network) end with the window; the app waits for them so that
+/// nothing it started outlives it, even where nobody reaps orphans.
+enum HelperProcesses {
+  /// Sends SIGTERM to every child of this process and waits up to `seconds` for them.
+  static func stop(waitingAtMost seconds: Double = 2) {
+    let children = childPIDs()
+    for pid in children { kill(pid, SIGTERM) }
+    var left = Set(children)
+    var waited = 0.0
+    while !left.isEmpty && waited < seconds {
+      for pid in left where waitpid(pid, nil, WNOHANG) != 0 { left.remove(pid) }
+      if !left.isEmpty {
+        usleep(10_000)
+        waited += 0.01
+      }
+    }
+    for pid in left {
+      kill(pid, SIGKILL)
+      waitpid(pid, nil, 0)
+    }
+  }
+
+  /// The children of every thread of this process (`/proc/self/task/*/children`).
+  static func childPIDs() -> [pid_t] {
+    guard let dir = opendir("/proc/self/task") else { return [] }
+    defer { closedir(dir) }
+    var pids: [pid_t] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard let tid = Int(name), let text = PageFolder.contents(of: "/proc/self/task/\(tid)/children") else { continue }
+      pids += String(decoding: text, as: UTF8.self).split(separator: " ").compactMap { pid_t($0) }
+    }
+    return pids
+  }
+}

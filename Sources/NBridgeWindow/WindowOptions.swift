@@ -1,0 +1,29 @@
+/// How `nbridge app` shows an app: the page, the window, and the automation flags.
+package struct WindowOptions: Sendable {
+  /// The page's HTML file.
+  package var page: String
+  /// The window's title.
+  package var title: String
+  /// The window's size in pixels.
+  package var width = 1024
+  package var height = 768
+  /// Whether the user may resize the window.
+  package var resizable = true
+  /// Write a PNG of the page here once it has loaded (and `script` has settled), then exit 0.
+  package var screenshot: String?
+  /// A file evaluated in the page after load as the body of an async function.
+  package var script: String?
+  /// Exit when `script` settles.
+  package var exitAfterScript = false
+  /// Origins (`https://example.com`) the page may navigate to inside the window.
+  package var allowNavigation: [String] = []
+
+  /// Options for the page at `page`, titled `title`.
+  package init(page: String, title: String) {
+    self.page = page
+    self.title = title
+  }
+
+  /// Under automation (`--script`, `--screenshot`) dialogs print and answer at once.
+  var automated: Bool { screenshot != nil || script != nil }
+}

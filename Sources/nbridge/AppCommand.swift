@@ -1,0 +1,71 @@
+import ArgumentParser
+import Glibc
+import NBridgeRuntime
+import NBridgeWindow
+
+extension NBridgeCommand {
+  /// `nbridge app [PATH]`: the app's page in a WebKitGTK window.
+  struct App: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Open the app's page in a window (WebKitGTK), served with the same plugins.",
+      discussion: """
+        PATH is an .html file or a folder holding index.html. Arguments after -- are nbridge.args. \
+        Needs a display; 'nbridge run FILE' runs the app's JavaScript headless.
+        """)
+
+    @Argument(help: "The page: an .html file, or a folder with index.html.")
+    var path: String = "www/"
+
+    @OptionGroup var app: AppOptions
+
+    @Option(help: "Write a PNG of the page once it has loaded (after --script), then exit.")
+    var screenshot: String?
+
+    @Option(help: "Evaluate this file in the page after load, as the body of an async function.")
+    var script: String?
+
+    @Flag(help: "Exit once --script has settled.")
+    var exitAfterScript = false
+
+    @Argument(parsing: .postTerminator, help: "Arguments for the page (after --).")
+    var pageArguments: [String] = []
+
+    /// The page's HTML file.
+    var page: String {
+      var info = stat()
+      guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return path }
+      return (path.hasSuffix("/") ? path : path + "/") + "index.html"
+    }
+
+    var request: RunRequest {
+      var request = RunRequest(file: page)
+      request.dataDir = app.dataDir
+      request.allowed = app.allowed
+      request.denied = app.denied
+      request.scriptArguments = pageArguments
+      return request
+    }
+
+    func validate() throws {
+      try request.validate()
+      if let script, !fileIsReadable(script) { throw ValidationError("cannot read --script \(script): no such file") }
+      if exitAfterScript && script == nil { throw ValidationError("--exit-after-script needs --script FILE") }
+    }
+
+    func run() throws {
+      let configuration = try request.configuration()
+      let manifest = configuration.manifest
+      var options = WindowOptions(page: absolutePath(page), title: manifest.window?.title ?? manifest.name)
+      options.width = manifest.window?.width ?? options.width
+      options.height = manifest.window?.height ?? options.height
+      options.resizable = manifest.window?.resizable ?? options.resizable
+      options.allowNavigation = manifest.allowNavigation ?? []
+      options.screenshot = screenshot.map { absolutePath($0) }
+      options.script = script.map { absolutePath($0) }
+      options.exitAfterScript = exitAfterScript
+      let status = WindowApp.run(configuration, options: options)
+      fflush(nil)
+      _exit(status)
+    }
+  }
+}
