@@ -81,7 +81,9 @@ final class AppWindow: PageHost {
       return runtime.exitPage(ExitStatus.usage)
     }
     let me = Unmanaged.passUnretained(self).toOpaque()
-    nbw_view_call_async(view, String(decoding: source, as: UTF8.self), "file://" + path, onScriptResult, me)
+    // Named inside the app's origin, so errors thrown from it are not muted to "Script error.".
+    let name = origin + "/--script/" + (path.split(separator: "/").last.map(String.init) ?? "script.js")
+    nbw_view_call_async(view, String(decoding: source, as: UTF8.self), name, onScriptResult, me)
   }
 
   func scriptSettled(json: String?, error: String?) {

@@ -15,6 +15,16 @@
     throw new internal.NBridgeError(answer.slice(1, newline), answer.slice(newline + 1));
   }
 
+  // WKBridgeKit's page code posts to WKBridge itself: its messages carry the token too, so a
+  // frame of another origin, which shares the handler but not this closure, does no work.
+  const wkbridge = global.webkit.messageHandlers.WKBridge;
+  if (wkbridge) {
+    const send = wkbridge.postMessage.bind(wkbridge);
+    Object.defineProperty(wkbridge, 'postMessage', {
+      value: function postMessage(message) { send(token + (typeof message === 'string' ? message : JSON.stringify(message))); },
+    });
+  }
+
   internal.native = {
     call(code, json, callback) {
       if (typeof callback !== 'function') return post(token + 'c' + code + '\n' + (json || '')).then(settle);
@@ -37,12 +47,15 @@
   });
 
   // The page's console keeps printing in the page and also goes to the run's output with file:line.
+  // The first frame of the page's own code (ours are not URLs): `file.js:line`.
   function caller() {
-    const lines = String(new Error().stack || '').split('\n');
-    const frame = lines[3] || '';
-    const where = frame.slice(frame.lastIndexOf('@') + 1);
-    const m = /([^/]*:\d+):\d+$/.exec(where);
-    return m ? m[1] : '';
+    for (const frame of String(new Error().stack || '').split('\n')) {
+      const where = frame.slice(frame.lastIndexOf('@') + 1);
+      if (where.indexOf('://') < 0) continue;
+      const m = /([^/]*:\d+):\d+$/.exec(where);
+      return m ? m[1] : '';
+    }
+    return '';
   }
   for (const [name, fd] of [['log', 1], ['info', 1], ['debug', 1], ['warn', 2], ['error', 2]]) {
     const original = global.console[name];

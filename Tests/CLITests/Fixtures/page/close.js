@@ -1,0 +1,2 @@
+await nbridge.storage.set({ key: 'beforeClose', value: 'kept too' });
+window.close();

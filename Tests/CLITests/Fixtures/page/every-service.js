@@ -1,0 +1,2 @@
+const r = await window.results;
+return { ...r, status: document.getElementById('status').textContent };

@@ -1,0 +1,2 @@
+await nbridge.storage.set({ key: 'beforeExit', value: 'kept' });
+nbridge.app.exit({ code: 3 });
