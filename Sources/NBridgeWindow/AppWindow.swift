@@ -22,7 +22,6 @@ final class AppWindow: PageHost {
   var hold: Int?
   var loads = 0
   var crashes = 0
-  var scriptStarted = false
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime

@@ -37,14 +37,7 @@ extension NBridgeCommand {
       return (path.hasSuffix("/") ? path : path + "/") + "index.html"
     }
 
-    var request: RunRequest {
-      var request = RunRequest(file: page)
-      request.dataDir = app.dataDir
-      request.allowed = app.allowed
-      request.denied = app.denied
-      request.scriptArguments = pageArguments
-      return request
-    }
+    var request: RunRequest { RunRequest(file: page, app: app, arguments: pageArguments) }
 
     func validate() throws {
       try request.validate()

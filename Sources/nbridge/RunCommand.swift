@@ -20,12 +20,8 @@ extension NBridgeCommand {
     var scriptArguments: [String] = []
 
     var request: RunRequest {
-      var request = RunRequest(file: file)
-      request.dataDir = app.dataDir
-      request.allowed = app.allowed
-      request.denied = app.denied
+      var request = RunRequest(file: file, app: app, arguments: scriptArguments)
       request.timeout = timeout
-      request.scriptArguments = scriptArguments
       return request
     }
 

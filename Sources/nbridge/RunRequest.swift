@@ -25,6 +25,15 @@ struct RunRequest {
 
   init(file: String) { self.file = file }
 
+  /// A request for `file` with the shared app options and the script's arguments.
+  init(file: String, app: AppOptions, arguments: [String]) {
+    self.file = file
+    dataDir = app.dataDir
+    allowed = app.allowed
+    denied = app.denied
+    scriptArguments = arguments
+  }
+
   /// The checks the parser runs before `run` (a `ValidationError` is a usage error, exit 2).
   func validate() throws {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }

@@ -21,9 +21,7 @@ window.results = (async () => {
   } catch (e) {
     out.unknownService = e.code;
   }
-  const streamed = [];
   out.echo = await nbridge.callToNative('app', 'appInfo', {}).then((r) => r.id);
-  out.streamed = streamed;
   document.getElementById('status').textContent = 'launch ' + out.appInfo.launchCount + ', stored ' + JSON.stringify(out.stored);
   return out;
 })();
