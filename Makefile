@@ -33,7 +33,7 @@ run: build
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
 TEST_TARGETS := NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
-	NBridgePasteboardTests NBridgeNotificationTests
+	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests
 
 test: deps deno
 	$(SWIFT) build --build-tests
@@ -52,6 +52,7 @@ bench: deps
 	$(SWIFT) build -c release --product nbridge
 	$(SWIFT) build -c release --product nbridge-bench
 	$(SWIFT) build -c release --product nbridge-bench-calls
+	$(SWIFT) build -c release --product nbridge-bench-webview
 	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
 
 format:

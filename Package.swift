@@ -90,9 +90,18 @@ let package = Package(
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(
+      name: "nbridge-bench-webview",
+      dependencies: [
+        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK", "CGio",
+      ],
+      path: "Benchmarks/WebView", swiftSettings: strict),
+    .executableTarget(
       name: "nbridge-bench-calls", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"],
       path: "Benchmarks/Calls", swiftSettings: strict),
 
+    .testTarget(
+      name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
+      swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],

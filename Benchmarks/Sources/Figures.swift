@@ -22,6 +22,13 @@ struct Figures {
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
   var rssAfterNoCalls: Double?
+  var webviewFloorRoundTrip: Double?
+  var webviewRoundTrip: Double?
+  var webviewWKBridgeRoundTrip: Double?
+  var webviewFloorLoad: Double?
+  var appLoad: Double?
+  var webviewFloorPSS: Double?
+  var appPSS: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -33,6 +40,9 @@ struct Figures {
       ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
       ("deno_localstorage_set_us", denoLocalStorageSet), ("pasteboard_change_ms", pasteboardChange),
       ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
+      ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
+      ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
+      ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -72,6 +82,11 @@ struct Figures {
       Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
+      Goal(
+        text: "webview_roundtrip ≤ 1.3 × webview_floor_roundtrip", value: ratio(webviewRoundTrip, webviewFloorRoundTrip),
+        limit: 1.3),
+      Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
+      Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
     ]
   }
 
@@ -98,6 +113,13 @@ struct Figures {
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
       ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline (not in JSON)"),
+      ("webview_floor_roundtrip_us", webviewFloorRoundTrip, "bare WebKitGTK: await postMessage to a handler with reply"),
+      ("webview_roundtrip_us", webviewRoundTrip, "nbridge app: await nbridge.echo.echo({key, value})"),
+      ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip, "same call, WKBridge JSON + evaluate resolvePromise"),
+      ("webview_floor_load_ms", webviewFloorLoad, "bare window: process start → sample page loaded, first message"),
+      ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
+      ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
+      ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,window` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -91,6 +91,21 @@ if want("memory") {
 progress("1,000,000 echo calls in a child")
 figures.rssAfterCalls = processes.rssAfterCalls(count: 1_000_000)
 figures.rssAfterNoCalls = processes.rssAfterCalls(count: 0)
+}
+
+if want("window") {
+  let bench = WebViewBench(
+    binary: ProcessInfo.processInfo.environment["NBRIDGE_BENCH_WEBVIEW"] ?? "\(root)/.build/release/nbridge-bench-webview",
+    directory: subdirectory("window"), root: root)
+  if let window = bench.run(rounds: 3, calls: 2000) {
+    figures.webviewFloorRoundTrip = window.floorRoundTrip
+    figures.webviewRoundTrip = window.roundTrip
+    figures.webviewWKBridgeRoundTrip = window.wkbridgeRoundTrip
+    figures.webviewFloorLoad = window.floorLoad
+    figures.appLoad = window.appLoad
+    figures.webviewFloorPSS = window.floorPSS
+    figures.appPSS = window.appPSS
+  }
 }
 
 print(figures.table())

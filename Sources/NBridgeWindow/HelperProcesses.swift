@@ -1,11 +1,14 @@
 import Glibc
 
 /// WebKit's helper processes (web, network) end with the window; the app waits for them so that
-/// nothing it started outlives it, even where nobody reaps orphans.
+/// nothing it started outlives it, even where nobody reaps orphans. Other children (a test's own
+/// servers, in an embedding program) are left alone.
 enum HelperProcesses {
-  /// Sends SIGTERM to every child of this process and waits up to `seconds` for them.
+  /// Sends SIGTERM to WebKit's children of this process and waits up to `seconds` for them.
   static func stop(waitingAtMost seconds: Double = 2) {
-    let children = childPIDs()
+    let children = childPIDs().filter { pid in
+      PageFolder.contents(of: "/proc/\(pid)/comm").map { String(decoding: $0, as: UTF8.self).hasPrefix("WebKit") } ?? false
+    }
     for pid in children { kill(pid, SIGTERM) }
     var left = Set(children)
     var waited = 0.0

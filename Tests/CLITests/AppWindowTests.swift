@@ -196,6 +196,29 @@ import Testing
     #expect(r.stderr.contains("--script failed") && r.stderr.contains("nope"), "\(r.stderr)")
   }
 
+  @Test func aCrashedWebProcessIsReportedAndThePageReloadedOnce() throws {
+    let desktop = try Desktop()
+    let app = try NBridgeBinary.start(["app", AppWindowTests.fixtures], environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("page.js loaded", timeout: 30))
+    let children = try ChildProcess.run(
+      "sh", ["-c", "cat /proc/\(app.pid)/task/*/children"], environment: [:], timeout: 10
+    ).stdout.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let web = children.first { pid in
+      ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("WebKitWebProces")
+    }
+    #expect(web != nil, "children: \(children)")
+    // SIGKILL: the web process handles SIGSEGV itself (JavaScriptCore), and a kill signal is what
+    // an out-of-memory killer or a crash in a GPU driver looks like from outside.
+    if let web { kill(web, SIGKILL) }
+    let deadline = Date().addingTimeInterval(30)
+    while app.stdout.components(separatedBy: "page.js loaded").count < 3 && Date() < deadline { usleep(20_000) }
+    #expect(app.stdout.components(separatedBy: "page.js loaded").count == 3, "\(app.stdout)")
+    #expect(app.stderr.contains("nbridge app: the web process crashed; reloading the page"), "\(app.stderr)")
+    app.signal(SIGTERM)
+    #expect(app.wait(timeout: 10) == 143)
+  }
+
   @Test func withoutADisplayItExitsTwoAtOnce() throws {
     var env = NBridgeBinary.headless
     env["NBRIDGE_DATA_DIR"] = try TemporaryDirectory(prefix: "nbridge-nodisplay").file("data")

@@ -3,9 +3,21 @@
 // forwarded to the run's stdout/stderr, and the functions the window calls back into.
 (function (global, internal) {
   'use strict';
-  const handler = global.webkit.messageHandlers.nbridge;
-  const post = handler.postMessage.bind(handler);
+  const handlers = global.webkit.messageHandlers;
   const token = internal.token;
+  // Every message this frame posts carries the token, WKBridgeKit's own WKBridge posts included:
+  // a frame of another origin has its own, unpatched handler prototype and does no work. The
+  // prototype, not the handler object, is patched: WebKit may make a new wrapper object for a
+  // handler after a garbage collection, but the prototype lives as long as the frame.
+  const prototype = Object.getPrototypeOf(handlers.nbridge);
+  const original = prototype.postMessage;
+  Object.defineProperty(prototype, 'postMessage', {
+    configurable: false, writable: false, enumerable: true,
+    value: function postMessage(message) {
+      return original.call(this, token + (typeof message === 'string' ? message : JSON.stringify(message)));
+    },
+  });
+  const post = (text) => handlers.nbridge.postMessage(text);
   const streams = new Map();
   let nextStream = 1;
 
@@ -15,26 +27,16 @@
     throw new internal.NBridgeError(answer.slice(1, newline), answer.slice(newline + 1));
   }
 
-  // WKBridgeKit's page code posts to WKBridge itself: its messages carry the token too, so a
-  // frame of another origin, which shares the handler but not this closure, does no work.
-  const wkbridge = global.webkit.messageHandlers.WKBridge;
-  if (wkbridge) {
-    const send = wkbridge.postMessage.bind(wkbridge);
-    Object.defineProperty(wkbridge, 'postMessage', {
-      value: function postMessage(message) { send(token + (typeof message === 'string' ? message : JSON.stringify(message))); },
-    });
-  }
-
   internal.native = {
     call(code, json, callback) {
-      if (typeof callback !== 'function') return post(token + 'c' + code + '\n' + (json || '')).then(settle);
+      if (typeof callback !== 'function') return post('c' + code + '\n' + (json || '')).then(settle);
       const id = nextStream++;
       streams.set(id, callback);
       const done = () => streams.delete(id);
-      return post(token + 's' + code + ' ' + id + '\n' + json).then(settle).finally(done);
+      return post('s' + code + ' ' + id + '\n' + json).then(settle).finally(done);
     },
-    listeners(sid, event, count) { post(token + 'l' + sid + ' ' + count + '\n' + event); },
-    print(fd, text) { post(token + 'p' + fd + text); },
+    listeners(sid, event, count) { post('l' + sid + ' ' + count + '\n' + event); },
+    print(fd, text) { post('p' + fd + text); },
     reportError(e) { setTimeout(() => { throw e; }); },
   };
 
