@@ -248,12 +248,14 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     if peek() == 0x2D { negative = true; index += 1 }
     var integer: UInt64 = 0
     var digits = 0
+    let leadingZero = peek() == 0x30
     while let c = peek(), c >= 0x30, c <= 0x39 {
       if digits < 18 { integer = integer * 10 + UInt64(c - 0x30) }
       digits += 1
       index += 1
     }
     guard digits > 0 else { throw fail("a value") }
+    guard !(leadingZero && digits > 1) else { throw JSONSyntaxError(offset: start, reason: "a number without leading zeros") }
     let next = peek()
     if next != 0x2E && next != 0x65 && next != 0x45 && digits <= 15 {
       let magnitude = Double(integer)
@@ -316,13 +318,7 @@ struct JSONWriter<Unit: FixedWidthInteger & UnsignedInteger> {
   }
 
   mutating func writeNumber(_ n: Double) {
-    if !n.isFinite {
-      ascii("null")
-    } else if n == n.rounded(), abs(n) < 1e18 {
-      ascii(String(Int64(n)))
-    } else {
-      ascii(n.description)
-    }
+    ascii(n.isFinite ? NumberText.javaScript(n) : "null")
   }
 
   static var hexDigits: StaticString { "0123456789abcdef" }
@@ -361,6 +357,8 @@ struct JSONWriter<Unit: FixedWidthInteger & UnsignedInteger> {
     case 0x0A: ascii(0x5C); ascii(0x6E)
     case 0x0D: ascii(0x5C); ascii(0x72)
     case 0x09: ascii(0x5C); ascii(0x74)
+    case 0x08: ascii(0x5C); ascii(0x62)
+    case 0x0C: ascii(0x5C); ascii(0x66)
     case 0..<0x20:
       ascii(0x5C); ascii(0x75); ascii(0x30); ascii(0x30)
       ascii(JSONWriter.hexDigits.utf8Start[Int(unit >> 4)])
