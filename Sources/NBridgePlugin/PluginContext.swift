@@ -99,8 +99,6 @@ public final class KeepAlive {
     if let token { host.releaseRun(token) }
     token = nil
   }
-  /// Whether the hold is still held.
-  public var isHeld: Bool { token != nil }
 }
 
 /// A timer on the loop.

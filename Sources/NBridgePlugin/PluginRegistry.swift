@@ -59,9 +59,6 @@ public struct RegisteredPlugin: Sendable {
   /// Creates the plugin for a run.
   @BridgeActor
   public func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
-
-  /// The index of `action`, for calls that resolve names once.
-  public func actionIndex(_ action: String) -> Int? { actions.firstIndex { $0.name == action } }
 }
 
 /// An action's declaration, without its body.

@@ -26,10 +26,3 @@ extension String {
     }
   }
 }
-
-/// A retained JavaScriptCore string released when this wrapper goes away.
-final class JSName {
-  let ref: JSStringRef
-  init(_ text: String) { ref = text.makeJSString() }
-  deinit { JSStringRelease(ref) }
-}

@@ -16,8 +16,6 @@ struct TimerQueue {
   /// Live timer ids; a cancelled id stays in the heap until it surfaces.
   private(set) var live: Set<Int> = []
 
-  var isEmpty: Bool { live.isEmpty }
-
   mutating func insert(id: Int, deadline: UInt64) {
     sequence += 1
     live.insert(id)

@@ -1,5 +1,6 @@
 import NBridgePlugin
 import NBridgeTesting
+import Synchronization
 import Testing
 
 @Suite struct BridgeCallTests {
@@ -113,12 +114,30 @@ import Testing
   }
 
   @Test func deniedServiceRejectsAndDoesNoWork() async throws {
+    let before = CountingPlugin.calls.load(ordering: .relaxed)
     let value = try await JSHarness.evaluate(
       """
       let code;
-      try { await nbridge.echo.emit({ event: 'ping', payload: 1 }); } catch (e) { code = e.code; }
-      return [code, await nbridge.harness.finish({ token: -1 }) === null];
-      """, configure: { $0.deny = ["echo"] })
-    #expect(value == ["permission_denied", true])
+      try { await nbridge.counting.touch(); } catch (e) { code = e.code; }
+      return code;
+      """, plugins: [CountingPlugin.self], configure: { $0.deny = ["counting"] })
+    #expect(value == "permission_denied")
+    #expect(CountingPlugin.calls.load(ordering: .relaxed) == before, "the denied action ran")
+    let allowed = try await JSHarness.evaluate("return await nbridge.counting.touch();", plugins: [CountingPlugin.self])
+    #expect(allowed == .number(Double(before + 1)))
   }
+}
+
+/// Counts every call of its one action, in the plugin itself: what "did no work" is checked against.
+@BridgeActor
+final class CountingPlugin: Plugin {
+  nonisolated static let calls = Atomic<Int>(0)
+  nonisolated static let definition = PluginDefinition<CountingPlugin>(
+    service: "counting", summary: "Counts its calls.",
+    actions: [
+      Action("touch", result: .integer) { (_, _: NoOptions, _) in
+        CountingPlugin.calls.add(1, ordering: .relaxed).newValue
+      }
+    ])
+  init(context: PluginContext) {}
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -26,6 +27,21 @@ final class GreeterPlugin: Plugin {
 }
 
 @Suite struct ReadmeExampleTests {
+  /// The plugin above is the README's first Swift block, line for line (its `import` aside).
+  @Test func thePluginAboveIsTheReadmeBlock() throws {
+    let here = URL(fileURLWithPath: #filePath)
+    let readme = try String(
+      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(readme.range(of: "## Write a plugin"))
+    let start = try #require(readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex))
+    let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+    let block = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("import ") }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    let source = try String(contentsOf: here, encoding: .utf8)
+    #expect(source.contains(block), "README's plugin block differs from this file's copy")
+  }
+
   @Test func theReadmePluginAnswersFromJS() async throws {
     let value = try await JSHarness.evaluate(
       """

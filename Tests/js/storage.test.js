@@ -13,7 +13,9 @@ async function expectInvalid(promise, field, action) {
   const error = await rejection(promise);
   assert.equal(error.code, 'invalid_parameter');
   assert(error.message.startsWith('storage.' + action + ': '), 'message names the call: ' + error.message);
-  assert(error.message.includes('"' + field + '"') || error.message.includes(field), 'message names ' + field + ': ' + error.message);
+  // The field itself, quoted, or a path inside it ("value.a[2]").
+  const named = ['"', '.', '['].some((end) => error.message.includes('"' + field + end));
+  assert(named, 'message names "' + field + '": ' + error.message);
   return error;
 }
 

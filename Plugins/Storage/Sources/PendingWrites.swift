@@ -24,9 +24,6 @@ struct PendingWrites {
 
   private var groups: [ExactString: Group] = [:]
 
-  /// Whether nothing is pending.
-  var isEmpty: Bool { groups.isEmpty }
-
   /// Records `write`, queued as number `sequence` (numbers only grow).
   mutating func record(_ write: StoreWrite, sequence: UInt64) {
     switch write {
