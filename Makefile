@@ -8,7 +8,7 @@ APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test bench format clean
+.PHONY: deps deno build run test lint-js bench format clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -35,7 +35,12 @@ run: build
 TEST_TARGETS := NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
 	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests
 
-test: deps deno
+# The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
+lint-js: deno
+	$(DENO) fmt --check
+	$(DENO) lint
+
+test: deps deno lint-js
 	$(SWIFT) build --build-tests
 	@failed=""; for t in $(TEST_TARGETS); do \
 		echo "== swift test: $$t"; \
@@ -55,8 +60,9 @@ bench: deps
 	$(SWIFT) build -c release --product nbridge-bench-webview
 	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
 
-format:
+format: deno
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks
+	$(DENO) fmt
 
 clean:
 	rm -rf .build

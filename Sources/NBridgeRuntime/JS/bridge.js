@@ -24,11 +24,18 @@
   // Returns a message naming the first value JSON cannot carry, or undefined.
   function problem(v, path, seen) {
     switch (typeof v) {
-      case 'string': case 'boolean': case 'undefined': return undefined;
-      case 'number': return isFinite(v) ? undefined : '"' + path + '" must be a finite number (got ' + v + ')';
-      case 'function': return '"' + path + '" must not be a function';
-      case 'symbol': return '"' + path + '" must not be a symbol';
-      case 'bigint': return '"' + path + '" must not be a BigInt';
+      case 'string':
+      case 'boolean':
+      case 'undefined':
+        return undefined;
+      case 'number':
+        return isFinite(v) ? undefined : '"' + path + '" must be a finite number (got ' + v + ')';
+      case 'function':
+        return '"' + path + '" must not be a function';
+      case 'symbol':
+        return '"' + path + '" must not be a symbol';
+      case 'bigint':
+        return '"' + path + '" must not be a BigInt';
     }
     if (v === null || typeof v.toJSON === 'function') return undefined;
     if (seen.indexOf(v) >= 0) return '"' + path + '" contains a cycle';
@@ -53,9 +60,12 @@
     const code = sid * 65536 + aid;
     if (options === undefined || options === null) return native.call(code);
     if (typeof options !== 'object' || Array.isArray(options)) {
-      return reject('invalid_parameter', label + ': options must be an object (got ' + (Array.isArray(options) ? 'array' : typeof options) + ')');
+      return reject(
+        'invalid_parameter',
+        label + ': options must be an object (got ' + (Array.isArray(options) ? 'array' : typeof options) + ')',
+      );
     }
-    let callback = options.retainCallback;
+    const callback = options.retainCallback;
     const seen = [options];
     let found;
     for (const k in options) {
@@ -72,7 +82,11 @@
       if (found) return reject('invalid_parameter', label + ': ' + found);
     }
     let json;
-    try { json = JSON.stringify(options); } catch (e) { return reject('invalid_parameter', label + ': ' + e.message); }
+    try {
+      json = JSON.stringify(options);
+    } catch (e) {
+      return reject('invalid_parameter', label + ': ' + e.message);
+    }
     return typeof callback === 'function' ? native.call(code, json, callback) : native.call(code, json);
   }
 
@@ -82,29 +96,60 @@
   const serviceIndex = new Map();
   function unknownMember(make) {
     return new Proxy({}, {
-      get(target, name) {
-        if (typeof name !== 'string' || name === 'then' || name === 'toJSON' || name === 'constructor') return undefined;
+      get(_target, name) {
+        if (typeof name !== 'string' || name === 'then' || name === 'toJSON' || name === 'constructor') {
+          return undefined;
+        }
         return make(name);
       },
     });
   }
-  const unknownService = (name) => unknownMember(() => () => reject('invalid_service', name + ': no such service is registered (see `nbridge plugins`)'));
+  const unknownService = (name) =>
+    unknownMember(() => () =>
+      reject('invalid_service', name + ': no such service is registered (see `nbridge plugins`)')
+    );
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
     const label = (action) => svc.name + '.' + action;
-    const obj = Object.create(unknownMember((action) => () => reject('invalid_action_name', label(action) + ': ' + svc.name + ' has no action "' + action + '"')));
+    const obj = Object.create(
+      unknownMember((action) => () =>
+        reject('invalid_action_name', label(action) + ': ' + svc.name + ' has no action "' + action + '"')
+      ),
+    );
     svc.actions.forEach((action, aid) => {
       const l = label(action);
-      obj[action] = { [action](options) { return invoke(sid, aid, l, options); } }[action];
+      obj[action] = {
+        [action](options) {
+          return invoke(sid, aid, l, options);
+        },
+      }[action];
     });
     const key = (event) => sid + ':' + event;
     defineHidden(obj, 'addListener', function addListener(event, callback) {
-      if (svc.events.indexOf(event) < 0) throw makeError('invalid_parameter', svc.name + '.addListener: "event" must be one of ' + (svc.events.length ? svc.events.map((e) => "'" + e + "'").join(', ') : '(none: ' + svc.name + ' has no events)') + ' (got ' + inspect(event, 1, []) + ')');
-      if (typeof callback !== 'function') throw makeError('invalid_parameter', svc.name + '.addListener: "callback" must be a function');
-      if (!svc.allowed) throw makeError('permission_denied', svc.name + '.addListener: the app may not use "' + svc.name + '" (add "' + svc.permission + '" to "permissions" in nbridge.json or pass --allow ' + svc.permission + ')');
+      if (svc.events.indexOf(event) < 0) {
+        throw makeError(
+          'invalid_parameter',
+          svc.name + '.addListener: "event" must be one of ' + (svc.events.length
+            ? svc.events.map((e) =>
+              "'" + e + "'"
+            ).join(', ')
+            : '(none: ' + svc.name + ' has no events)') +
+            ' (got ' + inspect(event, 1, []) + ')',
+        );
+      }
+      if (typeof callback !== 'function') {
+        throw makeError('invalid_parameter', svc.name + '.addListener: "callback" must be a function');
+      }
+      if (!svc.allowed) {
+        throw makeError(
+          'permission_denied',
+          svc.name + '.addListener: the app may not use "' + svc.name + '" (add "' + svc.permission +
+            '" to "permissions" in nbridge.json or pass --allow ' + svc.permission + ')',
+        );
+      }
       const k = key(event);
       let list = listeners.get(k);
-      if (!list) listeners.set(k, (list = []));
+      if (!list) listeners.set(k, list = []);
       const entry = { callback };
       list.push(entry);
       native.listeners(sid, event, list.length);
@@ -123,7 +168,10 @@
       for (const e of svc.events) {
         if (event !== undefined && e !== event) continue;
         const list = listeners.get(key(e));
-        if (list && list.length) { list.length = 0; native.listeners(sid, e, 0); }
+        if (list && list.length) {
+          list.length = 0;
+          native.listeners(sid, e, 0);
+        }
       }
     });
     nb[svc.name] = obj;
@@ -132,9 +180,13 @@
 
   function callByName(service, action, option) {
     const svc = nb[service];
-    if (!serviceIndex.has(service)) return reject('invalid_service', service + ': no such service is registered (see `nbridge plugins`)');
+    if (!serviceIndex.has(service)) {
+      return reject('invalid_service', service + ': no such service is registered (see `nbridge plugins`)');
+    }
     const fn = svc[action];
-    if (typeof fn !== 'function' || !hasOwn.call(svc, action)) return reject('invalid_action_name', service + '.' + action + ': ' + service + ' has no action "' + action + '"');
+    if (typeof fn !== 'function' || !hasOwn.call(svc, action)) {
+      return reject('invalid_action_name', service + '.' + action + ': ' + service + ' has no action "' + action + '"');
+    }
     return fn.call(svc, option);
   }
   // Bound to the built-in services even if a script replaces nbridge.app with a wrapper built on callToNative.
@@ -162,7 +214,11 @@
     const list = listeners.get(sid + ':' + event);
     if (!list || !list.length) return;
     for (const entry of list.slice()) {
-      try { entry.callback(payload); } catch (e) { native.reportError(e); }
+      try {
+        entry.callback(payload);
+      } catch (e) {
+        native.reportError(e);
+      }
     }
   }
 

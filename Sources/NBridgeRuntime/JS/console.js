@@ -5,15 +5,24 @@
   function quote(s) {
     return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'";
   }
-  function keyText(k) { return /^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k); }
+  function keyText(k) {
+    return /^[A-Za-z_$][\w$]*$/.test(k) ? k : quote(k);
+  }
   function inspect(value, depth, seen) {
     switch (typeof value) {
-      case 'string': return depth === 0 ? value : quote(value);
-      case 'number': return Object.is(value, -0) ? '-0' : String(value);
-      case 'bigint': return value + 'n';
-      case 'boolean': case 'undefined': return String(value);
-      case 'symbol': return value.toString();
-      case 'function': return '[Function: ' + (value.name || '(anonymous)') + ']';
+      case 'string':
+        return depth === 0 ? value : quote(value);
+      case 'number':
+        return Object.is(value, -0) ? '-0' : String(value);
+      case 'bigint':
+        return value + 'n';
+      case 'boolean':
+      case 'undefined':
+        return String(value);
+      case 'symbol':
+        return value.toString();
+      case 'function':
+        return '[Function: ' + (value.name || '(anonymous)') + ']';
     }
     if (value === null) return 'null';
     if (seen.indexOf(value) >= 0) return '[Circular]';
@@ -41,7 +50,8 @@
         value.forEach((v) => items.push(inspect(v, depth + 1, seen)));
         out = 'Set(' + value.size + ') {' + (items.length ? ' ' + items.join(', ') + ' ' : '') + '}';
       } else if (ArrayBuffer.isView(value)) {
-        out = value.constructor.name + '(' + value.length + ') [ ' + Array.prototype.slice.call(value, 0, 50).join(', ') + ' ]';
+        out = value.constructor.name + '(' + value.length + ') [ ' +
+          Array.prototype.slice.call(value, 0, 50).join(', ') + ' ]';
       } else if (value instanceof Promise) {
         out = 'Promise { <pending> }';
       } else {
@@ -57,7 +67,7 @@
     return out;
   }
   function format(items) {
-    let first = items[0];
+    const first = items[0];
     let rest = 1;
     let text = '';
     if (typeof first === 'string' && first.indexOf('%') >= 0) {
@@ -66,12 +76,23 @@
         if (rest >= items.length) return m;
         const v = items[rest++];
         switch (f) {
-          case 's': return typeof v === 'string' ? v : inspect(v, 1, []);
-          case 'd': case 'i': return typeof v === 'object' ? 'NaN' : String(f === 'i' ? parseInt(v) : Number(v));
-          case 'f': return String(parseFloat(v));
-          case 'j': try { return JSON.stringify(v); } catch (e) { return '[Circular]'; }
-          case 'c': return '';
-          default: return inspect(v, 1, []);
+          case 's':
+            return typeof v === 'string' ? v : inspect(v, 1, []);
+          case 'd':
+          case 'i':
+            return typeof v === 'object' ? 'NaN' : String(f === 'i' ? parseInt(v) : Number(v));
+          case 'f':
+            return String(parseFloat(v));
+          case 'j':
+            try {
+              return JSON.stringify(v);
+            } catch {
+              return '[Circular]';
+            }
+          case 'c':
+            return '';
+          default:
+            return inspect(v, 1, []);
         }
       });
     } else {
@@ -108,18 +129,36 @@
     return;
   }
   global.console = {
-    log: out, info: out, debug: out, warn: err, error: err,
+    log: out,
+    info: out,
+    debug: out,
+    warn: err,
+    error: err,
     trace: (...a) => err('Trace: ' + format(a) + '\n' + formatStack(new Error().stack)),
-    assert: (cond, ...a) => { if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : '')); },
-    count: (label = 'default') => { counters.set(label, (counters.get(label) || 0) + 1); out(label + ': ' + counters.get(label)); },
-    time: (label = 'default') => { timersByLabel.set(label, Date.now()); },
-    timeEnd: (label = 'default') => { out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms'); timersByLabel.delete(label); },
+    assert: (cond, ...a) => {
+      if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : ''));
+    },
+    count: (label = 'default') => {
+      counters.set(label, (counters.get(label) || 0) + 1);
+      out(label + ': ' + counters.get(label));
+    },
+    time: (label = 'default') => {
+      timersByLabel.set(label, Date.now());
+    },
+    timeEnd: (label = 'default') => {
+      out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms');
+      timersByLabel.delete(label);
+    },
     dir: (v) => out(v),
     table: (v) => out(v),
   };
 
   Object.assign(internal, {
-    inspect, format, formatStack,
-    shiftColumns(url, width) { columnShifts.set(url, width); },
+    inspect,
+    format,
+    formatStack,
+    shiftColumns(url, width) {
+      columnShifts.set(url, width);
+    },
   });
 });

@@ -1,5 +1,5 @@
 // The functions the runtime calls into the prelude (last file: it reads what the others export).
-(function (global, internal) {
+(function (_global, internal) {
   'use strict';
   const { NBridgeError, inspect, formatStack } = internal;
   internal.hooks = {
@@ -11,7 +11,11 @@
       if (e instanceof Error) {
         const name = e.name || 'Error';
         const stack = formatStack(e.stack);
-        const code = e.code === undefined ? '' : e instanceof NBridgeError ? ' [' + e.code + ']' : ' (code ' + e.code + ')';
+        const code = e.code === undefined
+          ? ''
+          : e instanceof NBridgeError
+          ? ' [' + e.code + ']'
+          : ' (code ' + e.code + ')';
         return name + ': ' + e.message + code + (stack ? '\n' + stack : '');
       }
       return inspect(e, 1, []);

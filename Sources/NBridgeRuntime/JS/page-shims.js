@@ -4,7 +4,15 @@
   const native = internal.native;
   global.window = global;
   global.self = global;
-  global.alert = (message) => { native.print(1, '[alert] ' + (message === undefined ? '' : String(message)) + '\n'); };
-  global.confirm = (message) => { native.print(1, '[confirm] ' + (message === undefined ? '' : String(message)) + ' -> false\n'); return false; };
-  global.prompt = (message) => { native.print(1, '[prompt] ' + (message === undefined ? '' : String(message)) + ' -> null\n'); return null; };
+  global.alert = (message) => {
+    native.print(1, '[alert] ' + (message === undefined ? '' : String(message)) + '\n');
+  };
+  global.confirm = (message) => {
+    native.print(1, '[confirm] ' + (message === undefined ? '' : String(message)) + ' -> false\n');
+    return false;
+  };
+  global.prompt = (message) => {
+    native.print(1, '[prompt] ' + (message === undefined ? '' : String(message)) + ' -> null\n');
+    return null;
+  };
 });

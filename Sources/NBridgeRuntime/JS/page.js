@@ -12,7 +12,9 @@
   const prototype = Object.getPrototypeOf(handlers.nbridge);
   const original = prototype.postMessage;
   Object.defineProperty(prototype, 'postMessage', {
-    configurable: false, writable: false, enumerable: true,
+    configurable: false,
+    writable: false,
+    enumerable: true,
     value: function postMessage(message) {
       return original.call(this, token + (typeof message === 'string' ? message : JSON.stringify(message)));
     },
@@ -35,13 +37,22 @@
       const done = () => streams.delete(id);
       return post('s' + code + ' ' + id + '\n' + json).then(settle).finally(done);
     },
-    listeners(sid, event, count) { post('l' + sid + ' ' + count + '\n' + event); },
-    print(fd, text) { post('p' + fd + text); },
-    reportError(e) { setTimeout(() => { throw e; }); },
+    listeners(sid, event, count) {
+      post('l' + sid + ' ' + count + '\n' + event);
+    },
+    print(fd, text) {
+      post('p' + fd + text);
+    },
+    reportError(e) {
+      setTimeout(() => {
+        throw e;
+      });
+    },
   };
 
   // Called by the window: a plugin event, or an intermediate result of a retainCallback call.
-  const hidden = (name, value) => Object.defineProperty(global, name, { value, configurable: false, enumerable: false });
+  const hidden = (name, value) =>
+    Object.defineProperty(global, name, { value, configurable: false, enumerable: false });
   hidden('__nbridgeEvent', (sid, event, payload) => internal.emit(sid, event, payload));
   hidden('__nbridgeStream', (id, value) => {
     const callback = streams.get(id);
@@ -70,12 +81,16 @@
   global.addEventListener('error', (event) => {
     const e = event.error;
     const where = (event.filename || '').replace(/^.*\//, '') + ':' + event.lineno + ':' + event.colno;
-    const text = e instanceof Error ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack) : String(event.message);
+    const text = e instanceof Error
+      ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack)
+      : String(event.message);
     internal.native.print(2, 'Uncaught (in page ' + where + ') ' + text + '\n');
   });
   global.addEventListener('unhandledrejection', (event) => {
     const e = event.reason;
-    const text = e instanceof Error ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack) : internal.inspect(e, 1, []);
+    const text = e instanceof Error
+      ? e.name + ': ' + e.message + '\n' + internal.formatStack(e.stack)
+      : internal.inspect(e, 1, []);
     internal.native.print(2, 'Uncaught (in promise, in page) ' + text + '\n');
   });
 });

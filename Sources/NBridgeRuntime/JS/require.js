@@ -2,13 +2,17 @@
 (function (global, internal) {
   'use strict';
   const native = internal.native;
-  function dirname(p) { const i = p.lastIndexOf('/'); return i <= 0 ? (i === 0 ? '/' : '.') : p.slice(0, i); }
+  function dirname(p) {
+    const i = p.lastIndexOf('/');
+    return i <= 0 ? (i === 0 ? '/' : '.') : p.slice(0, i);
+  }
   function resolvePath(base, p) {
     const parts = (p.startsWith('/') ? p : base + '/' + p).split('/');
     const stack = [];
     for (const part of parts) {
       if (part === '' || part === '.') continue;
-      if (part === '..') stack.pop(); else stack.push(part);
+      if (part === '..') stack.pop();
+      else stack.push(part);
     }
     return '/' + stack.join('/');
   }
@@ -19,12 +23,19 @@
       const text = native.readFile(candidate);
       if (text !== undefined) return { path: candidate, text };
     }
-    throw new Error('Cannot find module \'' + request + '\' (looked for ' + path + ', ' + path + '.js, ' + path + '.json, ' + path + '/index.js)');
+    throw new Error(
+      "Cannot find module '" + request + "' (looked for " + path + ', ' + path + '.js, ' + path + '.json, ' + path +
+        '/index.js)',
+    );
   }
   function makeRequire(dir) {
     function require(request) {
       if (typeof request !== 'string' || !request) throw new TypeError('require: the path must be a non-empty string');
-      if (!request.startsWith('.') && !request.startsWith('/')) throw new Error('Cannot find module \'' + request + '\': nbridge loads files by relative or absolute path only (no packages)');
+      if (!request.startsWith('.') && !request.startsWith('/')) {
+        throw new Error(
+          "Cannot find module '" + request + "': nbridge loads files by relative or absolute path only (no packages)",
+        );
+      }
       const file = findFile(dir, request);
       const cached = modules.get(file.path);
       if (cached) return cached.exports;
@@ -33,8 +44,18 @@
       if (file.path.endsWith('.json')) {
         module.exports = JSON.parse(file.text);
       } else {
-        const wrapper = native.evaluate('(function (exports, require, module, __filename, __dirname) {' + file.text + '\n})', file.path);
-        wrapper.call(module.exports, module.exports, makeRequire(dirname(file.path)), module, file.path, dirname(file.path));
+        const wrapper = native.evaluate(
+          '(function (exports, require, module, __filename, __dirname) {' + file.text + '\n})',
+          file.path,
+        );
+        wrapper.call(
+          module.exports,
+          module.exports,
+          makeRequire(dirname(file.path)),
+          module,
+          file.path,
+          dirname(file.path),
+        );
       }
       module.loaded = true;
       return module.exports;

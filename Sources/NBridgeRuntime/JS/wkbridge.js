@@ -15,7 +15,9 @@
       WKBridge: {
         postMessage(message) {
           let command;
-          try { command = typeof message === 'string' ? JSON.parse(message) : message; } catch (e) {
+          try {
+            command = typeof message === 'string' ? JSON.parse(message) : message;
+          } catch {
             native.print(2, 'nbridge: WKBridge.postMessage: not JSON: ' + String(message).slice(0, 200) + '\n');
             return;
           }
@@ -25,10 +27,16 @@
             return;
           }
           const call = builtinAction(String(command.service), String(command.action));
-          const promise = call ? call(command.option) : callByName(String(command.service), String(command.action), command.option);
+          const promise = call
+            ? call(command.option)
+            : callByName(String(command.service), String(command.action), command.option);
           promise.then(
             (data) => answer(command.promiseId, data === undefined ? null : data, null),
-            (e) => answer(command.promiseId, (e && e.code) || 'unknown_error', { code: (e && e.code) || 'unknown_error', message: String((e && e.message) || e) }),
+            (e) =>
+              answer(command.promiseId, (e && e.code) || 'unknown_error', {
+                code: (e && e.code) || 'unknown_error',
+                message: String((e && e.message) || e),
+              }),
           );
         },
       },
