@@ -34,10 +34,8 @@ extension Runtime {
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
   func refusal(_ slot: ServiceSlot, _ aid: Int) -> BridgeError? {
     guard !slot.allowed, !slot.plugin.actions[aid].answersWithoutPermission else { return nil }
-    return BridgeError(
-      .permissionDenied,
-      "the app may not use \"\(slot.plugin.service)\" (add \"\(slot.plugin.permission)\" to \"permissions\" in nbridge.json or pass --allow \(slot.plugin.permission))"
-    )
+    let names = ["service": slot.plugin.service, "permission": slot.plugin.permission]
+    return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names))
   }
 
   /// Starts `slot`'s action `aid` with `options`; it settles through `settlement` now or later.

@@ -27,6 +27,9 @@ extension Runtime {
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "services", js.value(.array(services)))
+    let (codes, messages) = BridgeMessages.prelude
+    js.setProperty(shared, "codes", js.value(codes))
+    js.setProperty(shared, "messages", js.value(messages))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }

@@ -33,8 +33,9 @@ extension Runtime {
           "events": .array(slot.plugin.events.map { .string($0.name) }),
         ]
       })
+    let (codes, messages) = BridgeMessages.prelude
     let shared: JSONValue = [
-      "page": true, "token": .string(token), "services": services,
+      "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
       "args": .array(configuration.arguments.map { .string($0) }),
     ]
     return "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
@@ -129,10 +130,11 @@ extension Runtime {
       return answer(.failure(BridgeError(.invalidParameter, "WKBridge: \"service\" and \"action\" must be strings")))
     }
     guard let sid = slots.firstIndex(where: { $0.plugin.service == service }) else {
-      return answer(.failure(BridgeError(.invalidService, "\(service): no such service is registered")))
+      return answer(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
     }
     guard let aid = slots[sid].plugin.actions.firstIndex(where: { $0.name == action }) else {
-      return answer(.failure(BridgeError(.invalidActionName, "\(service).\(action): \(service) has no action \"\(action)\"")))
+      let message = BridgeMessages.fill(BridgeMessages.unknownAction, ["service": service, "action": action])
+      return answer(.failure(BridgeError(.invalidActionName, message)))
     }
     let slot = slots[sid]
     let settlement = Settlement.handler(answer)

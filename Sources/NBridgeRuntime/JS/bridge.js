@@ -4,7 +4,11 @@
 (function (global, internal) {
   'use strict';
   const native = internal.native;
-  const { services, args } = internal;
+  const { services, args, codes, messages } = internal;
+  // Codes and message templates come from the runtime (ErrorCode, BridgeMessages): one place.
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
+  const noService = (service) => fill(messages.unknownService, { service });
+  const noAction = (service, action) => fill(messages.unknownAction, { service, action });
   const hasOwn = Object.prototype.hasOwnProperty;
   const defineHidden = (obj, name, value) =>
     Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
@@ -61,7 +65,7 @@
     if (options === undefined || options === null) return native.call(code);
     if (typeof options !== 'object' || Array.isArray(options)) {
       return reject(
-        'invalid_parameter',
+        codes.invalidParameter,
         label + ': options must be an object (got ' + (Array.isArray(options) ? 'array' : typeof options) + ')',
       );
     }
@@ -79,13 +83,13 @@
       } else {
         found = problem(options[k], k, seen);
       }
-      if (found) return reject('invalid_parameter', label + ': ' + found);
+      if (found) return reject(codes.invalidParameter, label + ': ' + found);
     }
     let json;
     try {
       json = JSON.stringify(options);
     } catch (e) {
-      return reject('invalid_parameter', label + ': ' + e.message);
+      return reject(codes.invalidParameter, label + ': ' + e.message);
     }
     return typeof callback === 'function' ? native.call(code, json, callback) : native.call(code, json);
   }
@@ -104,17 +108,12 @@
       },
     });
   }
-  const unknownService = (name) =>
-    unknownMember(() => () =>
-      reject('invalid_service', name + ': no such service is registered (see `nbridge plugins`)')
-    );
+  const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
     const label = (action) => svc.name + '.' + action;
     const obj = Object.create(
-      unknownMember((action) => () =>
-        reject('invalid_action_name', label(action) + ': ' + svc.name + ' has no action "' + action + '"')
-      ),
+      unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
     svc.actions.forEach((action, aid) => {
       const l = label(action);
@@ -128,7 +127,7 @@
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
         throw makeError(
-          'invalid_parameter',
+          codes.invalidParameter,
           svc.name + '.addListener: "event" must be one of ' + (svc.events.length
             ? svc.events.map((e) =>
               "'" + e + "'"
@@ -138,14 +137,11 @@
         );
       }
       if (typeof callback !== 'function') {
-        throw makeError('invalid_parameter', svc.name + '.addListener: "callback" must be a function');
+        throw makeError(codes.invalidParameter, svc.name + '.addListener: "callback" must be a function');
       }
       if (!svc.allowed) {
-        throw makeError(
-          'permission_denied',
-          svc.name + '.addListener: the app may not use "' + svc.name + '" (add "' + svc.permission +
-            '" to "permissions" in nbridge.json or pass --allow ' + svc.permission + ')',
-        );
+        const denied = fill(messages.permissionDenied, { service: svc.name, permission: svc.permission });
+        throw makeError(codes.permissionDenied, svc.name + '.addListener: ' + denied);
       }
       const k = key(event);
       let list = listeners.get(k);
@@ -181,11 +177,11 @@
   function callByName(service, action, option) {
     const svc = nb[service];
     if (!serviceIndex.has(service)) {
-      return reject('invalid_service', service + ': no such service is registered (see `nbridge plugins`)');
+      return reject(codes.invalidService, noService(service));
     }
     const fn = svc[action];
     if (typeof fn !== 'function' || !hasOwn.call(svc, action)) {
-      return reject('invalid_action_name', service + '.' + action + ': ' + service + ' has no action "' + action + '"');
+      return reject(codes.invalidActionName, noAction(service, action));
     }
     return fn.call(svc, option);
   }

@@ -33,8 +33,8 @@
           promise.then(
             (data) => answer(command.promiseId, data === undefined ? null : data, null),
             (e) =>
-              answer(command.promiseId, (e && e.code) || 'unknown_error', {
-                code: (e && e.code) || 'unknown_error',
+              answer(command.promiseId, (e && e.code) || internal.codes.unknownError, {
+                code: (e && e.code) || internal.codes.unknownError,
                 message: String((e && e.message) || e),
               }),
           );

@@ -1,0 +1,34 @@
+import NBridgePlugin
+
+/// The bridge's own error messages, written once: Swift fills them in, and the prelude gets the
+/// same templates (with the error codes) so a rejection made in JS reads as one made in Swift.
+enum BridgeMessages {
+  static let permissionDenied =
+    "the app may not use \"{service}\" (add \"{permission}\" to \"permissions\" in nbridge.json or pass --allow {permission})"
+  static let unknownService = "{service}: no such service is registered (see `nbridge plugins`)"
+  static let unknownAction = "{service}.{action}: {service} has no action \"{action}\""
+
+  /// A template with `{name}` replaced by `values[name]`.
+  static func fill(_ template: String, _ values: [String: String]) -> String {
+    var out = ""
+    var rest = Substring(template)
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      out += rest[..<open]
+      let name = String(rest[rest.index(after: open)..<close])
+      out += values[name] ?? "{\(name)}"
+      rest = rest[rest.index(after: close)...]
+    }
+    return out + rest
+  }
+
+  /// `internal.codes` and `internal.messages` for the prelude.
+  static var prelude: (codes: JSONValue, messages: JSONValue) {
+    var codes = JSONObject()
+    for code in ErrorCode.allCases { codes[String(describing: code)] = .string(code.rawValue) }
+    let messages: JSONValue = [
+      "permissionDenied": .string(permissionDenied), "unknownService": .string(unknownService),
+      "unknownAction": .string(unknownAction),
+    ]
+    return (.object(codes), messages)
+  }
+}
