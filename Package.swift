@@ -34,14 +34,18 @@ let package = Package(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
+    // The file system calls of the runtime and the built-in plugins, in one place (Glibc only).
+    .target(name: "NBridgeSystem", swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
-      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "CJavaScriptCore"], resources: [.embedInCode("JS")],
+      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "NBridgeSystem", "CJavaScriptCore"], resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
-    .target(name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "CWebKitGTK"], swiftSettings: strict),
+    .target(
+      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CWebKitGTK"],
+      swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"], swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
@@ -49,16 +53,16 @@ let package = Package(
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
-      name: "NBridgeApp", dependencies: ["NBridgePlugin"], path: "Plugins/App/Sources",
+      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Pasteboard/Sources",
+      name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"], path: "Plugins/Pasteboard/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeNotification", dependencies: ["NBridgePlugin", "CGio"],
+      name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
       name: "NBridgeBuiltins",
@@ -102,6 +106,7 @@ let package = Package(
     .testTarget(
       name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
+    .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],

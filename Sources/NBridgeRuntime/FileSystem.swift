@@ -1,28 +1,8 @@
 import Glibc
+import NBridgeSystem
 
-/// Reads a whole file as UTF-8 text; nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var st = stat()
-  guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-    errno = EISDIR
-    return nil
-  }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = read(fd, &chunk, chunk.count)
-    if n < 0 {
-      if errno == EINTR { continue }
-      return nil
-    }
-    if n == 0 { break }
-    bytes.append(contentsOf: chunk[0..<n])
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
+/// Reads a whole file as UTF-8 text; nil when it cannot be read (`errno` says why).
+func readTextFile(_ path: String) -> String? { POSIX.readText(path) }
 
 /// Whether `path` exists (any kind of file).
 func fileExists(_ path: String) -> Bool {
@@ -53,11 +33,7 @@ public func absolutePath(_ path: String) -> String {
 
 /// Creates `path` and its parents (mode 0700 for new folders); true when it exists afterwards.
 func makeDirectories(_ path: String) -> Bool {
-  var current = path.hasPrefix("/") ? "" : "."
-  for part in path.split(separator: "/") {
-    current += "/" + part
-    if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
-  }
+  do { try POSIX.makeDirectories(path) } catch { return false }
   var st = stat()
   return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }

@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeSystem
 
 /// The folder `nbridge app` serves under its URI scheme: a request's path maps to a file inside
 /// it, never outside (`..` and symbolic links that lead out are not found).
@@ -27,20 +28,7 @@ struct PageFolder: Sendable {
   }
 
   /// The bytes of a file, or nil when it cannot be read.
-  static func contents(of path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { return nil }
-      if n == 0 { return bytes }
-      bytes.append(contentsOf: chunk[0..<n])
-    }
-  }
+  static func contents(of path: String) -> [UInt8]? { try? POSIX.readFile(path) }
 
   /// The content type for a file name, by its extension.
   static func mimeType(of path: String) -> String {

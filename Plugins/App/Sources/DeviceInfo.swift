@@ -1,3 +1,4 @@
+import NBridgeSystem
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -42,7 +43,7 @@ struct DeviceInfo: Encodable, Equatable {
 /// Where `DeviceInfo` comes from: files of the system and the environment.
 struct DeviceProbe {
   /// Reads a whole file (nil when it is missing); tests give their own.
-  var readFile: (String) -> String? = FileIO.read
+  var readFile: (String) -> String? = POSIX.readText
   /// The machine name (`uname(2)`'s `machine`).
   var machine: () -> String = DeviceProbe.unameMachine
 

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import NBridgePlugin
 
 /// What the app plugin keeps in the data dir: launches, the first launch, the device id.
@@ -23,9 +24,9 @@ struct LaunchRecord: Equatable, Sendable {
   /// replaced by a fresh one (through `warn`), since a launch must never fail over it.
   static func recordLaunch(in directory: String, now: Int64, warn: (String) -> Void) throws -> LaunchRecord {
     let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-    return try FileIO.withLock(on: directory) {
+    return try POSIX.withLock(on: directory) {
       var record: LaunchRecord
-      if let text = FileIO.read(path) {
+      if let text = POSIX.readText(path) {
         if let stored = LaunchRecord(json: text) {
           record = stored
           record.launchCount += 1
@@ -37,7 +38,8 @@ struct LaunchRecord: Equatable, Sendable {
         record = LaunchRecord(launchCount: 1, firstLaunch: now, deviceId: RandomID.uuid())
       }
       do {
-        try FileIO.writeAtomically(path, record.json)
+        // No fsync on this path: it runs before every script (see the type's summary).
+        try POSIX.writeAtomically(path, Array(record.json.utf8), mode: 0o644, syncs: false)
       } catch {
         throw BridgeError.unavailable("cannot record this launch: \(error)")
       }

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import Dispatch
 import NBridgePlugin
 import Synchronization
@@ -32,7 +33,7 @@ final class NotificationStore {
 
   /// The notifications kept at `path`; empty when there is no file, with a warning when it is unreadable.
   func load(_ path: String) -> [StoredNotification] {
-    guard let text = readFile(path) else { return [] }
+    guard let text = POSIX.readText(path) else { return [] }
     do {
       return try JSONValueDecoder().decode([StoredNotification].self, from: JSONValue(parsing: text))
     } catch {
@@ -69,7 +70,7 @@ final class NotificationStore {
     queue.async { [snapshots, warn] in
       if let snapshot = snapshots.latest.withLock({ $0.removeValue(forKey: path) }) {
         let text = ((try? JSONValueEncoder().encode(snapshot)) ?? .array([])).jsonText
-        if let problem = writeAtomically(text, to: path) { warn("cannot write \(path): \(problem)") }
+        do { try POSIX.writeAtomically(path, Array(text.utf8)) } catch { warn("\(error)") }
       }
       then?()
     }
@@ -79,47 +80,4 @@ final class NotificationStore {
 /// The newest snapshot of each file that is waiting to be written, shared with the write queue.
 private final class Snapshots: Sendable {
   let latest = Mutex<[String: [StoredNotification]]>([:])
-}
-
-/// The whole file as UTF-8 text; nil when it does not exist or cannot be read.
-private func readFile(_ path: String) -> String? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 16_384)
-  while true {
-    let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-    if count < 0 && errno == EINTR { continue }
-    guard count >= 0 else { return nil }
-    if count == 0 { break }
-    bytes += chunk[0..<count]
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Writes `text` to a temporary file beside `path`, syncs it and renames it over `path`;
-/// returns what went wrong, or nil.
-private func writeAtomically(_ text: String, to path: String) -> String? {
-  let temporary = "\(path).\(getpid()).tmp"
-  let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-  guard fd >= 0 else { return String(cString: strerror(errno)) }
-  var text = text
-  var failure: String? = text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        return String(cString: strerror(errno))
-      }
-      offset += written
-    }
-    return nil
-  }
-  if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-  close(fd)
-  if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-  if failure != nil { unlink(temporary) }
-  return failure
 }

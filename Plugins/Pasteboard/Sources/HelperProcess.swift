@@ -1,3 +1,4 @@
+import NBridgeSystem
 import CX11
 import Dispatch
 

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import NBridgePlugin
 
 /// The general pasteboard kept in nbridge's shared store: used headless and when no display

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import NBridgePlugin
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import Foundation
 import NBridgeTesting
 import Testing
