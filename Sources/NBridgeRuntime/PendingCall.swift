@@ -20,36 +20,23 @@ final class PendingCall {
   /// The reply of a `Reply` action; weak, so a reply the plugin drops is seen (and rejects).
   weak var reply: PendingReply?
   var timer: Int?
-  /// The context its JS values are protected in; nil when it holds none (a handler settles it).
-  private let context: JSGlobalContextRef?
+  /// Its JS functions, kept from the GC until the call is forgotten.
+  private let held: [Protected]
 
-  /// A pending call; `context` is asked for only when there are JS values to protect.
-  init(label: String, settlement: Settlement, callback: JSObjectRef?, context: () -> JSGlobalContextRef) {
+  /// A pending call; `context` is asked for only when there are JS values to keep.
+  init(label: String, settlement: Settlement, callback: JSObjectRef?, context: () -> JSContext) {
     self.label = label
     self.settlement = settlement
     self.callback = callback
-    var protected: JSGlobalContextRef?
-    if case .promise(let resolve, let reject) = settlement {
+    var values: [JSValueRef] = []
+    if case .promise(let resolve, let reject) = settlement { values += [resolve, reject] }
+    if let callback { values.append(callback) }
+    if values.isEmpty {
+      held = []
+    } else {
       let context = context()
-      JSValueProtect(context, resolve)
-      JSValueProtect(context, reject)
-      protected = context
+      held = values.map { Protected($0, in: context) }
     }
-    if let callback {
-      let context = protected ?? context()
-      JSValueProtect(context, callback)
-      protected = context
-    }
-    self.context = protected
-  }
-
-  func release() {
-    guard let context else { return }
-    if case .promise(let resolve, let reject) = settlement {
-      JSValueUnprotect(context, resolve)
-      JSValueUnprotect(context, reject)
-    }
-    if let callback { JSValueUnprotect(context, callback) }
   }
 
   func cancel() {

@@ -146,7 +146,7 @@ extension Runtime {
   private func addPending(label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?) -> Int {
     let id = nextCallID
     nextCallID += 1
-    let pending = PendingCall(label: label, settlement: settlement, callback: callback, context: { self.js.ref })
+    let pending = PendingCall(label: label, settlement: settlement, callback: callback, context: { self.js })
     pendingCalls[id] = pending
     if let timeLimit {
       pending.timer = loop.addTimer(delay: UInt64(timeLimit * 1e9), interval: nil, keepsAlive: false) {
@@ -163,7 +163,6 @@ extension Runtime {
   private func finishPending(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
     guard let pending = pendingCalls.removeValue(forKey: id) else { return }
     if let timer = pending.timer { loop.cancelTimer(timer) }
-    defer { pending.release() }
     guard exitCode == nil else { return }
     settle(pending.settlement, outcome.mapError { bridgeError(from: $0) }, label: pending.label)
     afterCallback()

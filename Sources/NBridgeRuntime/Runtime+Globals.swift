@@ -34,8 +34,7 @@ extension Runtime {
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
-    hooks = js.object(result)
-    JSValueProtect(ctx, hooks)
+    protectedHooks = js.object(result).map { Protected($0, in: js) }
     makeErrorFunction = js.object(js.property(hooks, "makeError"))
     emitFunction = js.object(js.property(hooks, "emit"))
     formatErrorFunction = js.object(js.property(hooks, "formatError"))
@@ -160,9 +159,7 @@ private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
 private let nativeUnhandled: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     guard let promise = args[0], let reason = args[1] else { return nil }
-    JSValueProtect(runtime.js.ref, promise)
-    JSValueProtect(runtime.js.ref, reason)
-    runtime.unhandled.append((promise, reason))
+    runtime.unhandled.append((Protected(promise, in: runtime.js), Protected(reason, in: runtime.js)))
     return nil
   }
 }

@@ -4,17 +4,17 @@ import NBridgePlugin
 /// `setTimeout`/`setInterval` on the loop's timer queue.
 extension Runtime {
   func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool) -> Int {
-    JSValueProtect(js.ref, function)
+    let held = Protected(function, in: js)
     let delay = UInt64(min(milliseconds, 1e12) * 1_000_000)
     let box = TimerID()
     let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, 1_000_000) : nil, keepsAlive: true) {
       [unowned self] in
       if !repeats { self.forgetJSTimer(box.id) }
-      do { try self.js.call(function, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+      do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
       self.afterCallback()
     }
     box.id = id
-    jsTimers[id] = function
+    jsTimers[id] = held
     return id
   }
 
@@ -25,7 +25,7 @@ extension Runtime {
   }
 
   private func forgetJSTimer(_ id: Int) {
-    if let function = jsTimers.removeValue(forKey: id) { JSValueUnprotect(js.ref, function) }
+    jsTimers[id] = nil
   }
 }
 

@@ -15,15 +15,17 @@ public final class Runtime {
   lazy var js = JSContext()
   let loop = EventLoop()
   var slots: [ServiceSlot] = []
-  var hooks: JSObjectRef!
+  /// The prelude's hooks object, kept for the run.
+  var protectedHooks: Protected?
+  var hooks: JSObjectRef! { protectedHooks?.value }
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
   var formatErrorFunction: JSObjectRef!
   var exitCode: Int32?
   var pendingCalls: [Int: PendingCall] = [:]
   var nextCallID = 1
-  var jsTimers: [Int: JSObjectRef] = [:]
-  var unhandled: [(promise: JSValueRef, reason: JSValueRef)] = []
+  var jsTimers: [Int: Protected] = [:]
+  var unhandled: [(promise: Protected, reason: Protected)] = []
   var watchdog: Watchdog?
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
@@ -131,14 +133,8 @@ public final class Runtime {
   func afterCallback() {
     guard !unhandled.isEmpty, exitCode == nil else { return }
     let first = unhandled.removeFirst()
-    for item in unhandled {
-      JSValueUnprotect(js.ref, item.promise)
-      JSValueUnprotect(js.ref, item.reason)
-    }
     unhandled.removeAll()
-    reportUncaught(first.reason, prefix: "Uncaught (in promise)")
-    JSValueUnprotect(js.ref, first.promise)
-    JSValueUnprotect(js.ref, first.reason)
+    reportUncaught(first.reason.value, prefix: "Uncaught (in promise)")
   }
 
   /// Prints an uncaught exception and ends the run with status 1.

@@ -135,12 +135,11 @@ extension Runtime {
     do {
       let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }
-      let runner = try js.call(factoryFunction, [js.global, testNative(), hooks])
-      JSValueProtect(js.ref, runner)
+      let runner = Protected(try js.call(factoryFunction, [js.global, testNative(), hooks]), in: js)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
       do { try evaluateAllowingTopLevelAwait(source, url: file) } catch { setupError = error.value }
       unhandled.removeAll()
-      if let run = js.object(runner) {
+      if let run = js.object(runner.value) {
         try js.call(
           run,
           [
@@ -148,7 +147,6 @@ extension Runtime {
             setupError,
           ])
       }
-      JSValueUnprotect(js.ref, runner)
     } catch {
       writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
       return (0, 1)

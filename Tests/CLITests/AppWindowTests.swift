@@ -198,21 +198,34 @@ import Testing
 
   @Test func aCrashedWebProcessIsReportedAndThePageReloadedOnce() throws {
     let desktop = try Desktop()
-    let app = try NBridgeBinary.start(["app", AppWindowTests.fixtures], environment: desktop.env)
+    // A --script runs once the page has loaded; its printed result says the load is over (a
+    // crash before the first load is the other path: a relaunch with the fallback renderer).
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("every-service.js")], environment: desktop.env)
     defer { app.stop() }
-    #expect(app.waitForOutput("page.js loaded", timeout: 30))
-    let children = try ChildProcess.run(
-      "sh", ["-c", "cat /proc/\(app.pid)/task/*/children"], environment: [:], timeout: 10
-    ).stdout.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    let web = children.first { pid in
-      ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("WebKitWebProces")
+    #expect(app.waitForOutput("\"status\":", timeout: 30))
+    // The web process (WebKit may start it a moment after the page's first output).
+    var web: Int32?
+    let found = Date().addingTimeInterval(10)
+    while web == nil && Date() < found {
+      let children = try ChildProcess.run(
+        "sh", ["-c", "cat /proc/\(app.pid)/task/*/children"], environment: [:], timeout: 10
+      ).stdout.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      web = children.first { pid in
+        ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").hasPrefix("WebKitWebProces")
+      }
+      if web == nil { usleep(50_000) }
     }
-    #expect(web != nil, "children: \(children)")
+    #expect(web != nil, "no WebKitWebProcess child of \(app.pid)")
     // SIGKILL: the web process handles SIGSEGV itself (JavaScriptCore), and a kill signal is what
     // an out-of-memory killer or a crash in a GPU driver looks like from outside.
     if let web { kill(web, SIGKILL) }
     let deadline = Date().addingTimeInterval(30)
-    while app.stdout.components(separatedBy: "page.js loaded").count < 3 && Date() < deadline { usleep(20_000) }
+    while (app.stdout.components(separatedBy: "page.js loaded").count < 3 || !app.stderr.contains("reloading"))
+      && Date() < deadline
+    {
+      usleep(20_000)
+    }
     #expect(app.stdout.components(separatedBy: "page.js loaded").count == 3, "\(app.stdout)")
     #expect(app.stderr.contains("nbridge app: the web process crashed; reloading the page"), "\(app.stderr)")
     app.signal(SIGTERM)
