@@ -123,7 +123,9 @@ extension Runtime {
 
   private func sink(_ callback: JSObjectRef?) -> (@BridgeActor (JSONValue) -> Void)? {
     guard let callback else { return nil }
-    return { [unowned self] value in
+    // Weak, like the tasks below: a plugin may stream after the run that made the call has ended.
+    return { [weak self] value in
+      guard let self else { return }
       do { try self.js.call(callback, [self.js.value(value)]) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
     }
   }
@@ -134,10 +136,12 @@ extension Runtime {
     _ body: @escaping @BridgeActor () async throws -> JSONValue
   ) {
     let id = addPending(label: label, settlement, callback: callback, timeLimit: timeLimit)
-    let task = Task.immediate { @BridgeActor [unowned self] in
+    // Weak: an action still running when the run ends (cancelled, say) resumes later, maybe
+    // when this runtime is gone; it then has nothing to settle.
+    let task = Task.immediate { @BridgeActor [weak self] in
       let outcome: Result<JSONValue, any Error>
       do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-      self.finishPending(id, outcome)
+      self?.finishPending(id, outcome)
     }
     pendingCalls[id]?.task = task
   }

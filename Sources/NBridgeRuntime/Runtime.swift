@@ -174,15 +174,15 @@ public final class Runtime {
       return
     }
     let finished = Flag()
-    let task = Task.immediate { @BridgeActor [unowned self] in
+    let task = Task.immediate { @BridgeActor [weak self] in
       do {
         try await instance.object.start()
         slot.state = .ready(instance)
       } catch {
-        slot.state = .failed(self.bridgeError(from: error))
+        slot.state = .failed(self?.bridgeError(from: error) ?? BridgeError(.unknownError, "\(error)"))
       }
       finished.value = true
-      self.pluginBecameReady(slot)
+      self?.pluginBecameReady(slot)
     }
     if !finished.value { slot.state = .starting(task) }
   }
