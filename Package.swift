@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
+    .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -69,12 +70,18 @@ let package = Package(
       dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
       swiftSettings: strict),
 
-    .executableTarget(
-      name: "nbridge",
+    // The command line as a library: `NBridgeCommand.main(plugins:)`.
+    .target(
+      name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeBuiltins", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: strict),
+
+    .executableTarget(
+      name: "nbridge",
+      dependencies: ["NBridgeCLI", "NBridgeBuiltins"],
       swiftSettings: strict,
       // Start-up: the Swift runtime and FoundationEssentials (from ArgumentParser) linked in
       // statically, by lld, with packed relative relocations: 10 fewer shared libraries to

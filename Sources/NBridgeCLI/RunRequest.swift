@@ -1,6 +1,5 @@
 import ArgumentParser
 import Glibc
-import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -60,7 +59,7 @@ struct RunRequest {
     } catch {
       throw ValidationError(error.description)
     }
-    let registry = PluginRegistry(Builtins.plugins)
+    let registry = PluginRegistry(NBridgeCommand.plugins)
     let known = Set(registry.plugins.map(\.permission))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")
