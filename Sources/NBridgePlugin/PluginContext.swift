@@ -23,7 +23,7 @@ public final class PluginContext {
   private let warnings: (@Sendable (String) -> Void)?
 
   /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil).
-  public init(
+  package init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
     headless: Bool, environment: [String: String], host: any PluginHost,
     warnings: (@Sendable (String) -> Void)? = nil
