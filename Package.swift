@@ -132,6 +132,8 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
+    // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
+    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
       swiftSettings: strict),
