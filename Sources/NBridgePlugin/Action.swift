@@ -12,7 +12,7 @@ public struct Action<P: Plugin>: Sendable {
   public var result: Shape
   /// The shape of each streamed intermediate result, for actions that stream to `retainCallback`.
   public var streams: Shape?
-  /// One line of documentation.
+  /// One line for `nbridge plugins` and the `.d.ts` comment above the action.
   public var summary: String
   /// A time limit in seconds; a call still running then rejects with `timeout` and is cancelled.
   public var timeLimit: Double?
