@@ -26,6 +26,9 @@ public struct RuntimeConfiguration: Sendable {
   public var output: (@Sendable (Int32, String) -> Void)?
   /// Handle SIGINT/SIGTERM (the CLI does; an embedding program may not want to).
   public var handlesSignals: Bool = false
+  /// The app's control socket, claimed by `nbridge run`/`nbridge app` before the run; the
+  /// runtime serves it on its loop and removes it at the end.
+  package var controlListener: ControlListener?
 
   /// A configuration.
   public init(plugins: PluginRegistry, manifest: AppManifest, dataDirectory: String, sharedDirectory: String) {
