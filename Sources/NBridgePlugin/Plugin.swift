@@ -65,13 +65,19 @@ public struct EventSpec: Sendable, Hashable {
   public var summary: String
   /// Whether a listener keeps the run alive until removed (it waits on the outside world).
   public var keepsAlive: Bool
+  /// Whether the emits that wait while the app is suspended are coalesced into the latest one
+  /// (a pasteboard `change`: only the newest content matters).
+  public var coalescesWhileSuspended: Bool
 
   /// An event declaration.
-  public init(_ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false) {
+  public init(
+    _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false, coalescesWhileSuspended: Bool = false
+  ) {
     self.name = name
     self.payload = payload
     self.summary = summary
     self.keepsAlive = keepsAlive
+    self.coalescesWhileSuspended = coalescesWhileSuspended
   }
 }
 

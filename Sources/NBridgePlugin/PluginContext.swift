@@ -19,16 +19,20 @@ public final class PluginContext {
   public let headless: Bool
   /// The environment the run sees (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, ...).
   public let environment: [String: String]
+  /// The app's lifecycle, shared by the whole run: its state, moves, observers and awake holds.
+  public let lifecycle: Lifecycle
   private unowned let host: any PluginHost
   private let warnings: (@Sendable (String) -> Void)?
 
-  /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil).
-  public init(
+  /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil);
+  /// `lifecycle` is the run's (a fresh one, active, when nil).
+  package init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
     headless: Bool, environment: [String: String], host: any PluginHost,
-    warnings: (@Sendable (String) -> Void)? = nil
+    warnings: (@Sendable (String) -> Void)? = nil, lifecycle: Lifecycle? = nil
   ) {
     self.warnings = warnings
+    self.lifecycle = lifecycle ?? Lifecycle()
     self.service = service
     self.manifest = manifest
     self.dataDirectory = dataDirectory

@@ -57,11 +57,11 @@ extension Runtime {
     let request = ControlRequest(op: op, fields: fields, senderPID: senderPID)
     Task.immediate { @BridgeActor [weak self] in
       var answer = JSONObject()
-      answer.appendUnchecked(key: "id", value: id)
+      answer["id"] = id
       do {
         let result = try await handler(request)
-        answer.appendUnchecked(key: "ok", value: true)
-        for (key, value) in result where key != "id" && key != "ok" { answer.appendUnchecked(key: key, value: value) }
+        answer["ok"] = true
+        for (key, value) in result where key != "id" && key != "ok" { answer[key] = value }
         reply(JSONValue.object(answer).jsonText)
       } catch let error as BridgeError {
         reply(ControlServer.refusal(id: id, code: error.code.rawValue, error.message))
