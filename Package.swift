@@ -133,7 +133,8 @@ let package = Package(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
   ]
 )
