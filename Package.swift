@@ -139,7 +139,8 @@ let package = Package(
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
     .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
   ]
 )

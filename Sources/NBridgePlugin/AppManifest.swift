@@ -15,6 +15,10 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var window: WindowSettings?
   /// Origins the page may navigate to inside the window (`allowNavigation`).
   public var allowNavigation: [String]?
+  /// How the app follows the desktop (`lifecycle`).
+  public var lifecycle: LifecycleSettings?
+  /// Limits of background execution (`background`).
+  public var background: BackgroundSettings?
 
   /// A manifest with the given fields; `permissions` nil allows every registered service.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)

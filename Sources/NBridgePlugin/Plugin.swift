@@ -73,6 +73,9 @@ public struct EventSpec: Sendable, Hashable {
   public var summary: String
   /// Whether a listener keeps the run alive until removed (it waits on the outside world).
   public var keepsAlive: Bool
+  /// Whether the emits that wait while the app is suspended are coalesced into the latest one
+  /// (a pasteboard `change`: only the newest content matters).
+  public var coalescesWhileSuspended: Bool
 
   /// Declares an event.
   ///
@@ -81,11 +84,15 @@ public struct EventSpec: Sendable, Hashable {
   ///   - payload: the shape of the value the listener gets (`nbridge types` prints it).
   ///   - summary: one line of documentation.
   ///   - keepsAlive: whether a listener keeps the run alive until removed (for events from outside, such as clipboard changes).
-  public init(_ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false) {
+  ///   - coalescesWhileSuspended: whether emits held while the app is suspended collapse into the latest one.
+  public init(
+    _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false, coalescesWhileSuspended: Bool = false
+  ) {
     self.name = name
     self.payload = payload
     self.summary = summary
     self.keepsAlive = keepsAlive
+    self.coalescesWhileSuspended = coalescesWhileSuspended
   }
 }
 
