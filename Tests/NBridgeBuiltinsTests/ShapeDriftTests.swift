@@ -27,7 +27,7 @@ import Testing
   /// A sample call of every built-in action, in an order where each finds what it needs.
   /// `app.exit` ends the run, so its result (declared `void`) is never seen.
   static let samples: [(String, String)] = [
-    ("app.appInfo", "{}"), ("app.deviceInfo", "{}"),
+    ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"),
     ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
     ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
     ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"), ("preference.remove", "{ key: 'p' }"),
