@@ -37,7 +37,18 @@ public struct Action<P: Plugin>: Sendable {
     self.body = body
   }
 
-  /// An action whose body may suspend.
+  /// An action whose body may suspend: it starts inline on the loop and runs as a task when it awaits.
+  ///
+  /// - Parameters:
+  ///   - name: what JS calls (`hello` for `nbridge.greeter.hello`).
+  ///   - options: the options' shape; omitted, it is recorded from `O` (`Shape(decoding:)`).
+  ///   - result: the shape of what the body returns (`.void` when it returns nothing useful).
+  ///   - streams: the shape of the partial results it sends with `call.send`, if it streams.
+  ///   - summary: one line for `nbridge plugins` and the `.d.ts`.
+  ///   - timeLimit: seconds after which the call rejects with `timeout` and the task is cancelled.
+  ///   - answersWithoutPermission: answer even when the app may not use the service.
+  ///   - body: decodes nothing itself: it gets the plugin, the decoded options and the call. A
+  ///     `BridgeError` it throws rejects with its code; anything else with `unknown_error`.
   public init<O: Decodable, R: Encodable>(
     _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
