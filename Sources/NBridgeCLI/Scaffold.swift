@@ -65,7 +65,9 @@ struct Scaffold {
 
   /// The lines `init` prints once the files are written.
   func nextSteps(for directory: String) -> String {
-    var text = "Made \(directory)/ (\(files.count) files):\n"
+    var directory = directory
+    while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+    var text = "Made \(directory)\(directory.hasSuffix("/") ? "" : "/") (\(files.count) files):\n"
     for file in files { text += "  \(file.path)\n" }
     text += "Next:\n"
     let safe = directory.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+~".contains($0)) }
