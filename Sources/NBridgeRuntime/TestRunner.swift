@@ -57,7 +57,8 @@ public struct TestRunner: Sendable {
   public func run(paths: [String]) -> Int32 {
     let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
     guard !files.isEmpty else {
-      writeError("nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      writeError(
+        "nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
       return 1
     }
     var passed = 0
@@ -85,7 +86,8 @@ public struct TestRunner: Sendable {
     configuration.headless = !desktop
     configuration.environment = ProcessEnvironment.current
     let timeout = testTimeout
-    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout) }(
+    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
+    }(
       configuration)
   }
 }
@@ -148,7 +150,8 @@ extension Runtime {
           ])
       }
     } catch {
-      writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
+      writeAll(
+        1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
       return (0, 1)
     }
     exitCode = nil

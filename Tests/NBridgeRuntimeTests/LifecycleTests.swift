@@ -73,7 +73,8 @@ final class LifecycleDriverPlugin: Plugin {
       return { log, suspended: await nbridge.driver.suspendedAtEmits() };
       """, plugins: [EchoPlugin.self, LifecycleDriverPlugin.self])
     let entries = log["log"]?.arrayValue ?? []
-    #expect(entries.compactMap { $0["what"]?.stringValue } == ["later 100", "ping a", "change 2", "ping b", "later 350"])
+    #expect(
+      entries.compactMap { $0["what"]?.stringValue } == ["later 100", "ping a", "change 2", "ping b", "later 350"])
     // Nothing reached JS before the app left background at 600 ms.
     #expect(entries.allSatisfy { ($0["at"]?.numberValue ?? 0) >= 550 }, "\(entries)")
     // The native timers went on while JS waited.

@@ -41,7 +41,8 @@ final class TaskBudget {
   /// Opens a task; its id.
   func begin(name: String?) throws(BridgeError) -> Int {
     if context.lifecycle.state == .background, spent {
-      throw BridgeError.unavailable("the background budget of \(seconds.formatted)s is spent; tasks can begin again once the app is active")
+      throw BridgeError.unavailable(
+        "the background budget of \(seconds.formatted)s is spent; tasks can begin again once the app is active")
     }
     let id = nextID
     nextID += 1
