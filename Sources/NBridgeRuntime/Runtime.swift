@@ -53,6 +53,7 @@ public final class Runtime {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
     lifecycle = Lifecycle(state: configuration.initialState)
+    lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
   }

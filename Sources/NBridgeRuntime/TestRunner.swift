@@ -84,6 +84,7 @@ public struct TestRunner: Sendable {
     configuration.allow = allow
     configuration.deny = deny
     configuration.headless = !desktop
+    configuration.followsSession = false
     configuration.environment = ProcessEnvironment.current
     let timeout = testTimeout
     return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
