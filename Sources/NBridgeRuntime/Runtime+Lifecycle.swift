@@ -12,16 +12,21 @@ extension Runtime {
   /// Connects the run's `Lifecycle` to the loop; called once, from `init`.
   func wireLifecycle() {
     lifecycle.now = { monotonicNanos() }
-    lifecycle.requestHandler = { [unowned self] state in
+    // Weak throughout: a plugin may keep the lifecycle, and posted work may outlive the run.
+    lifecycle.requestHandler = { [weak self] state in
       // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.
-      LoopExecutor.shared.post { BridgeActor.assumeIsolated { [weak self] in self?.deliverMove(to: state) } }
+      LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.deliverMove(to: state) } }
     }
-    handleControl(op: "state") { [unowned self] request in try self.answerStateOp(request) }
-    lifecycle.holdsChanged = { [unowned self] in
+    handleControl(op: "state") { [weak self] request in
+      guard let self else { throw BridgeError.unavailable("the app is exiting") }
+      return try self.answerStateOp(request)
+    }
+    lifecycle.holdsChanged = { [weak self] in
+      guard let self else { return }
       if self.lifecycle.isHeldAwake {
         self.wake()
       } else {
-        LoopExecutor.shared.post { BridgeActor.assumeIsolated { [weak self] in self?.suspendIfIdle() } }
+        LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.suspendIfIdle() } }
       }
     }
   }

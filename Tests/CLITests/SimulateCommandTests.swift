@@ -87,3 +87,28 @@ import Testing
     return condition()
   }
 }
+
+/// `nbridge test` with a test that leaves the app suspended: its time limit still ends it.
+@Suite struct SuspendedTestTimeLimitTests {
+  @Test func aTestLeftSuspendedFailsAtItsTimeLimit() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.write(
+      "stuck.test.js",
+      """
+      test('stuck in background', async () => {
+        await simulate('background');
+        await new Promise(() => {});
+      });
+      test('the next test runs in the foreground', async () => {
+        assert.equal((await nbridge.app.getState()).state, 'active');
+      });
+      """)
+    let result = try NBridgeBinary.run(["test", "--test-timeout", "500", file], timeout: 30)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains("not ok 1 - stuck in background\n  # Error: the test did not settle within 500 ms"),
+      "\(result.stdout)")
+    #expect(result.stdout.contains("ok 2 - the next test runs in the foreground\n"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
+  }
+}
