@@ -8,7 +8,8 @@ import NBridgePlugin
 public final class AppPlugin: Plugin {
   /// `appInfo`, `deviceInfo`, `exit` and `getState`; the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
-    service: "app", summary: "App info and launch history, device info, and exit.", startsAtLaunch: true,
+    service: "app", summary: "App info and launch history, device info, exit, and the lifecycle state.",
+    startsAtLaunch: true,
     actions: [
       Action(
         "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."
@@ -37,7 +38,9 @@ public final class AppPlugin: Plugin {
     ],
     events: [
       EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
-      EventSpec("pause", payload: .null, summary: "The app entered background; it is suspended after this turn unless a task is open."),
+      EventSpec(
+        "pause", payload: .null,
+        summary: "The app entered background; it is suspended after this turn unless a task is open."),
       EventSpec("resume", payload: .null, summary: "The app is leaving background (before `stateChange`)."),
     ])
 
@@ -63,6 +66,7 @@ public final class AppPlugin: Plugin {
 
   private let context: PluginContext
   private let probe = DeviceProbe()
+  private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
 
   /// Keeps the context; the launch is counted in `start()`.
@@ -74,6 +78,16 @@ public final class AppPlugin: Plugin {
   /// `appInfo`/`deviceInfo`, never by stopping the run.
   public func start() async throws {
     _ = recordedLaunch()
+    if context.lifecycle.followsSession, context.manifest.lifecycle?.followSession != false {
+      let watcher = SessionWatcher(lifecycle: context.lifecycle, mainContext: context.glibMainContext)
+      watcher.start(address: context.environment["NBRIDGE_LOGIND_BUS"])
+      session = watcher
+    }
+  }
+
+  /// Stops following the session.
+  public func stop() async {
+    session?.stop()
   }
 
   /// The launch record, counting this launch the first time it is asked for.
