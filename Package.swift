@@ -66,15 +66,20 @@ let package = Package(
       name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
+      name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
-      dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
+      dependencies: [
+        "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification", "NBridgeBackground",
+      ],
       swiftSettings: strict),
 
     // The command line as a library: `NBridgeCommand.main(plugins:)`.
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -130,6 +135,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
       swiftSettings: strict),

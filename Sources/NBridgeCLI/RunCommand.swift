@@ -16,12 +16,17 @@ extension NBridgeCommand {
     @Option(help: "Stop the script after this many seconds, even in an endless loop (exit 124).")
     var timeout: Double?
 
+    @Flag(
+      help: "Run for a background fetch: start in background, deliver one fetch, end when it is done and no task is open.")
+    var fetch = false
+
     @Argument(parsing: .postTerminator, help: "Arguments for the script (after --).")
     var scriptArguments: [String] = []
 
     var request: RunRequest {
       var request = RunRequest(file: file, app: app, arguments: scriptArguments)
       request.timeout = timeout
+      if fetch { request.fetch = "schedule" }
       return request
     }
 
