@@ -1,9 +1,11 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Swift 6 language mode (the tools-version default) turns on complete concurrency
-/// checking; warnings are errors so none can creep in.
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+/// checking; warnings are errors so none can creep in. `treatAllWarnings` is a safe
+/// setting, unlike `unsafeFlags`: a package that depends on nbridge by version may use
+/// these targets, and SwiftPM ignores the setting there (a dependency's warnings are its own).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "nbridge",

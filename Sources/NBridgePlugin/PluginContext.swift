@@ -26,7 +26,7 @@ public final class PluginContext {
 
   /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil);
   /// `lifecycle` is the run's (a fresh one, active, when nil).
-  public init(
+  package init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
     headless: Bool, environment: [String: String], host: any PluginHost,
     warnings: (@Sendable (String) -> Void)? = nil, lifecycle: Lifecycle? = nil

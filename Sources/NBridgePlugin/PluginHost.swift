@@ -1,6 +1,6 @@
 /// What the runtime provides to plugins; plugins use it through `PluginContext`.
 @BridgeActor
-public protocol PluginHost: AnyObject {
+package protocol PluginHost: AnyObject {
   /// Calls the JS listeners of `service`'s `event` with `payload`.
   func emit(service: String, event: String, payload: JSONValue)
   /// How many JS listeners `service`'s `event` has.

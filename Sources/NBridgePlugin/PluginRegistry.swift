@@ -58,7 +58,7 @@ public struct RegisteredPlugin: Sendable {
 
   /// Creates the plugin for a run.
   @BridgeActor
-  public func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
+  package func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
 }
 
 /// An action's declaration, without its body.
@@ -81,9 +81,9 @@ public struct ActionInfo: Sendable, Hashable {
 
 /// A live plugin of one run, with its actions ready to call.
 @BridgeActor
-public final class PluginInstance {
+package final class PluginInstance {
   /// How a call of one action runs.
-  public enum Invocation {
+  package enum Invocation {
     /// Inline: returns the result or throws.
     case sync(@BridgeActor (JSONValue, Call) throws -> JSONValue)
     /// As a task on the loop.
@@ -93,9 +93,9 @@ public final class PluginInstance {
   }
 
   /// The instance, for hooks.
-  public let object: any Plugin
+  package let object: any Plugin
   /// Each action's invocation, by index.
-  public let invocations: [Invocation]
+  package let invocations: [Invocation]
 
   init<P: Plugin>(_ plugin: P, definition: PluginDefinition<P>) {
     object = plugin

@@ -87,7 +87,7 @@ extension Shape {
   }
 
   /// Every named shape reachable from this one, outermost first.
-  public var namedShapes: [(name: String, shape: Shape)] {
+  package var namedShapes: [(name: String, shape: Shape)] {
     var found: [(String, Shape)] = []
     collectNamed(into: &found)
     return found
@@ -106,7 +106,7 @@ extension Shape {
   }
 
   /// A JSON description for `nbridge plugins --json`: the TypeScript text of the shape.
-  public var jsonDescription: JSONValue { .string(typeScript) }
+  package var jsonDescription: JSONValue { .string(typeScript) }
 }
 
 private func tsName(_ name: String) -> String {
