@@ -57,7 +57,8 @@ public struct TestRunner: Sendable {
   public func run(paths: [String]) -> Int32 {
     let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
     guard !files.isEmpty else {
-      writeError("nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      writeError(
+        "nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
       return 1
     }
     var passed = 0
@@ -85,7 +86,8 @@ public struct TestRunner: Sendable {
     configuration.headless = !desktop
     configuration.environment = ProcessEnvironment.current
     let timeout = testTimeout
-    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout) }(
+    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
+    }(
       configuration)
   }
 }
@@ -148,7 +150,8 @@ extension Runtime {
           ])
       }
     } catch {
-      writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
+      writeAll(
+        1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
       return (0, 1)
     }
     exitCode = nil
@@ -169,9 +172,9 @@ extension Runtime {
     return native
   }
 
-  /// `simulate(state, {for})`: the move at the next turn, and back to active after `for` ms;
+  /// `simulate(state, {for, then})`: the move at the next turn, and on to `then` after `for` ms;
   /// the returned Promise resolves when JS may hear of it.
-  func simulate(_ state: AppState, forMilliseconds: Double?) -> JSValueRef {
+  func simulate(_ state: AppState, forMilliseconds: Double?, then next: AppState) -> JSValueRef {
     var resolveFn: JSObjectRef?
     guard let promise = JSObjectMakeDeferredPromise(js.ref, &resolveFn, nil, nil), let resolveFn else {
       return JSValueMakeUndefined(js.ref)
@@ -189,7 +192,7 @@ extension Runtime {
     lifecycle.move(to: state)
     if let forMilliseconds {
       _ = loop.addTimer(delay: UInt64(forMilliseconds * 1e6), interval: nil, keepsAlive: false) { [unowned self] in
-        self.deliverMove(to: .active)
+        self.deliverMove(to: next)
         settle()
       }
     } else {
@@ -227,7 +230,8 @@ private let testSimulate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, ar
     guard let runtime = Runtime.current else { return NativeResult() }
     let state = AppState(rawValue: runtime.js.toString(args[0])) ?? .active
     let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
-    return NativeResult(value: runtime.simulate(state, forMilliseconds: ms >= 0 ? ms : nil))
+    let next = AppState(rawValue: runtime.js.toString(args[2])) ?? .active
+    return NativeResult(value: runtime.simulate(state, forMilliseconds: ms >= 0 ? ms : nil, then: next))
   }
   return result.value
 }

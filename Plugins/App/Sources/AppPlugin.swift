@@ -8,7 +8,8 @@ import NBridgePlugin
 public final class AppPlugin: Plugin {
   /// `appInfo`, `deviceInfo`, `exit` and `getState`; the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
-    service: "app", summary: "App info and launch history, device info, and exit.", startsAtLaunch: true,
+    service: "app", summary: "App info and launch history, device info, exit, and the lifecycle state.",
+    startsAtLaunch: true,
     actions: [
       Action(
         "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."
@@ -37,7 +38,9 @@ public final class AppPlugin: Plugin {
     ],
     events: [
       EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
-      EventSpec("pause", payload: .null, summary: "The app entered background; it is suspended after this turn unless a task is open."),
+      EventSpec(
+        "pause", payload: .null,
+        summary: "The app entered background; it is suspended after this turn unless a task is open."),
       EventSpec("resume", payload: .null, summary: "The app is leaving background (before `stateChange`)."),
     ])
 
