@@ -141,7 +141,8 @@ let package = Package(
       name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
   ]
 )

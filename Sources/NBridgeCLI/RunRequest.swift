@@ -46,6 +46,8 @@ struct RunRequest {
   /// kernel frees anyway (about 1 MiB of peak RSS), and every plugin has flushed in its stop
   /// hook by then.
   func run(_ configuration: RuntimeConfiguration) -> Never {
+    var configuration = configuration
+    configuration.claimControlSocket()
     let status = Runtime.run(configuration, file: file)
     fflush(nil)
     _exit(status)

@@ -67,6 +67,12 @@ public final class PluginContext {
     DescriptorWatch(host: host, id: host.watchReadable(fd, body))
   }
 
+  /// Answers requests `{"op": op, ...}` on the app's control socket (served by `nbridge run` and
+  /// `nbridge app`, not `nbridge test`) with `handler`. Register in `init` or `start` of a plugin
+  /// that `startsAtLaunch`, so the op is answered from the first turn of the loop; `ping` is the
+  /// runtime's own.
+  public func handleControl(_ op: String, _ handler: @escaping ControlHandler) { host.handleControl(op: op, handler) }
+
   /// Ends the run with `code` (plugins are stopped first, so pending writes are flushed).
   public func exit(code: Int32) { host.requestExit(code: code) }
 

@@ -31,6 +31,10 @@ public final class Runtime {
   var sources: [String: String] = [:]
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
+  /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
+  var controlHandlers: [String: ControlHandler] = [:]
+  /// The app's control socket, served when the CLI claimed one for this run.
+  var controlServer: ControlServer?
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
   /// What waits to enter JS while the app is suspended, in order.
@@ -79,6 +83,7 @@ public final class Runtime {
         let runtime = Runtime(configuration: configuration)
         Runtime.current = runtime
         defer { Runtime.current = nil }
+        defer { runtime.stopControlServer() }
         return body(runtime)
       }
     }
@@ -121,12 +126,14 @@ public final class Runtime {
       return ExitStatus.uncaught
     }
     startLaunchPlugins()
+    startControlServer()
     return exitCode
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
+    stopControlServer()
     stopPlugins()
     return exitCode ?? ExitStatus.success
   }
