@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgePlugin
 import NBridgeRuntime
 
 extension NBridgeCommand {
@@ -16,9 +17,9 @@ extension NBridgeCommand.Simulate {
   struct Fetch: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Deliver one background fetch (reason 'simulated') and print how it ended.",
-      discussion: "Prints `fetch 7: newData in 120 ms`. APP is the app's entry script or its folder.")
+      discussion: "Prints `fetch 7: newData in 120 ms`. APP is the app's id, its entry script or its folder.")
 
-    @Argument(help: "The app: its entry script or its folder.")
+    @Argument(help: "The app: its id, its entry script or its folder.")
     var app: String
 
     @Flag(help: "Start the app in background for the fetch when it is not running.")
@@ -27,12 +28,22 @@ extension NBridgeCommand.Simulate {
     @OptionGroup var options: AppOptions
 
     func run() throws {
-      let entry = SimulateTarget.entry(app)
+      // The app's own time limit bounds the fetch; this bounds a run that never answers at all.
+      switch FetchHandOff.send(reason: "simulated", toApp: FetchHandOff.appID(app), timeout: 86_400 + 60) {
+      case .answered(let reply):
+        print(reply["line"]?.stringValue ?? "fetch: \(JSONValue.object(reply).jsonText)")
+        return
+      case .failed(let why):
+        writeStderr("nbridge: \(why)\n")
+        throw ExitCode(1)
+      case .notRunning:
+        break
+      }
       guard launch else {
         writeStderr("nbridge: \(app) is not running (add --launch to start it for the fetch)\n")
         throw ExitCode(1)
       }
-      guard let entry else { throw ValidationError("cannot find the entry script of \(app)") }
+      guard let entry = SimulateTarget.entry(app) else { throw ValidationError("cannot find the entry script of \(app)") }
       var request = RunRequest(file: entry, app: options, arguments: [])
       request.fetch = "simulated"
       request.run(try request.configuration())

@@ -185,4 +185,52 @@ import Testing
     #expect(r.status == 1)
     #expect(r.stderr.contains("is not running"))
   }
+
+  /// A running app with a fetch listener that prints what it got; `ready` once listening.
+  func startRunningApp() throws -> ChildProcess {
+    let entry = try app(
+      """
+      nbridge.background.addListener('fetch', async ({ id, reason }) => {
+        const { state } = await nbridge.app.getState();
+        console.log('fetch', id, reason, state);
+        return 'noData';
+      });
+      nbridge.app.addListener('pause', () => console.log('paused'));
+      await nbridge.background.beginTask({ name: 'stay' });
+      console.log('ready');
+      """)
+    let child = try NBridgeBinary.start(["run", entry], environment: env)
+    #expect(child.waitForOutput("ready"))
+    return child
+  }
+
+  @Test func simulateFetchReachesARunningAppAndLeavesItsState() throws {
+    let child = try startRunningApp()
+    defer { child.stop() }
+    for name in ["dev.nbridge.fetchtest", dir.file("app"), dir.file("app/index.js")] {
+      let r = try NBridgeBinary.run(["simulate", "fetch", name], environment: env)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(r.stdout.range(of: #"^fetch \d: noData in \d+ ms\n$"#, options: .regularExpression) != nil, "\(r.stdout)")
+    }
+    #expect(child.waitForOutput("fetch 3 simulated active"))
+    #expect(child.stdout.contains("fetch 1 simulated active\nfetch 2 simulated active\n"))
+    #expect(try history().map { $0["reason"] as? String } == ["simulated", "simulated", "simulated"])
+  }
+
+  @Test func runFetchHandsTheFetchToARunningAppInBackgroundAndSkipsItWhileActive() throws {
+    let child = try startRunningApp()
+    defer { child.stop() }
+    let entry = dir.file("app/index.js")
+    let active = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    #expect(active.status == 0, "\(active.stderr)")
+    #expect(active.stdout == "dev.nbridge.fetchtest is running: fetch skipped (the app is active, or a fetch is pending)\n")
+    // Ctrl-Z moves it to background; the open task keeps the process running.
+    child.signal(SIGTSTP)
+    #expect(child.waitForOutput("paused"))
+    let background = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    #expect(background.status == 0, "\(background.stderr)")
+    #expect(background.stdout == "dev.nbridge.fetchtest is running: fetch handed over\n")
+    #expect(child.waitForOutput("fetch 1 schedule background"))
+    #expect(child.isRunning)
+  }
 }

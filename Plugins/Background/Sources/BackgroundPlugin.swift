@@ -49,12 +49,14 @@ public final class BackgroundPlugin: Plugin {
     budget = TaskBudget(seconds: context.manifest.background?.taskBudget ?? TaskBudget.defaultSeconds, context: context)
   }
 
-  /// Delivers the fetch a `run --fetch` launch was started for.
+  /// Answers the control socket's `fetch` op; delivers the fetch a `run --fetch` launch was started for.
   public func start() async throws {
-    guard context.isAllowed(service: "background"), let launch = FetchLaunch(environment: context.environment) else {
-      return
+    guard context.isAllowed(service: "background") else { return }
+    context.handleControl("fetch") { [weak self] request in
+      guard let self else { throw BridgeError.unavailable("the app is ending") }
+      return try await self.handleFetchOp(request)
     }
-    startLaunchFetch(launch)
+    if let launch = FetchLaunch(environment: context.environment) { startLaunchFetch(launch) }
   }
 
   /// A fetch waiting for its first listener goes out once there is one.
@@ -62,9 +64,10 @@ public final class BackgroundPlugin: Plugin {
     if event == "fetch" { fetches.listenersChanged(count: count) }
   }
 
-  /// Ends every open task (the run is ending).
+  /// Ends every open task and the pending fetch (the run is ending).
   public func stop() async {
     budget.endAll()
+    fetches.endPending()
   }
 }
 

@@ -108,6 +108,17 @@ final class FetchService {
     return (try? deliver(reason: "schedule", observer: observer)) != nil
   }
 
+  /// The run is ending: a pending fetch ends `failed` for whoever waits on it (not recorded).
+  func endPending() {
+    guard let fetch = pending else { return }
+    pending = nil
+    fetch.close()
+    let entry = FetchHistoryEntry(
+      id: fetch.id, reason: fetch.reason, result: .failed, late: false,
+      startedAt: ISO8601.format(milliseconds: fetch.startedAt), duration: Int(max(0, now() - fetch.startedAt)))
+    for observer in fetch.observers { observer(entry) }
+  }
+
   /// The `fetch` listeners changed: a fetch waiting for its first listener goes out now.
   func listenersChanged(count: Int) {
     guard count > 0, let pending, !pending.delivered else { return }
