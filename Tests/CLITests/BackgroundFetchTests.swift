@@ -133,6 +133,26 @@ import Testing
     #expect(try history().map { $0["result"] as? String } == ["noData"])
   }
 
+  @Test func aFetchLaunchEndsOnlyOnceNoTaskIsOpen() throws {
+    let entry = try app(
+      """
+      nbridge.background.addListener('fetch', async () => {
+        const { id } = await nbridge.background.beginTask({ name: 'save' });
+        setTimeout(async () => {
+          await nbridge.storage.set({ key: 'saved', value: true });
+          console.log('task ended');
+          await nbridge.background.endTask({ id });
+        }, 500);
+        return 'newData';
+      });
+      setInterval(() => {}, 1000);
+      """)
+    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env, timeout: 30)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "task ended\n")
+    #expect(try history().first?["result"] as? String == "newData")
+  }
+
   @Test func aThrowingListenerAnswersFailed() throws {
     let entry = try app("nbridge.background.addListener('fetch', () => { throw new Error('offline'); });")
     let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
