@@ -11,6 +11,8 @@ struct RunRequest {
   var denied: [String] = []
   var timeout: Double? = nil
   var scriptArguments: [String] = []
+  /// Set when the run is a fetch launch: `schedule` (`run --fetch`) or `simulated`.
+  var fetch: String? = nil
 
   /// The plain form `run FILE [-- ARGS...]` (no option), read without the argument parser:
   /// it is what most runs are, and the parser's reflection costs about 2 ms of a 20 ms
@@ -75,6 +77,13 @@ struct RunRequest {
     configuration.deny = denied
     configuration.timeout = timeout
     configuration.environment = ProcessEnvironment.current
+    // What the background plugin needs to wake this app for a fetch and to know a fetch
+    // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.
+    configuration.environment["NBRIDGE_RUN_ENTRY"] = absolutePath(file)
+    configuration.environment["NBRIDGE_RUN_DATA_DIR"] =
+      (dataDir ?? ProcessEnvironment.value("NBRIDGE_DATA_DIR")).map(absolutePath)
+    configuration.environment["NBRIDGE_RUN_FETCH"] = fetch
+    if fetch != nil { configuration.initialState = .background }
     configuration.handlesSignals = true
     return configuration
   }
