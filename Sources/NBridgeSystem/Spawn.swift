@@ -47,8 +47,7 @@ package enum Spawn {
       posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
       posix_spawn_file_actions_adddup2(&actions, 1, 2)
     }
-    // Every descriptor nbridge opens is close-on-exec; the one passed is moved above 3 first
-    // (a dup2 onto itself would keep that flag).
+    // The one passed is moved above 3 first (a dup2 onto itself would keep close-on-exec).
     var passed: Int32 = -1
     if let descriptor {
       passed = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
@@ -56,6 +55,11 @@ package enum Spawn {
       posix_spawn_file_actions_adddup2(&actions, passed, 3)
     }
     defer { if passed >= 0 { close(passed) } }
+    // No other descriptor may reach the child: one inherited from our parent (a test runner
+    // watching for its child's end by a pipe) would tie the parent to a detached app for its life.
+    for fd in openDescriptors() where fd > 2 && !(descriptor != nil && fd == 3) {
+      posix_spawn_file_actions_addclose(&actions, fd)
+    }
 
     var noSignals = sigset_t()
     sigemptyset(&noSignals)
@@ -102,6 +106,18 @@ package enum Spawn {
       if access(candidate, X_OK) == 0 { return candidate }
     }
     return nil
+  }
+
+  /// The descriptors open in this process (`/proc/self/fd`), the listing's own included.
+  static func openDescriptors() -> [Int32] {
+    guard let directory = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(directory) }
+    var fds: [Int32] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if let fd = Int32(name) { fds.append(fd) }
+    }
+    return fds
   }
 
   /// This program's own path (`/proc/self/exe`).
