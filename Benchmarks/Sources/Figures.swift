@@ -29,6 +29,11 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var urlHandoffWarm: Double?
+  var urlHandoffCold: Double?
+  var xdgOpenHandoff: Double?
+  var controlPing: Double?
+  var unixEchoFloor: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -43,6 +48,8 @@ struct Figures {
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
+      ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -87,6 +94,11 @@ struct Figures {
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(
+        text: "url_handoff_warm − nbridge_startup ≤ 5 ms",
+        value: urlHandoffWarm.flatMap { warm in nbridgeStartup.map { warm - $0 } }, limit: 5),
+      Goal(text: "url_handoff_cold ≤ 2.5 × nbridge_startup", value: ratio(urlHandoffCold, nbridgeStartup), limit: 2.5),
+      Goal(text: "control_ping ≤ 3 × unix_echo_floor", value: ratio(controlPing, unixEchoFloor), limit: 3),
     ]
   }
 
@@ -120,6 +132,11 @@ struct Figures {
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("url_handoff_warm_ms", urlHandoffWarm, "nbridge open URL → a running app's appUrlOpen listener"),
+      ("url_handoff_cold_ms", urlHandoffCold, "nbridge open URL → listener of the app it launches"),
+      ("xdg_open_handoff_ms", xdgOpenHandoff, "xdg-open URL (Xvfb) → a running app's listener"),
+      ("control_ping_us", controlPing, "{\"op\":\"ping\"} round trip on a running app's control socket"),
+      ("unix_echo_floor_us", unixEchoFloor, "the same line through a bare Unix-socket echo thread"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }
