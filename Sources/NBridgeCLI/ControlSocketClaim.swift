@@ -39,7 +39,7 @@ extension RuntimeConfiguration {
       case .running(let path):
         guard let url else { return .run }
         do {
-          let reply = try ControlClient.send(["op": "url", "url": .string(url), "background": .bool(background)], toSocket: path, timeout: 10)
+          let reply = try ControlClient.send(["op": "url", "url": .string(url), "background": .bool(background)], toSocket: path, timeout: 10, waking: true)
           if reply.ok { return .handedOff }
           if reply.fields["code"]?.stringValue != ErrorCode.unavailable.rawValue || reply.fields["message"]?.stringValue != "the app is exiting" {
             writeStderr("nbridge: \(manifest.id) refused \(url): \(reply.fields["message"]?.stringValue ?? "no reason given")\n")

@@ -64,7 +64,7 @@ extension NBridgeCommand {
     private func deliver(to app: InstalledApp) throws {
       do {
         let reply = try ControlClient.send(
-          ["op": "url", "url": .string(url), "background": .bool(background)], toApp: app.id, timeout: 10)
+          ["op": "url", "url": .string(url), "background": .bool(background)], toApp: app.id, timeout: 10, waking: true)
         if reply.ok { return }
         if reply.fields["message"]?.stringValue != "the app is exiting" {
           return fail("\(app.id) refused the URL: \(reply.fields["message"]?.stringValue ?? "?")")

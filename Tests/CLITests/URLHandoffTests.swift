@@ -266,4 +266,43 @@ import Testing
     let check = try dir.write("check.js", "console.log(await nbridge.pasteboard.getString({ name: 'kr.pe.davidbae.dbuurl.pasteboard_001' }))")
     #expect(try nbridge(["run", check]).stdout == "null\n", "the receiver cleared the pasteboard")
   }
+
+  @Test func aStoppedBackgroundAppIsWokenAndMadeActiveBeforeItsURL() throws {
+    defer { stopLaunchedApps() }
+    try dir.write("receiver/nbridge.json", #"{"id": "\#(id)", "urlSchemes": ["dbuurl"]}"#)
+    let entry = try dir.write(
+      "receiver/index.js",
+      """
+      nbridge.app.addListener('pause', () => console.log('pause'));
+      nbridge.app.addListener('resume', () => console.log('resume'));
+      nbridge.app.addListener('stateChange', ({ state }) => console.log('stateChange ' + state));
+      nbridge.app.addListener('appUrlOpen', ({ url }) => {
+        console.log('url ' + url);
+        nbridge.app.exit();
+      });
+      console.log('listening');
+      """)
+    try install()
+    let app = try NBridgeBinary.start(["run", entry], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("listening", timeout: 20))
+    app.signal(SIGTSTP)  // Ctrl-Z: background, then stopped once suspended
+    #expect(app.waitForOutput("pause", timeout: 20))
+    let deadline = Date().addingTimeInterval(20)
+    func state() -> Character? {
+      guard let stat = try? String(contentsOfFile: "/proc/\(app.pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { return nil }
+      return stat[stat.index(after: close)...].dropFirst().first
+    }
+    while state() != "T" && Date() < deadline { usleep(20_000) }
+    #expect(state() == "T", "the suspended app stopped")
+    let r = try nbridge(["open", "dbuurl://localhost/data?woken"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(app.wait(timeout: 20) == 0)
+    #expect(
+      app.stdout.split(separator: "\n") == [
+        "listening", "stateChange background", "pause", "resume", "stateChange active", "url dbuurl://localhost/data?woken",
+      ])
+  }
 }
