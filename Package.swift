@@ -132,6 +132,12 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
+    // The built-in plugins' declared shapes against their Decodables and their results.
+    .testTarget(
+      name: "NBridgeBuiltinsTests", dependencies: ["NBridgeBuiltins", "NBridgePlugin", "NBridgeTesting"],
+      swiftSettings: strict),
+    // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
+    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],

@@ -46,8 +46,9 @@ enum PluginTemplates {
       public nonisolated static let definition = PluginDefinition<\#(p.target)>(
         service: "\#(p.service)", summary: "Says hello, and tells listeners whom it greeted.",
         actions: [
+          // The options' shape, { name: string }, is read from HelloOptions; the result's is declared.
           Action(
-            "hello", options: .fields(["name": .string]), result: .fields(["message": .string, "count": .integer]),
+            "hello", result: .fields(["message": .string, "count": .integer]),
             summary: "Greets someone by name; an empty name is invalid_parameter."
           ) { (plugin, options: HelloOptions, _) in
             guard !options.name.isEmpty else { throw BridgeError.invalidParameter("name", "must not be empty") }

@@ -1,5 +1,4 @@
 import Glibc
-import NBridgeRuntime
 
 /// The files `nbridge init` writes: an app, or a plugin package around one.
 struct Scaffold {
@@ -66,7 +65,9 @@ struct Scaffold {
 
   /// The lines `init` prints once the files are written.
   func nextSteps(for directory: String) -> String {
-    var text = "Made \(directory)/ (\(files.count) files):\n"
+    var directory = directory
+    while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+    var text = "Made \(directory)\(directory.hasSuffix("/") ? "" : "/") (\(files.count) files):\n"
     for file in files { text += "  \(file.path)\n" }
     text += "Next:\n"
     let safe = directory.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+~".contains($0)) }
@@ -91,83 +92,4 @@ struct Scaffold {
 struct InitError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
-}
-
-/// An app's id and name, made from its folder's name: `~/src/My Notes` is `com.example.my-notes`, "My Notes".
-struct AppNames {
-  var id: String
-  var name: String
-
-  init(folder: String) {
-    name = String(folder.split(separator: "/").last ?? "app")
-    var slug = ""
-    for character in name.lowercased() {
-      if character.isASCII && (character.isLetter || character.isNumber) {
-        slug.append(character)
-      } else if !slug.isEmpty && slug.last != "-" {
-        slug.append("-")
-      }
-    }
-    while slug.last == "-" { slug.removeLast() }
-    id = "com.example." + (slug.isEmpty ? "app" : slug)
-  }
-}
-
-/// A plugin's names, from `--plugin Greeter`: type `GreeterPlugin`, service `greeter`, executable `greeter`.
-struct PluginNames {
-  /// `Greeter`.
-  var type: String
-  /// `GreeterPlugin`: the plugin's class and its target.
-  var target: String { type + "Plugin" }
-  /// `greeter`: `nbridge.greeter` (lower camel case).
-  var service: String
-  /// `greeter`: the package's executable, its CLI.
-  var executable: String
-
-  /// Nil unless `name` is ASCII letters and digits starting with a letter.
-  init?(_ name: String) {
-    guard let first = name.first, first.isASCII, first.isLetter,
-      name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-    else { return nil }
-    type = first.uppercased() + name.dropFirst()
-    service = first.lowercased() + name.dropFirst()
-    executable = name.lowercased()
-  }
-}
-
-/// How a plugin package names nbridge in its `Package.swift`.
-enum NBridgeDependency {
-  /// A git URL, with `from:` this build's version.
-  case url(String)
-  /// A local checkout.
-  case path(String)
-
-  /// A URL when `text` has a scheme (`https://`, `file://`) or is an scp-style `git@host:path`; else a folder.
-  init(_ text: String) {
-    if text.contains("://") || text.hasPrefix("git@") {
-      self = .url(text)
-    } else {
-      self = .path(absolutePath(text))
-    }
-  }
-
-  /// The package's identity, which `.product(name:package:)` names: the URL's or folder's last part, less `.git`.
-  var identity: String {
-    let text: String
-    switch self {
-    case .url(let url): text = url
-    case .path(let path): text = path
-    }
-    var last = String(text.split(whereSeparator: { $0 == "/" || $0 == ":" }).last ?? "nbridge")
-    if last.hasSuffix(".git") { last.removeLast(4) }
-    return last.lowercased()
-  }
-
-  /// The `.package(...)` line.
-  var declaration: String {
-    switch self {
-    case .url(let url): ".package(url: \"\(url)\", from: \"\(NBridgeVersion.current)\")"
-    case .path(let path): ".package(path: \"\(path)\")"
-    }
-  }
 }

@@ -25,7 +25,7 @@ public struct AppStateChange: Sendable, Hashable {
   /// Whether this move leaves `background`.
   public var leavesBackground: Bool { from == .background && to != .background }
 
-  /// A move.
+  /// A move from one state to another, as `Lifecycle.observe` reports it.
   public init(from: AppState, to: AppState) {
     self.from = from
     self.to = to

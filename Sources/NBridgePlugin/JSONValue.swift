@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Hashable {
   case number(Double)
   /// A string, any Unicode.
   case string(String)
-  /// An array.
+  /// An array of values of any kinds, in order.
   case array([JSONValue])
   /// An object, keeping its keys in insertion order as JavaScript does.
   case object(JSONObject)

@@ -35,7 +35,7 @@ public final class Lifecycle {
   package var now: @BridgeActor () -> UInt64 = { 0 }
 
   /// A state machine starting in `state` (a fetch launch starts in background).
-  public init(state: AppState = .active) {
+  package init(state: AppState = .active) {
     self.state = state
   }
 

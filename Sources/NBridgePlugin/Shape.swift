@@ -7,7 +7,7 @@ public indirect enum Shape: Sendable, Hashable {
   case any
   /// No value (`undefined` in TypeScript; the call resolves with `null`).
   case void
-  /// `null`.
+  /// Only `null` (with `orNull`, a value that may be missing).
   case null
   /// `true` or `false`.
   case boolean
@@ -15,7 +15,7 @@ public indirect enum Shape: Sendable, Hashable {
   case number
   /// A whole number.
   case integer
-  /// A string.
+  /// Any string (`.literal` for one exact string).
   case string
   /// One exact string, such as `'granted'`.
   case literal(String)
@@ -43,7 +43,7 @@ public indirect enum Shape: Sendable, Hashable {
 public struct Field: Sendable, Hashable {
   /// The property name.
   public var name: String
-  /// Its shape.
+  /// The shape of the field's value.
   public var shape: Shape
   /// Whether it may be absent.
   public var optional: Bool
