@@ -16,6 +16,13 @@ public struct AppManifest: Sendable, Hashable, Codable {
   /// Origins the page may navigate to inside the window (`allowNavigation`).
   public var allowNavigation: [String]?
 
+  /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
+  public var type: String?
+  /// The import map's bare specifiers, as a page's `<script type="importmap">` gives them (`imports`).
+  public var imports: [String: String]?
+  /// The import map's per-folder overrides (`scopes`): scope prefix to specifier map.
+  public var scopes: [String: [String: String]]?
+
   /// A manifest.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)
   {

@@ -7,6 +7,7 @@
     emit: internal.emit,
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
+    requireFile: internal.requireFile,
     formatError(e) {
       if (e instanceof Error) {
         const name = e.name || 'Error';
