@@ -19,6 +19,8 @@ public struct ModuleRewriter {
   var scopes: [Scope] = [Scope(parent: -1, isFunction: true, end: Int.max)]
   var scopeOf: [Int] = []
   var topLevelNames: [String: Int] = [:]
+  var topLexical: [String] = []
+  var topVar: Set<String> = []
   var allDeclared: Set<String> = []
   var prefix = "_$"
 
@@ -44,7 +46,40 @@ public struct ModuleRewriter {
 
   func text(_ i: Int) -> String {
     guard i >= 0 && i < tokens.count else { return "" }
-    return String(decoding: units[tokens[i].start..<tokens[i].end], as: UTF16.self)
+    let slice = units[tokens[i].start..<tokens[i].end]
+    if tokens[i].kind == .identifier && slice.contains(92) { return decodedIdentifier(Array(slice)) }
+    return String(decoding: slice, as: UTF16.self)
+  }
+
+  /// An identifier written with `\u` escapes, as the name it spells.
+  func decodedIdentifier(_ raw: [UInt16]) -> String {
+    var out = ""
+    var k = 0
+    while k < raw.count {
+      if raw[k] == 92 && k + 1 < raw.count && raw[k + 1] == 117 {
+        k += 2
+        var hex = ""
+        if k < raw.count && raw[k] == 123 {
+          k += 1
+          while k < raw.count && raw[k] != 125 {
+            hex.unicodeScalars.append(Unicode.Scalar(raw[k]) ?? "0")
+            k += 1
+          }
+          k += 1
+        } else {
+          while k < raw.count && hex.count < 4 {
+            hex.unicodeScalars.append(Unicode.Scalar(raw[k]) ?? "0")
+            k += 1
+          }
+        }
+        if let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) { out.unicodeScalars.append(scalar) }
+      } else {
+        let end = raw[k...].firstIndex(of: 92) ?? raw.count
+        out += String(decoding: raw[k..<end], as: UTF16.self)
+        k = end
+      }
+    }
+    return out
   }
   func isPunct(_ i: Int, _ s: String) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .punctuator && text(i) == s }
   func isWord(_ i: Int, _ s: String) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .identifier && text(i) == s }
@@ -329,14 +364,20 @@ public struct ModuleRewriter {
         let word = text(i)
         switch word {
         case "var":
-          declare(declaratorNames(at: i), in: functionScope(from: currentScope))
+          let names = declaratorNames(at: i)
+          let scope = functionScope(from: currentScope)
+          if scope == 0 { topVar.formUnion(names) }
+          declare(names, in: scope)
         case "let", "const":
-          declare(declaratorNames(at: i), in: currentScope)
+          let names = declaratorNames(at: i)
+          if currentScope == 0 { topLexical += names }
+          declare(names, in: currentScope)
         case "function":
           var n = i + 1
           if isPunct(n, "*") { n += 1 }
           if tokens.indices.contains(n) && tokens[n].kind == .identifier {
             if isDeclarationPosition(i) {
+              if currentScope == 0 { topLexical.append(text(n)) }
               declare([text(n)], in: currentScope)
             } else {
               pendingExpressionName = text(n)
@@ -346,6 +387,7 @@ public struct ModuleRewriter {
           if tokens.indices.contains(i + 1) && tokens[i + 1].kind == .identifier && isDeclarationPosition(i)
             && text(i + 1) != "extends"
           {
+            if currentScope == 0 { topLexical.append(text(i + 1)) }
             declare([text(i + 1)], in: currentScope)
           }
         case "await" where !inFunction(currentScope):
@@ -380,7 +422,9 @@ public struct ModuleRewriter {
           } else if before == "for" || before == "catch" {
             pushScope(function: false, end: statementEnd(from: after))
             if before == "catch" { declare(parameterNames(open: i), in: currentScope) }
-          } else if isPunct(after, "{") && !ModuleRewriter.controlWords.contains(before) {
+          } else if isPunct(after, "{") && tokens[after].brace != .classBody
+            && !ModuleRewriter.controlWords.contains(before)
+          {
             pushScope(function: true, end: tokens[after].match)
             if let name = pendingExpressionName { declare([name], in: currentScope) }
             declare(parameterNames(open: i), in: currentScope)
@@ -427,10 +471,15 @@ public struct ModuleRewriter {
     return (info.requests.count - 1, next)
   }
 
-  /// Blanks tokens `from...through` (and a following `;`); returns the index after.
-  mutating func blank(_ from: Int, _ through: Int) -> Int {
+  /// Blanks tokens `from...through` (and a following `;`); returns the index after. The
+  /// declaration must end there: a `;`, a line break or the end of the source.
+  mutating func blank(_ from: Int, _ through: Int) throws(ModuleSyntaxError) -> Int {
     var last = through
-    if isPunct(last + 1, ";") { last += 1 }
+    if isPunct(last + 1, ";") {
+      last += 1
+    } else if last + 1 < tokens.count && !tokens[last + 1].newlineBefore {
+      throw fail("Unexpected token '\(text(last + 1))' after the declaration", at: last + 1)
+    }
     edits.append((tokens[from].start, tokens[last].end, nil))
     for k in from...last { declarationTokens.insert(k) }
     return last + 1
@@ -443,10 +492,12 @@ public struct ModuleRewriter {
       if t.kind == .identifier && !isPunct(i - 1, ".") && !isPunct(i - 1, "?.") {
         let word = text(i)
         if word == "import" && !isPunct(i + 1, "(") && !isPunct(i + 1, ".") {
+          try checkStatementPosition(i)
           i = try importDeclaration(i)
           continue
         }
         if word == "export" {
+          try checkStatementPosition(i)
           i = try exportDeclaration(i)
           continue
         }
@@ -457,6 +508,20 @@ public struct ModuleRewriter {
       }
       i += 1
     }
+  }
+
+  /// An import or export declaration must be a module item, not the body of `if`, a loop or a label.
+  func checkStatementPosition(_ i: Int) throws(ModuleSyntaxError) {
+    guard i > 0 else { return }
+    let p = i - 1
+    var nested = false
+    if isWord(p, "else") || isWord(p, "do") || isPunct(p, ":") {
+      nested = true
+    } else if isPunct(p, ")"), tokens[p].match > 0 {
+      let before = text(tokens[p].match - 1)
+      nested = ["if", "while", "for", "with"].contains(before)
+    }
+    if nested { throw fail("'\(text(i))' declarations may only appear at the top level of a module", at: i) }
   }
 
   mutating func addImport(_ local: String, _ name: String, request: Int, at i: Int) throws(ModuleSyntaxError) {
@@ -478,7 +543,7 @@ public struct ModuleRewriter {
     var bindings: [(local: String, name: String, at: Int)] = []
     if tokens.indices.contains(i) && tokens[i].kind == .string {
       let (_, next) = try request(i, attributesFrom: i + 1)
-      return blank(start, next - 1)
+      return try blank(start, next - 1)
     }
     if tokens.indices.contains(i) && tokens[i].kind == .identifier && !isWord(i, "from") || isWord(i, "from") && isPunct(i + 1, ",")
       || isWord(i, "from") && isWord(i + 1, "from")
@@ -516,7 +581,7 @@ public struct ModuleRewriter {
     guard isWord(i, "from") else { throw fail("Expected 'from' after the import list", at: i) }
     let (index, next) = try request(i + 1, attributesFrom: i + 2)
     for binding in bindings { try addImport(binding.local, binding.name, request: index, at: binding.at) }
-    return blank(start, next - 1)
+    return try blank(start, next - 1)
   }
 
   mutating func addExport(_ name: String, local: String?, at i: Int, request: Int? = nil, importName: String? = nil)
@@ -538,12 +603,12 @@ public struct ModuleRewriter {
         guard isWord(i + 3, "from") else { throw fail("Expected 'from'", at: i + 3) }
         let (index, next) = try request(i + 4, attributesFrom: i + 5)
         try addExport(name, local: nil, at: i + 2, request: index, importName: "*")
-        return blank(start, next - 1)
+        return try blank(start, next - 1)
       }
       guard isWord(i + 1, "from") else { throw fail("Expected 'from' after 'export *'", at: i + 1) }
       let (index, next) = try request(i + 2, attributesFrom: i + 3)
       info.starExports.append(index)
-      return blank(start, next - 1)
+      return try blank(start, next - 1)
     }
     if isPunct(i, "{") {
       let close = tokens[i].match
@@ -567,14 +632,14 @@ public struct ModuleRewriter {
       if isWord(close + 1, "from") {
         let (index, next) = try request(close + 2, attributesFrom: close + 3)
         for item in list { try addExport(item.name, local: nil, at: item.at, request: index, importName: item.local) }
-        return blank(start, next - 1)
+        return try blank(start, next - 1)
       }
       for item in list {
         if item.localIsString { throw fail("A string export name needs 'from'", at: item.at) }
         if ModuleRewriter.reserved.contains(item.local) { throw fail("Unexpected keyword '\(item.local)'", at: item.at) }
         try addExport(item.name, local: item.local, at: item.at)
       }
-      return blank(start, close)
+      return try blank(start, close)
     }
     if isWord(i, "default") {
       let d = prefix + "d"
@@ -589,7 +654,22 @@ public struct ModuleRewriter {
           edits.append((tokens[start].start, tokens[i].end, nil))
           return i + 1
         }
-        // anonymous: give it the internal name, renamed "default" by the loader
+        if isWord(j, "class") {
+          // an anonymous class: `const P d = {default: class {...}}.default;` names it "default"
+          guard isPunct(n, "{") || isWord(n, "extends") else { throw fail("Unexpected token after class", at: n) }
+          var body = n
+          while body < tokens.count && !(isPunct(body, "{") && tokens[body].brace == .classBody) {
+            body = tokens[body].match > body ? tokens[body].match + 1 : body + 1
+          }
+          guard body < tokens.count else { throw fail("Expected a class body", at: n) }
+          edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
+          edits.append((tokens[tokens[body].match].end, tokens[tokens[body].match].end, "}.default;"))
+          declare([d], in: 0)
+          try addExport("default", local: d, at: i)
+          info.defaultLocal = d
+          return i + 1
+        }
+        // an anonymous function: give it the internal name, renamed "default" by the loader
         edits.append((tokens[start].start, tokens[i].end, nil))
         edits.append((tokens[n - 1].end, tokens[n - 1].end, " " + d))
         declare([d], in: 0)
@@ -597,7 +677,10 @@ public struct ModuleRewriter {
         info.defaultLocal = d
         return i + 1
       }
-      edits.append((tokens[start].start, tokens[i].end, "const \(d) ="))
+      // `const P d = {default: <expression>}.default` names an anonymous function "default"
+      let end = expressionEnd(from: i + 1)
+      edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
+      edits.append((tokens[end].end, tokens[end].end, "}.default"))
       declare([d], in: 0)
       try addExport("default", local: d, at: i)
       info.defaultLocal = d
@@ -623,6 +706,12 @@ public struct ModuleRewriter {
   }
 
   mutating func checkExports() throws(ModuleSyntaxError) {
+    var lexical: Set<String> = []
+    for name in topLexical {
+      if !lexical.insert(name).inserted || topVar.contains(name) {
+        throw ModuleSyntaxError("Cannot redeclare '\(name)' in a module", line: 1, column: 0)
+      }
+    }
     let importedLocals = Set(info.imports.map(\.local))
     for imp in info.imports where topLevelNames[imp.local] != nil {
       throw ModuleSyntaxError("Cannot declare '\(imp.local)': it is imported", line: imp.line, column: imp.column)

@@ -26,7 +26,9 @@ extension Runtime {
     let shared = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "moduleType", JSValueMakeBoolean(js.ref, configuration.manifest.type == "module"))
-    if let requireFile = js.property(hooks, "requireFile") { js.setProperty(shared, "requireFile", requireFile) }
+    for name in ["requireFile", "Promise"] {
+      if let value = js.property(hooks, name) { js.setProperty(shared, name, value) }
+    }
     let manifest = configuration.manifest
     if manifest.imports != nil || manifest.scopes != nil {
       func object(_ entries: [String: String]) -> JSONValue {

@@ -8,6 +8,7 @@
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
     requireFile: internal.requireFile,
+    Promise: internal.OriginalPromise,
     formatError(e) {
       if (e instanceof Error) {
         const name = e.name || 'Error';

@@ -8,6 +8,8 @@
   const NAMESPACE = Symbol('namespace');
   const AMBIGUOUS = Symbol('ambiguous');
   const registry = new Map();
+  // The realm's Promise when the run started: import() returns one even if a script replaced it.
+  const Promise = internal.Promise || global.Promise;
   let asyncOrder = 0;
 
   // MARK: URLs (file: only)
@@ -173,7 +175,9 @@
     ctx.import = dynamicImport;
     m.ctx = ctx;
     m.gen = compiled.fn.call(undefined, ctx);
-    m.gen.next();
+    // An async generator's first `yield` settles a tick later: evaluation waits for `ready`.
+    const first = m.gen.next();
+    if (compiled.tla) m.ready = first;
     m.getters = ctx.export();
     const d = compiled.defaultLocal;
     if (d) {
@@ -361,7 +365,7 @@
         return typeof key === 'symbol' ? key in t : getters.has(key);
       },
       deleteProperty(t, key) {
-        return typeof key === 'symbol' ? delete t[key] : !getters.has(key);
+        return typeof key === 'symbol' ? Reflect.deleteProperty(t, key) : !getters.has(key);
       },
       getOwnPropertyDescriptor(t, key) {
         if (typeof key === 'symbol') return Reflect.getOwnPropertyDescriptor(t, key);
@@ -476,7 +480,7 @@
   }
 
   function evaluate(m) {
-    if (m.status === 'evaluating-async' || m.status === 'evaluated') m = m.cycleRoot;
+    if ((m.status === 'evaluating-async' || m.status === 'evaluated') && m.cycleRoot) m = m.cycleRoot;
     if (m.topPromise) return m.topPromise.promise;
     const stack = [];
     const capability = deferred();
@@ -610,10 +614,26 @@
     link(m);
     return m;
   }
-
-  function importDynamic(specifier, options, importer) {
+  // Evaluates a linked graph once the async generators of its modules wait at their start.
+  function evaluateWhenReady(m) {
+    const waiting = [];
+    const seen = new Set();
+    const visit = (x) => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      if (x.ready) {
+        waiting.push(x.ready);
+        x.ready = undefined;
+      }
+      x.deps.forEach(visit);
+    };
+    visit(m);
+    if (waiting.length === 0) return evaluate(m);
+    return Promise.all(waiting).then(() => evaluate(m));
+  }
+  // import(): the specifier and options are read now; loading, linking and evaluation follow.
+  function importFrom(specifier, options, base) {
     return new Promise((resolvePromise, reject) => {
-      const base = importer.url;
       let type;
       if (options !== undefined) {
         if (options === null || typeof options !== 'object') throw new TypeError('import(): the options must be an object');
@@ -629,35 +649,26 @@
         }
       }
       const text = String(specifier);
-      const request = { specifier: text, line: 0, column: 0 };
-      const url = resolve(text, base);
-      const m = loadLinked(url, type, undefined, request);
-      evaluate(m).then(() => resolvePromise(namespaceOf(m)), reject);
+      Promise.resolve().then(() => {
+        const m = loadLinked(resolve(text, base), type, undefined, { specifier: text, line: 0, column: 0 });
+        return evaluateWhenReady(m).then(() => namespaceOf(m));
+      }).then(resolvePromise, reject);
     });
+  }
+
+  function importDynamic(specifier, options, importer) {
+    return importFrom(specifier, options, importer.url);
   }
 
   internal.loader = {
     // `import()` in a script: relative to the script's file.
     importFromScript(specifier, options, path) {
-      return new Promise((resolvePromise, reject) => {
-        const base = pathToURL(path);
-        let type;
-        if (options !== undefined) {
-          if (options === null || typeof options !== 'object') throw new TypeError('import(): the options must be an object');
-          if (options.with !== undefined && (options.with === null || typeof options.with !== 'object')) {
-            throw new TypeError("import(): the options' with must be an object");
-          }
-          type = options.with && options.with.type;
-        }
-        const text = String(specifier);
-        const m = loadLinked(resolve(text, base), type, undefined, { specifier: text, line: 0, column: 0 });
-        evaluate(m).then(() => resolvePromise(namespaceOf(m)), reject);
-      });
+      return importFrom(specifier, options, pathToURL(path));
     },
     // The entry of `nbridge run`/`nbridge test`: load and link now (errors throw), evaluate (a promise).
     main(path) {
       const m = loadLinked(pathToURL(path), undefined, undefined, undefined);
-      return evaluate(m);
+      return evaluateWhenReady(m);
     },
     // `nbridge run`: an evaluation error is reported as uncaught.
     run(path) {

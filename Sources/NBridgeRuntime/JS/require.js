@@ -63,6 +63,7 @@
     return module.exports;
   }
   internal.requireFile = requireFile;
+  internal.OriginalPromise = Promise;
   // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
   Object.defineProperty(global, '$nbridge$import', {
     value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
