@@ -1,6 +1,13 @@
 import CJavaScriptCore
 import NBridgeModuleSyntax
 import NBridgePlugin
+import Synchronization
+
+/// How many times a run in this process loaded the module loader (a plain script never does).
+package enum ModuleLoaderStatistics {
+  /// Loads so far.
+  package static let loads = Atomic<Int>(0)
+}
 
 /// ES modules: which entries are modules, the loader (JS/modules.js, evaluated on first use) and
 /// the native half it is built on (`native.compile`: the Swift rewrite, then JavaScriptCore's parse).
@@ -44,6 +51,7 @@ extension Runtime {
       js.setProperty(shared, "importMap", js.value(map))
     }
     try js.call(factoryFunction, [js.global, shared])
+    ModuleLoaderStatistics.loads.add(1, ordering: .relaxed)
     guard let object = js.object(js.property(shared, "loader")) else {
       throw JSException(value: js.string("the module loader did not load"))
     }
@@ -52,13 +60,15 @@ extension Runtime {
   }
 
   /// Loads, links and evaluates the module `path` as the run's entry; errors are reported as uncaught.
-  func runModuleMain(_ path: String) {
+  func runModuleMain(_ path: String, source: String) {
     do throws(JSException) {
       let loader = try moduleLoader()
       if let run = js.object(js.property(loader, "run")) {
         var exception: JSValueRef?
-        var argument: JSValueRef? = js.string(path)
-        _ = JSObjectCallAsFunction(js.ref, run, loader, 1, &argument, &exception)
+        let arguments: [JSValueRef?] = [js.string(path), js.string(source)]
+        _ = arguments.withUnsafeBufferPointer {
+          JSObjectCallAsFunction(js.ref, run, loader, 2, $0.baseAddress, &exception)
+        }
         if let exception { throw JSException(value: exception) }
       }
     } catch {

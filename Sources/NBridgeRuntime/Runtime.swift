@@ -99,7 +99,7 @@ public final class Runtime {
     sources[name] = source
     entryDirectory = dirOf(name)
     if isModuleEntry(name, source: source) {
-      runModuleMain(name)
+      runModuleMain(name, source: source)
     } else {
       do {
         try evaluateAllowingTopLevelAwait(source, url: name)

@@ -8,6 +8,8 @@
   const NAMESPACE = Symbol('namespace');
   const AMBIGUOUS = Symbol('ambiguous');
   const registry = new Map();
+  // Entry source given by the runtime (a run from a string), by path.
+  const preloaded = new Map();
   // The realm's Promise when the run started: import() returns one even if a script replaced it.
   const Promise = internal.Promise || global.Promise;
   let asyncOrder = 0;
@@ -217,7 +219,8 @@
         request,
       );
     }
-    const text = native.readFile(path);
+    const text = preloaded.has(path) ? preloaded.get(path) : native.readFile(path);
+    preloaded.delete(path);
     if (text === undefined) {
       throw importError(
         Error,
@@ -666,13 +669,14 @@
       return importFrom(specifier, options, pathToURL(path));
     },
     // The entry of `nbridge run`/`nbridge test`: load and link now (errors throw), evaluate (a promise).
-    main(path) {
+    main(path, source) {
+      if (source !== undefined) preloaded.set(path, source);
       const m = loadLinked(pathToURL(path), undefined, undefined, undefined);
       return evaluateWhenReady(m);
     },
     // `nbridge run`: an evaluation error is reported as uncaught.
-    run(path) {
-      this.main(path).then(undefined, (e) => native.reportError(e));
+    run(path, source) {
+      this.main(path, source).then(undefined, (e) => native.reportError(e));
     },
     // require() of an ES module (Node's rule since 22): evaluated synchronously unless it awaits.
     require(path) {
