@@ -119,7 +119,8 @@
     return m[1] + ':' + line + ':' + (Math.max(0, original) + 1);
   }
   function formatStack(stack) {
-    return String(stack || '').split('\n').filter((l) => l).map((line) => {
+    // The module loader's own frames say nothing about the app's code.
+    return String(stack || '').split('\n').filter((l) => l && !l.includes('@nbridge:modules:')).map((line) => {
       const at = line.lastIndexOf('@');
       if (at < 0) return '    at ' + unshift(line);
       const fn = line.slice(0, at);
