@@ -29,6 +29,10 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var startupHelloBesideModule: Double?
+  var startupModuleHello: Double?
+  var esmGraphLoad: Double?
+  var denoEsmGraphLoad: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -43,6 +47,8 @@ struct Figures {
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -87,6 +93,10 @@ struct Figures {
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(
+        text: "startup_module_hello ≤ 1.1 × startup_hello", value: ratio(startupModuleHello, startupHelloBesideModule),
+        limit: 1.1),
+      Goal(text: "esm_graph_load ≤ deno_esm_graph_load", value: ratio(esmGraphLoad, denoEsmGraphLoad), limit: 1),
     ]
   }
 
@@ -120,6 +130,10 @@ struct Figures {
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("(startup_hello_ms, same rounds)", startupHelloBesideModule, "nbridge run hello.js beside the module (not in JSON)"),
+      ("startup_module_hello_ms", startupModuleHello, "nbridge run hello.mjs (a one-line module), wall"),
+      ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -110,7 +110,7 @@
     const shifts = m && columnShifts.get(m[1]);
     if (!shifts) return where;
     const line = Number(m[2]);
-    let column = Number(m[3]) - 1;
+    const column = Number(m[3]) - 1;
     let original = column;
     for (const [l, at, width] of shifts) {
       if (l !== line || column < at) continue;

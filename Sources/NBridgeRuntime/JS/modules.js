@@ -17,10 +17,10 @@
   // MARK: URLs (file: only)
 
   function encodePath(p) {
-    return p.replace(/[\s"<>`{}|\\^%?#]|[^\x00-\x7f]/gu, (c) => encodeURIComponent(c));
+    return p.replace(/[\s"<>`{}|\\^%?#]|[^ -~]/gu, (c) => encodeURIComponent(c));
   }
   function encodeSpecifier(s) {
-    return s.replace(/[\s"<>`{}|\\^]|[^\x00-\x7f]/gu, (c) => encodeURIComponent(c));
+    return s.replace(/[\s"<>`{}|\\^]|[^ -~]/gu, (c) => encodeURIComponent(c));
   }
   function pathToURL(path) {
     return 'file://' + encodePath(path);
@@ -75,7 +75,9 @@
 
   const map = { imports: [], scopes: [] };
   function sortedEntries(object, base) {
-    return Object.keys(object || {}).map((key) => [urlLike(key, base) || key, urlLike(object[key], base) || object[key]])
+    return Object.keys(object || {}).map((
+      key,
+    ) => [urlLike(key, base) || key, urlLike(object[key], base) || object[key]])
       .sort((a, b) => b[0].length - a[0].length);
   }
   if (internal.importMap) {
@@ -89,7 +91,9 @@
   function matchImports(normalized, entries) {
     for (const [key, address] of entries) {
       if (key === normalized) return address;
-      if (key.endsWith('/') && normalized.startsWith(key)) return address + encodeSpecifier(normalized.slice(key.length));
+      if (key.endsWith('/') && normalized.startsWith(key)) {
+        return address + encodeSpecifier(normalized.slice(key.length));
+      }
     }
     return null;
   }
@@ -109,7 +113,7 @@
       throw new TypeError("Unknown built-in module '" + specifier + "' (nbridge: specifiers are reserved)");
     }
     throw new TypeError(
-      "Cannot resolve the bare specifier '" + specifier + "': map it in the manifest's \"imports\" (nbridge.json)",
+      "Cannot resolve the bare specifier '" + specifier + '\': map it in the manifest\'s "imports" (nbridge.json)',
     );
   }
 
@@ -209,7 +213,12 @@
     const path = urlToPath(url);
     let kind = kindOf(url, type);
     if (kind === 'bad-type') {
-      throw importError(TypeError, "Unsupported import type '" + type + "' for '" + request.specifier + "'", importer, request);
+      throw importError(
+        TypeError,
+        "Unsupported import type '" + type + "' for '" + request.specifier + "'",
+        importer,
+        request,
+      );
     }
     if (kind === 'json-untyped') {
       throw importError(
@@ -234,7 +243,9 @@
       try {
         compiled = native.compile(text, path, kind === 'detect');
       } catch (e) {
-        if (importer && e instanceof SyntaxError) e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
+        if (importer && e instanceof SyntaxError) {
+          e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
+        }
         throw e;
       }
       if (compiled === null) kind = 'cjs';
@@ -389,7 +400,7 @@
       getPrototypeOf() {
         return null;
       },
-      setPrototypeOf(t, proto) {
+      setPrototypeOf(_t, proto) {
         return proto === null;
       },
       isExtensible() {
@@ -639,7 +650,9 @@
     return new Promise((resolvePromise, reject) => {
       let type;
       if (options !== undefined) {
-        if (options === null || typeof options !== 'object') throw new TypeError('import(): the options must be an object');
+        if (options === null || typeof options !== 'object') {
+          throw new TypeError('import(): the options must be an object');
+        }
         const attributes = options.with;
         if (attributes !== undefined) {
           if (attributes === null || typeof attributes !== 'object') {
@@ -687,7 +700,9 @@
         return x.hasTLA || x.deps.some((d) => pending(d, seen));
       };
       if (m.status !== 'evaluated' && pending(m, new Set())) {
-        const error = new Error('require() of ' + path + ': the module or one it imports uses top-level await; use import()');
+        const error = new Error(
+          'require() of ' + path + ': the module or one it imports uses top-level await; use import()',
+        );
         error.code = 'ERR_REQUIRE_ASYNC_MODULE';
         throw error;
       }
