@@ -105,6 +105,14 @@ public struct Lexer {
     sawNewline = false
   }
 
+  /// Whether `token` spells the ASCII `word` (no String is made).
+  func spells(_ token: Token, _ word: StaticString) -> Bool {
+    guard token.end - token.start == word.utf8CodeUnitCount else { return false }
+    let bytes = word.utf8Start
+    for k in 0..<word.utf8CodeUnitCount where text[token.start + k] != UInt16(bytes[k]) { return false }
+    return true
+  }
+
   func text(of token: Token) -> String {
     String(decoding: text[token.start..<token.end], as: UTF16.self)
   }
@@ -189,9 +197,9 @@ public struct Lexer {
         }
       }
       push(isPrivate ? .privateName : .identifier, from: start, line: startLine, column: column)
-      if !isPrivate && text(of: tokens[tokens.count - 1]) == "class" {
-        let prev = tokens.count > 1 ? text(of: tokens[tokens.count - 2]) : ""
-        if prev != "." && prev != "?." { pendingClass.append(open.count) }
+      if !isPrivate && spells(tokens[tokens.count - 1], "class") {
+        let prev = tokens.count > 1 ? tokens[tokens.count - 2] : nil
+        if prev.map({ !spells($0, ".") && !spells($0, "?.") }) ?? true { pendingClass.append(open.count) }
       }
       return
     }

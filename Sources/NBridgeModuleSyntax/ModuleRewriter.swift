@@ -42,17 +42,32 @@ public struct ModuleRewriter {
   init(units: [UInt16], tokens: [Token]) {
     self.units = units
     self.tokens = tokens
+    texts = tokens.map { ModuleRewriter.tokenText(units, $0) }
   }
+
+  /// Each token's text, made once (the analysis reads them many times).
+  let texts: [String]
 
   func text(_ i: Int) -> String {
     guard i >= 0 && i < tokens.count else { return "" }
-    let slice = units[tokens[i].start..<tokens[i].end]
-    if tokens[i].kind == .identifier && slice.contains(92) { return decodedIdentifier(Array(slice)) }
+    return texts[i]
+  }
+
+  static func tokenText(_ units: [UInt16], _ token: Token) -> String {
+    let slice = units[token.start..<token.end]
+    if slice.allSatisfy({ $0 < 0x80 }) {
+      if token.kind == .identifier && slice.contains(92) { return decodedIdentifier(Array(slice)) }
+      return String(unsafeUninitializedCapacity: slice.count) { buffer in
+        for (k, unit) in slice.enumerated() { buffer[k] = UInt8(truncatingIfNeeded: unit) }
+        return slice.count
+      }
+    }
+    if token.kind == .identifier && slice.contains(92) { return decodedIdentifier(Array(slice)) }
     return String(decoding: slice, as: UTF16.self)
   }
 
   /// An identifier written with `\u` escapes, as the name it spells.
-  func decodedIdentifier(_ raw: [UInt16]) -> String {
+  static func decodedIdentifier(_ raw: [UInt16]) -> String {
     var out = ""
     var k = 0
     while k < raw.count {

@@ -97,7 +97,19 @@
     }
     return null;
   }
+  // Resolutions by folder and specifier: a graph asks for the same few files many times.
+  const resolved = new Map();
   function resolve(specifier, base) {
+    const folder = base.slice(0, base.lastIndexOf('/') + 1);
+    const key = folder + '\n' + specifier;
+    let found = resolved.get(key);
+    if (found === undefined) {
+      found = resolveUncached(specifier, base);
+      if (map.scopes.length === 0) resolved.set(key, found);
+    }
+    return found;
+  }
+  function resolveUncached(specifier, base) {
     const asURL = urlLike(specifier, base);
     const normalized = asURL || specifier;
     for (const [scope, entries] of map.scopes) {
@@ -642,7 +654,7 @@
       x.deps.forEach(visit);
     };
     visit(m);
-    if (waiting.length === 0) return evaluate(m);
+    // Always one way, so two imports of one module settle in the order they were made.
     return Promise.all(waiting).then(() => evaluate(m));
   }
   // import(): the specifier and options are read now; loading, linking and evaluation follow.
