@@ -16,17 +16,34 @@
 
   // MARK: URLs (file: only)
 
+  // Percent-encodes what a URL cannot hold as is (string operations: a regular expression
+  // costs its compilation at every start).
+  function encodeWith(text, special) {
+    let out = '';
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x20 && c < 0x7f && !special.includes(text[i])) continue;
+      const end = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+      out += text.slice(from, i) + encodeURIComponent(text.slice(i, end));
+      from = end;
+      i = end - 1;
+    }
+    return from === 0 ? text : out + text.slice(from);
+  }
   function encodePath(p) {
-    return p.replace(/[\s"<>`{}|\\^%?#]|[^ -~]/gu, (c) => encodeURIComponent(c));
+    return encodeWith(p, '"<>`{}|\\^%?#');
   }
   function encodeSpecifier(s) {
-    return s.replace(/[\s"<>`{}|\\^]|[^ -~]/gu, (c) => encodeURIComponent(c));
+    return encodeWith(s, '"<>`{}|\\^');
   }
   function pathToURL(path) {
     return 'file://' + encodePath(path);
   }
   function splitSuffix(url) {
-    const i = url.search(/[?#]/);
+    const q = url.indexOf('?');
+    const h = url.indexOf('#');
+    const i = q < 0 ? h : h < 0 ? q : Math.min(q, h);
     return i < 0 ? [url, ''] : [url.slice(0, i), url.slice(i)];
   }
   function urlToPath(url) {
@@ -206,7 +223,9 @@
   }
   function nameDefault(value) {
     const own = typeof value === 'function' && Object.getOwnPropertyDescriptor(value, 'name');
-    if (own && own.configurable && /^_\$+d$/.test(own.value)) {
+    if (
+      own && own.configurable && typeof own.value === 'string' && own.value.startsWith('_$') && own.value.endsWith('d')
+    ) {
       Object.defineProperty(value, 'name', { value: 'default', configurable: true });
     }
   }
