@@ -3,10 +3,10 @@ import NBridgeModuleSyntax
 import NBridgePlugin
 import Synchronization
 
-/// How many times a run in this process loaded the module loader (a plain script never does).
+/// The entries of the runs in this process that loaded the module loader (a plain script never does).
 package enum ModuleLoaderStatistics {
-  /// Loads so far.
-  package static let loads = Atomic<Int>(0)
+  /// Entry paths, one per load.
+  package static let entries = Mutex<[String]>([])
 }
 
 /// ES modules: which entries are modules, the loader (JS/modules.js, evaluated on first use) and
@@ -51,7 +51,8 @@ extension Runtime {
       js.setProperty(shared, "importMap", js.value(map))
     }
     try js.call(factoryFunction, [js.global, shared])
-    ModuleLoaderStatistics.loads.add(1, ordering: .relaxed)
+    let entry = entryPath
+    ModuleLoaderStatistics.entries.withLock { $0.append(entry) }
     guard let object = js.object(js.property(shared, "loader")) else {
       throw JSException(value: js.string("the module loader did not load"))
     }

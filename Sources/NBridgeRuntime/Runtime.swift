@@ -37,6 +37,8 @@ public final class Runtime {
   var columnShifts: [String: [[Int]]] = [:]
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
+  /// The entry file's absolute path.
+  var entryPath = ""
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
@@ -111,6 +113,7 @@ public final class Runtime {
     if let status = prepare(entry: name) { return status }
     sources[name] = source
     entryDirectory = dirOf(name)
+    entryPath = name
     if isModuleEntry(name, source: source) {
       runModuleMain(name, source: source)
     } else {

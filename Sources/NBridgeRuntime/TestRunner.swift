@@ -133,6 +133,7 @@ extension Runtime {
     if prepare(entry: file) != nil { return (0, 1) }
     sources[file] = source
     entryDirectory = dirOf(file)
+    entryPath = file
     do {
       let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }

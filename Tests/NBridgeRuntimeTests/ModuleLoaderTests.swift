@@ -4,15 +4,19 @@ import Testing
 
 /// What a plain script pays for modules: nothing; the loader is evaluated by the first module.
 @Suite struct ModuleLoaderTests {
-  @Test func aPlainScriptNeverLoadsTheLoaderAndAModuleDoes() async throws {
-    // No other test of this target runs a module, so the count moves only here.
-    let before = ModuleLoaderStatistics.loads.load(ordering: .relaxed)
-    let plain = try await JSHarness.run("const important = 'export'; console.log(important, typeof require)")
-    #expect(plain.stdout == "export function\n")
-    #expect(ModuleLoaderStatistics.loads.load(ordering: .relaxed) == before)
+  func loaderEntries() -> [String] { ModuleLoaderStatistics.entries.withLock { $0 } }
 
-    let module = try await JSHarness.run("export const x = 1;\nconsole.log(this === undefined, x)")
-    #expect(module.stdout == "true 1\n")
-    #expect(ModuleLoaderStatistics.loads.load(ordering: .relaxed) == before + 1)
+  @Test func aPlainScriptNeverLoadsTheLoaderAndAModuleDoes() async throws {
+    // Each run names its entry; the loader records the entries of the runs that loaded it.
+    let plain = try await JSHarness.run("const important = 'export'; console.log(__filename)")
+    let plainEntry = plain.stdout.trimmingCharacters(in: .newlines)
+    #expect(plainEntry.hasSuffix(".js"))
+    #expect(!loaderEntries().contains(plainEntry))
+
+    let module = try await JSHarness.run(
+      "export const x = 1;\nconsole.log(this === undefined, import.meta.url.slice('file://'.length))")
+    let parts = module.stdout.trimmingCharacters(in: .newlines).split(separator: " ")
+    #expect(parts.first == "true")
+    #expect(loaderEntries().contains(String(parts.last ?? "")))
   }
 }
