@@ -33,9 +33,9 @@ run: build
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
-TEST_TARGETS := NBridgeSystemTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
-	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests NBridgeBuiltinsTests \
-	PackageTests
+TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
+	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
+	NBridgeBuiltinsTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

@@ -41,9 +41,11 @@ let package = Package(
     .target(name: "NBridgeSystem", swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", swiftSettings: strict),
+    // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
+    .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
-      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "NBridgeSystem", "CJavaScriptCore"], resources: [.embedInCode("JS")],
+      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore"], resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(
@@ -120,6 +122,7 @@ let package = Package(
     .testTarget(
       name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
+    .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
     .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(

@@ -37,6 +37,10 @@ struct Figures {
   var xdgOpenHandoff: Double?
   var controlPing: Double?
   var unixEchoFloor: Double?
+  var startupHelloBesideModule: Double?
+  var startupModuleHello: Double?
+  var esmGraphLoad: Double?
+  var denoEsmGraphLoad: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -55,6 +59,8 @@ struct Figures {
       ("fetch_wake_ms", fetchWake),
       ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
       ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
+      ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -110,6 +116,10 @@ struct Figures {
         value: urlHandoffWarm.flatMap { warm in nbridgeStartup.map { warm - $0 } }, limit: 5),
       Goal(text: "url_handoff_cold ≤ 2.5 × nbridge_startup", value: ratio(urlHandoffCold, nbridgeStartup), limit: 2.5),
       Goal(text: "control_ping ≤ 3 × unix_echo_floor", value: ratio(controlPing, unixEchoFloor), limit: 3),
+      Goal(
+        text: "startup_module_hello ≤ 1.1 × startup_hello", value: ratio(startupModuleHello, startupHelloBesideModule),
+        limit: 1.1),
+      Goal(text: "esm_graph_load ≤ deno_esm_graph_load", value: ratio(esmGraphLoad, denoEsmGraphLoad), limit: 1),
     ]
   }
 
@@ -153,6 +163,10 @@ struct Figures {
       ("xdg_open_handoff_ms", xdgOpenHandoff, "xdg-open URL (Xvfb) → a running app's listener"),
       ("control_ping_us", controlPing, "{\"op\":\"ping\"} round trip on a running app's control socket"),
       ("unix_echo_floor_us", unixEchoFloor, "the same line through a bare Unix-socket echo thread"),
+      ("(startup_hello_ms, same rounds)", startupHelloBesideModule, "nbridge run hello.js beside the module (not in JSON)"),
+      ("startup_module_hello_ms", startupModuleHello, "nbridge run hello.mjs (a one-line module), wall"),
+      ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

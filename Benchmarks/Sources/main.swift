@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,lifecycle,window,fetch,urls` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,pasteboard,memory,lifecycle,window,fetch,urls` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -57,6 +57,18 @@ figures.nbridgeRSS = startups.nbridge?.rssMiB
 figures.nodeStartup = startups.node?.ms
 figures.nodeRSS = startups.node?.rssMiB
 figures.denoStartup = startups.deno?.ms
+}
+
+if want("modules") {
+  progress("modules: a one-line module's start-up, a 300-module graph (nbridge\(deno == nil ? "" : ", deno"))")
+  let modules = ModuleBench(
+    nbridge: nbridgeBinary, deno: deno, directory: subdirectory("modules"), environment: processes.environment)
+  let startups = modules.startups()
+  figures.startupHelloBesideModule = startups.plain
+  figures.startupModuleHello = startups.module
+  let graph = modules.graphLoad()
+  figures.esmGraphLoad = graph.nbridge
+  figures.denoEsmGraphLoad = graph.deno
 }
 
 if want("storage") {

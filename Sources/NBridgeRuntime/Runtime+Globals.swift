@@ -10,7 +10,8 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
+      ("loader", nativeLoader),
     ]
     for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
 
@@ -24,6 +25,7 @@ extension Runtime {
         "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
       ])
     }
+    nativeObject = Protected(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "services", js.value(.array(services)))

@@ -8,6 +8,8 @@
     lifecycleListener: internal.lifecycleListener,
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
+    requireFile: internal.requireFile,
+    Promise: internal.OriginalPromise,
     formatError(e) {
       if (e instanceof Error) {
         const name = e.name || 'Error';
