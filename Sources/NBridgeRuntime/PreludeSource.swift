@@ -7,7 +7,8 @@ enum PreludeSource {
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
     PackageResources.encoding_js, PackageResources.page_shims_js, PackageResources.bridge_js,
-    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.hooks_js,
+    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.web_net_js,
+    PackageResources.hooks_js,
   ])
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.

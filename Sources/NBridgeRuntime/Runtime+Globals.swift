@@ -12,7 +12,9 @@ extension Runtime {
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
     ]
-    for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
+    for (name, callback) in functions + Runtime.webNetFunctions {
+      js.setProperty(native, name, js.function(name, callback))
+    }
 
     var services: [JSONValue] = []
     for slot in slots {
@@ -39,6 +41,8 @@ extension Runtime {
     emitFunction = js.object(js.property(hooks, "emit"))
     formatErrorFunction = js.object(js.property(hooks, "formatError"))
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+    let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
+    entryFolder = (folder, PageFolder(folder))
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
@@ -66,7 +70,7 @@ struct NativeResult: @unchecked Sendable {
   var exception: JSValueRef?
 }
 
-private func withRuntime(
+func withRuntime(
   _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
   _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
 ) -> JSValueRef? {

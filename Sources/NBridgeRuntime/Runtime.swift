@@ -31,6 +31,13 @@ public final class Runtime {
   var sources: [String: String] = [:]
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
+  /// `fetch` requests in flight, by id.
+  var fetches: [Int: HTTPExchange] = [:]
+  var nextFetchID = 1
+  /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
+  var entryFolder: (lexical: String, folder: PageFolder?)?
+  /// `localStorage`'s file, opened on first use.
+  var localStorageFile: LocalStorageFile?
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
 
@@ -205,6 +212,7 @@ public final class Runtime {
 
   func stopPlugins() {
     watchdog?.disarm()
+    for exchange in fetches.values { exchange.cancel() }
     for (_, call) in pendingCalls { call.cancel() }
     let live = slots.compactMap(\.instance)
     guard !live.isEmpty else { return }
