@@ -18,7 +18,7 @@ extension Runtime {
   ]
 
   /// The permission that guards `fetch` to `http:` and `https:` URLs.
-  static let networkPermission = "network"
+  static let networkPermission = RuntimeConfiguration.runtimePermissions[0].name
 
   /// A JS `Error` with `message`, to throw from a native function.
   func thrownError(_ message: String) -> JSException {

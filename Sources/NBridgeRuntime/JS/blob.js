@@ -1,6 +1,6 @@
 // Blob, File and FormData (the File API and XMLHttpRequest standards): immutable bytes with a
 // type, a named file, and the form entries a request body encodes as multipart/form-data.
-(function (global, internal, exports) {
+(function (_global, internal, exports) {
   'use strict';
   const native = internal.native;
   const bytesOf = new WeakMap(); // Blob -> Uint8Array (never handed out: readers get copies)
@@ -21,7 +21,9 @@
   function partBytes(part, endings) {
     if (part instanceof Blob) return bytesOf.get(part);
     if (part instanceof ArrayBuffer) return new Uint8Array(part.slice(0));
-    if (ArrayBuffer.isView(part)) return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
+    if (ArrayBuffer.isView(part)) {
+      return new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
+    }
     let text = String(part);
     if (endings === 'native') text = text.replace(/\r\n?/g, '\n');
     return utf8(text);
@@ -132,11 +134,13 @@
   class File extends Blob {
     constructor(fileBits, fileName, options = undefined) {
       if (arguments.length < 2) {
-        throw new TypeError("File: 2 arguments required, but only " + arguments.length + ' present');
+        throw new TypeError('File: 2 arguments required, but only ' + arguments.length + ' present');
       }
       options = convertOptions(options, 'File');
       const endings = readEndings(options, 'File');
-      const lastModified = options.lastModified === undefined ? Date.now() : Math.trunc(Number(options.lastModified)) || 0;
+      const lastModified = options.lastModified === undefined
+        ? Date.now()
+        : Math.trunc(Number(options.lastModified)) || 0;
       const type = options.type === undefined ? '' : String(options.type);
       super(fileBits, { endings, type });
       fileInfo.set(this, { name: String(fileName), lastModified });
@@ -163,10 +167,14 @@
     if (value instanceof Blob) {
       if (!(value instanceof File) || filename !== undefined) {
         const f = value;
-        value = new File([f], filename === undefined ? (value instanceof File ? value.name : 'blob') : String(filename), {
-          type: f.type,
-          lastModified: f instanceof File ? f.lastModified : undefined,
-        });
+        value = new File(
+          [f],
+          filename === undefined ? (value instanceof File ? value.name : 'blob') : String(filename),
+          {
+            type: f.type,
+            lastModified: f instanceof File ? f.lastModified : undefined,
+          },
+        );
       }
     } else {
       if (argc > 2) throw new TypeError('FormData.' + method + ': a filename needs a Blob value');
@@ -250,7 +258,8 @@
       if (typeof value === 'string') {
         chunks.push(utf8(head + '\r\n\r\n' + crlf(value) + '\r\n'));
       } else {
-        head += '; filename="' + escape(value.name) + '"\r\nContent-Type: ' + (value.type || 'application/octet-stream');
+        head += '; filename="' + escape(value.name) + '"\r\nContent-Type: ' +
+          (value.type || 'application/octet-stream');
         chunks.push(utf8(head + '\r\n\r\n'), bytesOf.get(value), utf8('\r\n'));
       }
     }

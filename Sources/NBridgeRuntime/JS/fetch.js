@@ -118,7 +118,12 @@
   }
   function headerValue(value, method) {
     value = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
-    if (/[\0\r\n]/.test(value) || /[^\x00-\xff]/.test(value)) {
+    let bad = false;
+    for (let i = 0; i < value.length && !bad; i++) {
+      const c = value.charCodeAt(i);
+      bad = c === 0 || c === 10 || c === 13 || c > 255;
+    }
+    if (bad) {
       throw new TypeError('Headers.' + method + ': "' + value + '" is not a valid header value');
     }
     return value;
@@ -366,7 +371,12 @@
       },
     };
     for (const name of Object.keys(methods)) {
-      Object.defineProperty(proto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+      Object.defineProperty(proto, name, {
+        value: methods[name],
+        writable: true,
+        configurable: true,
+        enumerable: true,
+      });
     }
     Object.defineProperty(proto, 'bodyUsed', {
       get() {
@@ -411,7 +421,9 @@
       const boundary = '--' + (m[1] || m[2]);
       // Bytes as Latin-1 text, so offsets stay byte offsets.
       let latin = '';
-      for (let i = 0; i < bytes.length; i += 8192) latin += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+      for (let i = 0; i < bytes.length; i += 8192) {
+        latin += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+      }
       const parts = latin.split(boundary);
       if (parts.length < 2) throw new TypeError('formData: the multipart body is malformed');
       for (let i = 1; i < parts.length; i++) {
@@ -567,13 +579,19 @@
       }
       let parentSignal = base ? base.signal : null;
       if (init.signal !== undefined) {
-        if (init.signal !== null && !isSignal(init.signal)) throw new TypeError('Request: signal must be an AbortSignal');
+        if (init.signal !== null && !isSignal(init.signal)) {
+          throw new TypeError('Request: signal must be an AbortSignal');
+        }
         parentSignal = init.signal;
       }
       s.signal = followSignal(parentSignal);
       if (init.duplex !== undefined) enumMember(init, 'duplex');
       const headers = makeHeaders([], 'request');
-      const headerSource = init.headers !== undefined ? init.headers : base ? makeHeaders(base.headers.list, 'none') : undefined;
+      const headerSource = init.headers !== undefined
+        ? init.headers
+        : base
+        ? makeHeaders(base.headers.list, 'none')
+        : undefined;
       fillHeaders(headerState.get(headers), headerSource);
       s.headers = headers;
       const initBody = init.body === undefined ? null : init.body;
@@ -702,7 +720,9 @@
         throw new TypeError('Response: a response with status ' + status + ' cannot have a body');
       }
       s.body = { source: body.source };
-      if (body.type && !s.headers.has('content-type')) headerState.get(s.headers).list.push(['Content-Type', body.type]);
+      if (body.type && !s.headers.has('content-type')) {
+        headerState.get(s.headers).list.push(['Content-Type', body.type]);
+      }
     }
   }
 
@@ -728,7 +748,9 @@
       const parsed = parseURL(String(url), baseURL());
       if (!parsed) throw new TypeError('Response.redirect: "' + String(url) + '" is not a valid URL');
       status = Number(status) & 0xffff;
-      if (!redirectStatus.includes(status)) throw new RangeError('Response.redirect: ' + status + ' is not a redirect status');
+      if (!redirectStatus.includes(status)) {
+        throw new RangeError('Response.redirect: ' + status + ' is not a redirect status');
+      }
       return makeResponse({ status, headers: makeHeaders([['Location', parsed.href]], 'immutable') });
     }
     static json(data, init = undefined) {
@@ -864,9 +886,9 @@
   }
 
   // The bytes of a body to send: whole, since libsoup takes the request body at once.
-  const contiguous = (source) => (source.byteOffset === 0 && source.byteLength === source.buffer.byteLength
-    ? source
-    : source.slice());
+  const contiguous = (
+    source,
+  ) => (source.byteOffset === 0 && source.byteLength === source.buffer.byteLength ? source : source.slice());
 
   async function httpFetch(s, signal) {
     let method = s.method;
@@ -890,7 +912,11 @@
       }
       if (s.redirect === 'error') {
         native.httpCancel(reply.id);
-        throw networkError('the response to ' + url + ' is a redirect', 'redirect', "the request's redirect mode is 'error'");
+        throw networkError(
+          'the response to ' + url + ' is a redirect',
+          'redirect',
+          "the request's redirect mode is 'error'",
+        );
       }
       if (s.redirect === 'manual') {
         native.httpCancel(reply.id);
@@ -902,7 +928,9 @@
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw networkError('the redirect to ' + next.href + ' is not an HTTP(S) URL', 'redirect', next.href);
       }
-      if (urlList.length > 20) throw networkError('more than 20 redirects from ' + s.url, 'redirect', 'too many redirects');
+      if (urlList.length > 20) {
+        throw networkError('more than 20 redirects from ' + s.url, 'redirect', 'too many redirects');
+      }
       if (
         ((reply.status === 301 || reply.status === 302) && method === 'POST') ||
         (reply.status === 303 && method !== 'GET' && method !== 'HEAD')
@@ -920,13 +948,13 @@
 
   function fileFetch(s) {
     if (s.method !== 'GET' && s.method !== 'HEAD') {
-      throw networkError('only GET reads the app\'s files, not ' + s.method, 'method_not_allowed', s.url);
+      throw networkError("only GET reads the app's files, not " + s.method, 'method_not_allowed', s.url);
     }
     const url = parseURL(s.url);
     const found = native.appFile(url.pathname);
     if (found === undefined) {
       throw networkError(
-        s.url + ' lies outside the app\'s folder',
+        s.url + " lies outside the app's folder",
         'outside_app_folder',
         'a file: URL may name only files in the folder of the entry script (' + baseURL() + ')',
       );
@@ -975,7 +1003,14 @@
     return new Uint8Array(out);
   }
 
-  async function fetch(input, init = undefined) {
+  function fetch(input, init = undefined) {
+    try {
+      return Promise.resolve(start(input, init));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  function start(input, init) {
     const request = new Request(input, init);
     const s = requestState.get(request);
     const signal = s.signal;

@@ -2,7 +2,7 @@
 // on every change, and sessionStorage, kept for the run. Each is a Proxy over a Storage, so
 // `localStorage.key = 'v'`, `localStorage.key`, `delete localStorage.key`, `in` and
 // Object.keys reach the items as in a page.
-(function (global, internal, exports) {
+(function (_global, internal, exports) {
   'use strict';
   const native = internal.native;
   // 5 MiB of key and value UTF-16 code units per storage, as browsers count it.
@@ -17,8 +17,10 @@
   }
   function required(argc, count, method) {
     if (argc < count) {
-      throw new TypeError('Storage.' + method + ': ' + count + ' argument' + (count > 1 ? 's' : '') +
-        ' required, but only ' + argc + ' present');
+      throw new TypeError(
+        'Storage.' + method + ': ' + count + ' argument' + (count > 1 ? 's' : '') +
+          ' required, but only ' + argc + ' present',
+      );
     }
   }
   function write(s, action) {

@@ -13,7 +13,11 @@
     }
     return exported[file];
   };
-  const classes = { blob: ['Blob', 'File', 'FormData'], fetch: ['Headers', 'Request', 'Response'], storage: ['Storage'] };
+  const classes = {
+    blob: ['Blob', 'File', 'FormData'],
+    fetch: ['Headers', 'Request', 'Response'],
+    storage: ['Storage'],
+  };
   const settle = (name, value) =>
     Object.defineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
   for (const file of Object.keys(classes)) {

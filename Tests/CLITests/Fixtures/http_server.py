@@ -3,8 +3,11 @@
 Prints "port N" on its first line, then one line "request METHOD PATH" per request it sees.
 Routes: /hello, /echo (the request's method, headers and body as JSON), /redirect/N (a chain
 of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
-/big/N (N MiB of 'x'), /json.
+/big/N (N MiB of 'x'), /json. With --tls, HTTPS with selfsigned-cert.pem (a certificate no
+client trusts: the tests check that fetch refuses it).
 """
+import os
+import ssl
 import base64
 import json
 import sys
@@ -66,5 +69,10 @@ class Handler(BaseHTTPRequestHandler):
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 server.daemon_threads = True
+if "--tls" in sys.argv:
+    here = os.path.dirname(os.path.abspath(__file__))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(here, "selfsigned-cert.pem"), os.path.join(here, "selfsigned-key.pem"))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print("port", server.server_address[1], flush=True)
 server.serve_forever()
