@@ -10,7 +10,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("now", nativeNow),
     ]
     for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
 
@@ -96,8 +96,18 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     guard let function = runtime.js.object(args[0]) else { return nil }
     let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
     let repeats = JSValueToBoolean(runtime.js.ref, args[2])
-    let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats)
+    let weak = JSValueToBoolean(runtime.js.ref, args[3])
+    let id = runtime.addJSTimer(
+      function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: !weak)
     return JSValueMakeNumber(runtime.js.ref, Double(id))
+  }
+}
+
+/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ in
+    let nanos = monotonicNanos() &- runtime.timeOrigin.monotonic
+    return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
   }
 }
 

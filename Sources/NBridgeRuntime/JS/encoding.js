@@ -1,4 +1,4 @@
-// btoa/atob, DOMException, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
+// btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
 (function (global, _internal) {
   'use strict';
   const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -36,13 +36,6 @@
     }
     return result;
   };
-  class DOMException extends Error {
-    constructor(message, name) {
-      super(message);
-      this.name = name || 'Error';
-    }
-  }
-  global.DOMException = DOMException;
 
   class TextEncoder {
     get encoding() {
