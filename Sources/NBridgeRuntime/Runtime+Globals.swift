@@ -12,7 +12,9 @@ extension Runtime {
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("now", nativeNow),
     ]
-    for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
+    for (name, callback) in functions + WebNatives.functions {
+      js.setProperty(native, name, js.function(name, callback))
+    }
 
     var services: [JSONValue] = []
     for slot in slots {
@@ -30,6 +32,8 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     js.setProperty(shared, "codes", js.value(codes))
     js.setProperty(shared, "messages", js.value(messages))
+    js.setProperty(shared, "version", js.string(NBridgeVersion.current))
+    js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
@@ -66,7 +70,8 @@ struct NativeResult: @unchecked Sendable {
   var exception: JSValueRef?
 }
 
-private func withRuntime(
+/// Runs a native function's body on the current runtime, turning a thrown JSException into the JS exception.
+func withRuntime(
   _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
   _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
 ) -> JSValueRef? {
