@@ -6,9 +6,10 @@ enum PreludeSource {
   /// A headless run's prelude: a function of `(global, internal)` returning the hooks.
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-    PackageResources.encoding_js, PackageResources.page_shims_js, PackageResources.bridge_js,
-    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.web_net_js,
-    PackageResources.hooks_js,
+    PackageResources.domexception_js, PackageResources.encoding_js, PackageResources.lazy_js, PackageResources.events_js, PackageResources.abort_js,
+    PackageResources.performance_js, PackageResources.crypto_js, PackageResources.navigator_js,
+    PackageResources.page_shims_js, PackageResources.bridge_js,
+    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.

@@ -10,9 +10,9 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("now", nativeNow),
     ]
-    for (name, callback) in functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
 
@@ -32,6 +32,8 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     js.setProperty(shared, "codes", js.value(codes))
     js.setProperty(shared, "messages", js.value(messages))
+    js.setProperty(shared, "version", js.string(NBridgeVersion.current))
+    js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
@@ -70,6 +72,7 @@ struct NativeResult: @unchecked Sendable {
   var exception: JSValueRef?
 }
 
+/// Runs a native function's body on the current runtime, turning a thrown JSException into the JS exception.
 func withRuntime(
   _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
   _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
@@ -100,8 +103,18 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     guard let function = runtime.js.object(args[0]) else { return nil }
     let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
     let repeats = JSValueToBoolean(runtime.js.ref, args[2])
-    let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats)
+    let weak = JSValueToBoolean(runtime.js.ref, args[3])
+    let id = runtime.addJSTimer(
+      function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: !weak)
     return JSValueMakeNumber(runtime.js.ref, Double(id))
+  }
+}
+
+/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ in
+    let nanos = monotonicNanos() &- runtime.timeOrigin.monotonic
+    return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
   }
 }
 

@@ -27,6 +27,8 @@ public final class Runtime {
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
   var watchdog: Watchdog?
+  /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
+  let timeOrigin = TimeOrigin()
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
   /// The window showing the app's page, in `nbridge app`.
@@ -136,21 +138,28 @@ public final class Runtime {
     loop.stopRequested = true
   }
 
-  /// Runs after every callback from the loop into JS: reports unhandled rejections.
+  /// Runs after every callback from the loop into JS: fires `unhandledrejection` for each
+  /// rejection no handler took, and reports the first whose default no listener prevented.
   func afterCallback() {
-    guard !unhandled.isEmpty, exitCode == nil else { return }
-    let first = unhandled.removeFirst()
-    unhandled.removeAll()
-    reportUncaught(first.reason.value, prefix: "Uncaught (in promise)")
+    while !unhandled.isEmpty, exitCode == nil {
+      let rejection = unhandled.removeFirst()
+      let prevented = try? callHook("unhandledRejection", [rejection.promise.value, rejection.reason.value])
+      if let prevented, JSValueToBoolean(js.ref, prevented) { continue }
+      unhandled.removeAll()
+      reportUncaught(rejection.reason.value, prefix: "Uncaught (in promise)", firesEvent: false)
+    }
   }
 
-  /// Prints an uncaught exception and ends the run with status 1.
-  func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught") {
+  /// Fires the global `error` event for an uncaught exception; unless a listener prevents its
+  /// default, prints it and ends the run with status 1.
+  func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught", firesEvent: Bool = true) {
     if let watchdog, watchdog.fired {
       emitOutput(2, "nbridge: stopped after --timeout \(watchdog.seconds.formattedSeconds)s\n")
       requestExit(ExitStatus.timedOut)
       return
     }
+    if exitCode != nil { return }
+    if firesEvent, let prevented = try? callHook("uncaught", [value]), JSValueToBoolean(js.ref, prevented) { return }
     if exitCode != nil { return }
     emitOutput(2, ErrorReport.describe(value, in: self, prefix: prefix) + "\n")
     requestExit(ExitStatus.uncaught)

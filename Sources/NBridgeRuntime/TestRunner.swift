@@ -146,6 +146,7 @@ extension Runtime {
             JSValueMakeNumber(js.ref, Double(firstNumber)), JSValueMakeNumber(js.ref, timeoutMs), js.string(file),
             setupError,
           ])
+        afterCallback()
       }
     } catch {
       writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")

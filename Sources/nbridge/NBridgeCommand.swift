@@ -33,11 +33,6 @@ struct NBridgeCommand: ParsableCommand {
   }
 }
 
-/// The version `--version` prints.
-enum NBridgeVersion {
-  static let current = "0.1.0"
-}
-
 func writeStderr(_ text: String) {
   var text = text
   text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }

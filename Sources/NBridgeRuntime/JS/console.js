@@ -152,6 +152,7 @@
     dir: (v) => out(v),
     table: (v) => out(v),
   };
+  Object.defineProperty(global.console, Symbol.toStringTag, { value: 'console', configurable: true });
 
   Object.assign(internal, {
     inspect,

@@ -7,6 +7,8 @@
     emit: internal.emit,
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
+    uncaught: internal.uncaught,
+    unhandledRejection: internal.unhandledRejection,
     formatError(e) {
       if (e instanceof Error) {
         const name = e.name || 'Error';

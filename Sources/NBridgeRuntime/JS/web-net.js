@@ -1,6 +1,6 @@
 // Blob, File, FormData, fetch, Headers, Request, Response, Storage, localStorage and
-// sessionStorage: globals whose first touch evaluates their file (blob.js, fetch.js, storage.js),
-// so a script that uses none of them parses none of them.
+// sessionStorage, through lazy.js's lazy globals: the first touch of one evaluates its file
+// (blob.js, fetch.js, storage.js), so a script that uses none of them does not even parse them.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -13,45 +13,12 @@
     }
     return exported[file];
   };
-  const classes = {
-    blob: ['Blob', 'File', 'FormData'],
-    fetch: ['Headers', 'Request', 'Response'],
-    storage: ['Storage'],
-  };
-  const settle = (name, value) =>
-    Object.defineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
-  for (const file of Object.keys(classes)) {
-    for (const name of classes[file]) {
-      Object.defineProperty(global, name, {
-        configurable: true,
-        enumerable: false,
-        get() {
-          const value = internal.loadWeb(file)[name];
-          settle(name, value);
-          return value;
-        },
-        set(value) {
-          settle(name, value);
-        },
-      });
-    }
-  }
-  // fetch is a plain function: one that loads fetch.js on its first call, then is replaced.
-  let fetchImpl;
-  settle('fetch', function fetch(input, init = undefined) {
-    if (!fetchImpl) fetchImpl = internal.loadWeb('fetch').fetch;
-    return fetchImpl(input, init);
-  });
-  // localStorage and sessionStorage are read-only attributes of the global, as in a page.
-  for (const name of ['localStorage', 'sessionStorage']) {
-    Object.defineProperty(global, name, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        return internal.loadWeb('storage')[name]();
-      },
-    });
-  }
+  internal.lazyGlobals(['Blob', 'File', 'FormData'], () => internal.loadWeb('blob'));
+  internal.lazyGlobals(['fetch', 'Headers', 'Request', 'Response'], () => internal.loadWeb('fetch'));
+  internal.lazyGlobals(['Storage'], () => internal.loadWeb('storage'));
+  // Each storage on its own: touching sessionStorage does not open localStorage's file.
+  internal.lazyGlobals(['localStorage'], () => ({ localStorage: internal.loadWeb('storage').localStorage() }));
+  internal.lazyGlobals(['sessionStorage'], () => ({ sessionStorage: internal.loadWeb('storage').sessionStorage() }));
   // The entry script's folder as a file: URL with a trailing slash: the base of relative fetches.
   const setEntry = internal.setEntry;
   internal.setEntry = function (path) {
