@@ -80,9 +80,11 @@ final class HTTPExchange {
     var arguments: [JSValueRef?]
     switch event {
     case .head(let status, let reason, let headers):
-      arguments = [
-        JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), js.string(reason), js.string(headers),
-      ]
+      // Each string is kept from the GC while the next is made (a Swift array is not scanned).
+      let reasonValue = js.string(reason)
+      JSValueProtect(ctx, reasonValue)
+      defer { JSValueUnprotect(ctx, reasonValue) }
+      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.string(headers)]
     case .body(let bytes, let length):
       let buffer = bytes.flatMap { bytes in
         JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, { bytes, _ in free(bytes) }, nil, nil)
@@ -91,7 +93,10 @@ final class HTTPExchange {
       finish()
     case .failure(let kind, let message):
       let name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
-      arguments = [JSValueMakeNumber(ctx, 2), js.string(name), js.string(message)]
+      let nameValue = js.string(name)
+      JSValueProtect(ctx, nameValue)
+      defer { JSValueUnprotect(ctx, nameValue) }
+      arguments = [JSValueMakeNumber(ctx, 2), nameValue, js.string(message)]
       finish()
     }
     do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }

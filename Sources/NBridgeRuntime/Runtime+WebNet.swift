@@ -115,6 +115,9 @@ private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
       let copy = malloc(max(bytes.count, 1))!
       bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
       let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy, bytes.count, { bytes, _ in free(bytes) }, nil, nil)
+      // Kept from the GC while the type string is made (a Swift array is not scanned).
+      if let buffer { JSValueProtect(ctx, buffer) }
+      defer { if let buffer { JSValueUnprotect(ctx, buffer) } }
       let values: [JSValueRef?] = [buffer, runtime.js.string(PageFolder.mimeType(of: path))]
       return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, 2, $0.baseAddress, nil) }
     }
@@ -131,13 +134,17 @@ private let nativeStorageLoad: JSObjectCallAsFunctionCallback = { ctx, _, _, arg
       try file.forEach { key, keyLength, value, valueLength in
         for (units, length) in [(key, keyLength), (value, valueLength)] {
           let string = JSStringCreateWithCharacters(units, length)
-          values.append(JSValueMakeString(ctx, string))
+          let value = JSValueMakeString(ctx, string)
           JSStringRelease(string)
+          // Kept from the GC until they are in the array: a Swift array is not scanned.
+          JSValueProtect(ctx, value)
+          values.append(value)
         }
       }
     } catch {
       throw runtime.thrownError("localStorage: cannot read \(error.path): \(error.message)")
     }
+    defer { for value in values { JSValueUnprotect(ctx, value) } }
     return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, values.count, $0.baseAddress, nil) }
   }
 }
