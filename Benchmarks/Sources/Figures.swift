@@ -18,6 +18,8 @@ struct Figures {
   var storageBurst: Double?
   var storageGet: Double?
   var denoLocalStorageSet: Double?
+  var fetchLocalRPS: Double?
+  var denoFetchLocalRPS: Double?
   var pasteboardChange: Double?
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
@@ -38,7 +40,8 @@ struct Figures {
       ("node_startup_ms", nodeStartup), ("node_rss_mib", nodeRSS), ("deno_startup_ms", denoStartup),
       ("sqlite_autocommit_us", sqliteAutocommit), ("sqlite_txn_us", sqliteTransaction), ("storage_set_us", storageSet),
       ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
-      ("deno_localstorage_set_us", denoLocalStorageSet), ("pasteboard_change_ms", pasteboardChange),
+      ("deno_localstorage_set_us", denoLocalStorageSet), ("fetch_local_rps", fetchLocalRPS),
+      ("deno_fetch_local_rps", denoFetchLocalRPS), ("pasteboard_change_ms", pasteboardChange),
       ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
@@ -79,6 +82,9 @@ struct Figures {
         text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }),
         limit: 1),
       Goal(text: "storage_set_burst ≤ 5 × sqlite_txn", value: ratio(storageBurst, sqliteTransaction), limit: 5),
+      Goal(
+        text: "fetch_local_rps ≥ 0.8 × deno_fetch_local_rps", value: ratio(fetchLocalRPS, denoFetchLocalRPS), limit: 0.8,
+        atLeast: true),
       Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
@@ -109,6 +115,8 @@ struct Figures {
       ("storage_set_burst_us", storageBurst, "10,000 storage.set, Promise.all, per set"),
       ("storage_get_us", storageGet, "await storage.get, sequential"),
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
+      ("fetch_local_rps", fetchLocalRPS, "sequential await (await fetch(url)).text(), local keep-alive server"),
+      ("deno_fetch_local_rps", denoFetchLocalRPS, "same in Deno"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
