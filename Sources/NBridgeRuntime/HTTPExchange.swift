@@ -87,7 +87,7 @@ final class HTTPExchange {
       arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.string(headers)]
     case .body(let bytes, let length):
       let buffer = bytes.flatMap { bytes in
-        JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, { bytes, _ in free(bytes) }, nil, nil)
+        JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, freeBytes, nil, nil)
       }
       arguments = [JSValueMakeNumber(ctx, 1), buffer ?? JSObjectMakeArrayBufferWithBytesNoCopy(ctx, nil, 0, nil, nil, nil)]
       finish()

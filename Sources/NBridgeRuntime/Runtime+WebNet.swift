@@ -114,7 +114,7 @@ private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
       guard let bytes = PageFolder.contents(of: path) else { return JSValueMakeNull(ctx) }
       let copy = malloc(max(bytes.count, 1))!
       bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-      let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy, bytes.count, { bytes, _ in free(bytes) }, nil, nil)
+      let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy, bytes.count, freeBytes, nil, nil)
       // Kept from the GC while the type string is made (a Swift array is not scanned).
       if let buffer { JSValueProtect(ctx, buffer) }
       defer { if let buffer { JSValueUnprotect(ctx, buffer) } }
@@ -187,7 +187,7 @@ private let nativeEncodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
       if let base = utf8.baseAddress { copy.copyMemory(from: base, byteCount: utf8.count) }
       return (copy, utf8.count)
     }
-    return JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy.0, copy.1, { bytes, _ in free(bytes) }, nil, nil)
+    return JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy.0, copy.1, freeBytes, nil, nil)
   }
 }
 
@@ -216,3 +216,8 @@ private let nativeDecodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
     return runtime.js.string(String(decoding: bytes, as: UTF8.self))
   }
 }
+
+/// Frees a malloc'd ArrayBuffer store. Defined here, outside any actor: JavaScriptCore calls it
+/// from whichever thread collects the buffer (a closure written inside `@BridgeActor` code would
+/// be isolated to it, and Swift stops the process when it runs elsewhere).
+let freeBytes: JSTypedArrayBytesDeallocator = { bytes, _ in free(bytes) }

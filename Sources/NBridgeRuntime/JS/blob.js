@@ -29,12 +29,27 @@
     return utf8(text);
   }
 
-  function joinParts(parts, endings, name) {
-    if (parts === undefined) return new Uint8Array(0);
+  // WebIDL's sequence<BlobPart>: @@iterator read once, each element kept as a Blob or buffer
+  // source, or converted to a string, in order.
+  function convertParts(parts, name) {
+    if (parts === undefined) return [];
     if ((typeof parts !== 'object' && typeof parts !== 'function') || parts === null) {
       throw new TypeError(name + ': the parts must be a sequence');
     }
-    if (typeof parts[Symbol.iterator] !== 'function') throw new TypeError(name + ': the parts must be iterable');
+    const method = parts[Symbol.iterator];
+    if (typeof method !== 'function') throw new TypeError(name + ': the parts must be iterable');
+    const iterator = method.call(parts);
+    const converted = [];
+    for (;;) {
+      const step = iterator.next();
+      if (step.done) return converted;
+      const part = step.value;
+      const keep = part instanceof Blob || part instanceof ArrayBuffer || ArrayBuffer.isView(part);
+      converted.push(keep ? part : String(part));
+    }
+  }
+
+  function joinParts(parts, endings) {
     const chunks = [];
     let size = 0;
     for (const part of parts) {
@@ -78,11 +93,12 @@
 
   class Blob {
     constructor(blobParts = undefined, options = undefined) {
+      // Arguments convert left to right; dictionary members in alphabetical order (WebIDL).
+      const parts = convertParts(blobParts, 'Blob');
       options = convertOptions(options, 'Blob');
-      // Dictionary members are read in alphabetical order, as WebIDL converts them.
       const endings = readEndings(options, 'Blob');
       const type = options.type === undefined ? '' : String(options.type);
-      bytesOf.set(this, joinParts(blobParts, endings, 'Blob'));
+      bytesOf.set(this, joinParts(parts, endings));
       typeOf.set(this, normalizeType(type));
     }
     get size() {
@@ -143,7 +159,7 @@
         : Math.trunc(Number(options.lastModified)) || 0;
       const type = options.type === undefined ? '' : String(options.type);
       super(fileBits, { endings, type });
-      fileInfo.set(this, { name: String(fileName), lastModified });
+      fileInfo.set(this, { name: fileName, lastModified });
     }
     get name() {
       if (!fileInfo.has(this)) throw new TypeError('File.name: the receiver is not a File');
@@ -264,7 +280,7 @@
       }
     }
     chunks.push(utf8('--' + boundary + '--\r\n'));
-    return { bytes: joinParts(chunks, 'transparent', 'FormData'), boundary };
+    return { bytes: joinParts(chunks, 'transparent'), boundary };
   };
 
   exports.Blob = Blob;

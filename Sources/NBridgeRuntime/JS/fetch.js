@@ -35,6 +35,9 @@
     if (special) pathname = normalizePath(pathname);
     const search = m[5] && m[5].length > 1 ? m[5] : '';
     const hash = m[6] && m[6].length > 1 ? m[6] : '';
+    if ((protocol === 'http:' || protocol === 'https:') && !/^(\[[0-9a-f:.]+\]|[^\s:[\]]+)(:\d*)?$/.test(host)) {
+      return null;
+    }
     const auth = authority === null ? '' : '//' + (userinfo ? userinfo + '@' : '') + host;
     const origin = protocol === 'http:' || protocol === 'https:' ? protocol + '//' + host : 'null';
     return {
@@ -156,10 +159,6 @@
     }
     if (typeof init !== 'object' && typeof init !== 'function') {
       throw new TypeError('Headers: init must be a sequence or a record');
-    }
-    if (headerState.has(init)) {
-      for (const [name, value] of headerState.get(init).list) appendHeader(s, name, value);
-      return;
     }
     const iterator = init[Symbol.iterator];
     if (iterator !== undefined && iterator !== null) {
@@ -885,6 +884,98 @@
     });
   }
 
+  // The Fetch standard's bad ports: a request to one is a network error before anything is sent.
+  const badPorts = new Set([
+    1,
+    7,
+    9,
+    11,
+    13,
+    15,
+    17,
+    19,
+    20,
+    21,
+    22,
+    23,
+    25,
+    37,
+    42,
+    43,
+    53,
+    69,
+    77,
+    79,
+    87,
+    95,
+    101,
+    102,
+    103,
+    104,
+    109,
+    110,
+    111,
+    113,
+    115,
+    117,
+    119,
+    123,
+    135,
+    137,
+    139,
+    143,
+    161,
+    179,
+    389,
+    427,
+    465,
+    512,
+    513,
+    514,
+    515,
+    526,
+    530,
+    531,
+    532,
+    540,
+    548,
+    554,
+    556,
+    563,
+    587,
+    601,
+    636,
+    989,
+    990,
+    993,
+    995,
+    1719,
+    1720,
+    1723,
+    2049,
+    3659,
+    4045,
+    4190,
+    5060,
+    5061,
+    6000,
+    6566,
+    6665,
+    6666,
+    6667,
+    6668,
+    6669,
+    6679,
+    6697,
+    10080,
+  ]);
+  function checkPort(url) {
+    const m = /^[a-z]+:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)/i.exec(url);
+    if (m && badPorts.has(Number(m[1]))) {
+      throw networkError('the port ' + m[1] + ' of ' + url + ' is blocked', 'bad_port', 'the Fetch standard blocks it');
+    }
+  }
+
   // The bytes of a body to send: whole, since libsoup takes the request body at once.
   const contiguous = (
     source,
@@ -898,6 +989,7 @@
     if (!list.some(([n]) => n.toLowerCase() === 'accept')) list.push(['Accept', '*/*']);
     const urlList = [url];
     for (;;) {
+      checkPort(url);
       const reply = await sendOnce(method, url, list, bytes, signal);
       const location = getHeader(reply.list, 'location');
       if (!redirectStatus.includes(reply.status) || location === null) {

@@ -30,9 +30,37 @@
     } catch (e) {
       const message = String(e && e.message);
       if (message.startsWith('QuotaExceededError: ')) {
-        throw new DOMException(message.slice(20), 'QuotaExceededError');
+        throw new QuotaExceededError(message.slice(20));
       }
       throw new DOMException(message, 'UnknownError');
+    }
+  }
+
+  // HTML's QuotaExceededError: a DOMException named so, with the quota and the amount asked
+  // for when known (null here: browsers do not tell either).
+  class QuotaExceededError extends DOMException {
+    #quota;
+    #requested;
+    constructor(message = '', options = undefined) {
+      super(message, 'QuotaExceededError');
+      const quota = options == null || options.quota === undefined ? null : Number(options.quota);
+      const requested = options == null || options.requested === undefined ? null : Number(options.requested);
+      for (const value of [quota, requested]) {
+        if (value !== null && (!Number.isFinite(value) || value < 0)) {
+          throw new RangeError('QuotaExceededError: quota and requested must be finite and not negative');
+        }
+      }
+      if (quota !== null && requested !== null && requested < quota) {
+        throw new RangeError('QuotaExceededError: requested must not be less than quota');
+      }
+      this.#quota = quota;
+      this.#requested = requested;
+    }
+    get quota() {
+      return this.#quota;
+    }
+    get requested() {
+      return this.#requested;
     }
   }
 
@@ -67,9 +95,8 @@
       if (old === value) return;
       const used = s.used - (old === undefined ? 0 : key.length + old.length) + key.length + value.length;
       if (used > quota) {
-        throw new DOMException(
+        throw new QuotaExceededError(
           'Storage.setItem: the quota of ' + quota + ' UTF-16 code units (keys and values) would be exceeded',
-          'QuotaExceededError',
         );
       }
       write(s, () => native.storageSet(key, value));
@@ -152,6 +179,7 @@
 
   let local, session;
   exports.Storage = Storage;
+  exports.QuotaExceededError = QuotaExceededError;
   exports.localStorage = () => local || (local = makeStorage(true));
   exports.sessionStorage = () => session || (session = makeStorage(false));
 });

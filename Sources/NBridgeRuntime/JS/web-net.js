@@ -1,5 +1,5 @@
-// Blob, File, FormData, fetch, Headers, Request, Response, Storage, localStorage and
-// sessionStorage, through lazy.js's lazy globals: the first touch of one evaluates its file
+// Blob, File, FormData, fetch, Headers, Request, Response, Storage, QuotaExceededError,
+// localStorage and sessionStorage, through lazy.js's lazy globals: the first touch of one evaluates its file
 // (blob.js, fetch.js, storage.js), so a script that uses none of them does not even parse them.
 (function (global, internal) {
   'use strict';
@@ -15,7 +15,7 @@
   };
   internal.lazyGlobals(['Blob', 'File', 'FormData'], () => internal.loadWeb('blob'));
   internal.lazyGlobals(['fetch', 'Headers', 'Request', 'Response'], () => internal.loadWeb('fetch'));
-  internal.lazyGlobals(['Storage'], () => internal.loadWeb('storage'));
+  internal.lazyGlobals(['Storage', 'QuotaExceededError'], () => internal.loadWeb('storage'));
   // Each storage on its own: touching sessionStorage does not open localStorage's file.
   internal.lazyGlobals(['localStorage'], () => ({ localStorage: internal.loadWeb('storage').localStorage() }));
   internal.lazyGlobals(['sessionStorage'], () => ({ sessionStorage: internal.loadWeb('storage').sessionStorage() }));
