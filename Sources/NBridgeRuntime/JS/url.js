@@ -860,10 +860,11 @@
         if (!r.params) {
           making = this;
           try {
-            r.params = new URLSearchParams(r.url.query ?? '');
+            r.params = new URLSearchParams();
           } finally {
             making = null;
           }
+          paramsOf(r.params).list = r.url.query === null ? [] : parseForm(r.url.query);
         }
         return r.params;
       }
@@ -1045,6 +1046,8 @@
       value: 'URLSearchParams',
       configurable: true,
     });
+    internal.platformObjects.add(URL.prototype);
+    internal.platformObjects.add(URLSearchParams.prototype);
     internal.urlParse = parse;
     return { URL, URLSearchParams };
   }
