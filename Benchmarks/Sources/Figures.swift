@@ -31,6 +31,8 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var urlParse: Double?
+  var denoURLParse: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -46,6 +48,7 @@ struct Figures {
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("url_parse_ns", urlParse), ("deno_url_parse_ns", denoURLParse),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -93,6 +96,7 @@ struct Figures {
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(text: "url_parse_ns ≤ 3 × deno_url_parse_ns", value: ratio(urlParse, denoURLParse), limit: 3),
     ]
   }
 
@@ -128,6 +132,8 @@ struct Figures {
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("url_parse_ns", urlParse, "new URL(u, base?) over 1,000 fixed URLs, per parse"),
+      ("deno_url_parse_ns", denoURLParse, "same script under Deno"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,fetch,pasteboard,memory,window` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,storage,url,fetch,pasteboard,memory,window` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -79,6 +79,13 @@ if deno != nil {
   progress("deno localStorage")
   figures.denoLocalStorageSet = median(processes.denoLocalStorage(count: records, rounds: 3))
 }
+}
+
+if want("url") {
+  progress("url_parse_ns: 1,000 URLs (nbridge\(deno == nil ? "" : ", deno"))")
+  let urls = URLBench(processes: processes).run()
+  figures.urlParse = urls.nbridge
+  figures.denoURLParse = urls.deno
 }
 
 if want("fetch") {

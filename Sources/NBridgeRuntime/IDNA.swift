@@ -1,51 +1,62 @@
 import Glibc
 
-/// IDNA (UTS #46, non-transitional) for URL hosts, through libidn2, opened with dlopen on the
-/// first non-ASCII or `xn--` host so a run that parses none never maps it.
+/// UTS #46 ToASCII for URL hosts, as WebKit's own URL parser does it: through ICU's `uidna_*`,
+/// which JavaScriptCore already maps into every run (libicuuc), found on the first host that is
+/// not plain ASCII. Options are the URL standard's: non-transitional, CheckBidi, CheckJoiners, no
+/// STD3 rules; the DNS length and hyphen errors are ignored (VerifyDnsLength and CheckHyphens off).
 enum IDNA {
-  private typealias Convert = @convention(c) (
-    UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32
+  private typealias Open = @convention(c) (UInt32, UnsafeMutablePointer<Int32>?) -> OpaquePointer?
+  private typealias ToASCII = @convention(c) (
+    OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<CChar>?, Int32, UnsafeMutableRawPointer?,
+    UnsafeMutablePointer<Int32>?
   ) -> Int32
-  private typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-  /// libidn2's `idn2_lookup_u8`, `idn2_to_unicode_8z8z` and `idn2_free`, or nil without the library.
-  private struct Library: @unchecked Sendable {
-    let lookup: Convert
-    let toUnicode: Convert
-    let free: Free
+  /// ICU's UTS #46 processor and its ToASCII, or nil when ICU is not mapped.
+  private struct Processor: @unchecked Sendable {
+    let idna: OpaquePointer
+    let toASCII: ToASCII
   }
 
-  private static let library: Library? = {
-    guard let handle = dlopen("libidn2.so.0", RTLD_NOW | RTLD_LOCAL),
-      let lookup = dlsym(handle, "idn2_lookup_u8"), let toUnicode = dlsym(handle, "idn2_to_unicode_8z8z"),
-      let free = dlsym(handle, "idn2_free")
-    else { return nil }
-    return Library(
-      lookup: unsafeBitCast(lookup, to: Convert.self), toUnicode: unsafeBitCast(toUnicode, to: Convert.self),
-      free: unsafeBitCast(free, to: Free.self))
+  /// UIDNA_CHECK_BIDI | UIDNA_CHECK_CONTEXTJ | UIDNA_NONTRANSITIONAL_TO_ASCII | ..._TO_UNICODE.
+  private static let options: UInt32 = 0x04 | 0x08 | 0x10 | 0x20
+  /// UIDNA_ERROR_EMPTY_LABEL, LABEL_TOO_LONG, DOMAIN_NAME_TOO_LONG, LEADING_HYPHEN,
+  /// TRAILING_HYPHEN, HYPHEN_3_4: checks the URL standard turns off.
+  private static let ignoredErrors: UInt32 = 0x3F
+
+  private static let processor: Processor? = {
+    // ICU suffixes its symbols with its major version (uidna_openUTS46_72).
+    let everywhere = UnsafeMutableRawPointer(bitPattern: 0)
+    for version in (50...120).reversed() {
+      guard let open = dlsym(everywhere, "uidna_openUTS46_\(version)"),
+        let toASCII = dlsym(everywhere, "uidna_nameToASCII_UTF8_\(version)")
+      else { continue }
+      var status: Int32 = 0
+      guard let idna = unsafeBitCast(open, to: Open.self)(options, &status), status <= 0 else { return nil }
+      return Processor(idna: idna, toASCII: unsafeBitCast(toASCII, to: ToASCII.self))
+    }
+    return nil
   }()
 
-  /// IDN2_NONTRANSITIONAL: the URL standard's UTS #46 processing (no STD3 rules).
-  private static let nonTransitional: Int32 = 8
-
-  /// The ASCII form of one label (`bücher` → `xn--bcher-kva`), or nil when it is invalid.
-  static func toASCII(_ label: String) -> String? {
-    convert(label) { library, input, output in library.lookup(input, output, nonTransitional) }
-  }
-
-  /// The Unicode form of one label (`xn--bcher-kva` → `bücher`), or nil when it is invalid.
-  static func toUnicode(_ label: String) -> String? {
-    convert(label) { library, input, output in library.toUnicode(input, output, 0) }
-  }
-
-  private static func convert(
-    _ text: String, _ call: (Library, UnsafePointer<CChar>, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32
-  ) -> String? {
-    guard let library else { return nil }
-    var output: UnsafeMutablePointer<CChar>?
-    let status = text.withCString { call(library, $0, &output) }
-    defer { library.free(output) }
-    guard status == 0, let output else { return nil }
-    return String(cString: output)
+  /// The ASCII form of a domain (`bücher.de` → `xn--bcher-kva.de`), or nil when it is not valid.
+  static func toASCII(_ domain: String) -> String? {
+    guard let processor else { return nil }
+    var capacity = max(64, domain.utf8.count * 4 + 16)
+    while true {
+      var output = [CChar](repeating: 0, count: capacity)
+      // UIDNAInfo: int16 size, two UBools, uint32 errors, two reserved int32s.
+      var info = (Int16(16), UInt8(0), UInt8(0), UInt32(0), Int32(0), Int32(0))
+      var status: Int32 = 0
+      let length = domain.withCString { input in
+        withUnsafeMutablePointer(to: &info) { infoPointer in
+          processor.toASCII(processor.idna, input, -1, &output, Int32(capacity), infoPointer, &status)
+        }
+      }
+      if status == 15 {  // U_BUFFER_OVERFLOW_ERROR
+        capacity = Int(length) + 1
+        continue
+      }
+      guard status <= 0, info.3 & ~ignoredErrors == 0, length >= 0 else { return nil }
+      return String(decoding: output[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
   }
 }

@@ -8,8 +8,7 @@ import NBridgePlugin
 enum WebNatives {
   /// The functions added to the prelude's `internal.native`.
   static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
-    ("randomFill", randomFill), ("digest", digest), ("domainToASCII", domainToASCII),
-    ("domainToUnicode", domainToUnicode), ("systemInfo", systemInfo),
+    ("randomFill", randomFill), ("digest", digest), ("domainToASCII", domainToASCII), ("systemInfo", systemInfo),
   ]
 }
 
@@ -47,19 +46,11 @@ private let digest: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, ex
   }
 }
 
-/// `domainToASCII(domain)`: the UTS #46 ToASCII of a host, or null when it is not a valid domain.
+/// `domainToASCII(domain)`: the UTS #46 ToASCII of a host (ICU), or null when it is not a valid domain.
 private let domainToASCII: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     guard let ascii = IDNA.toASCII(runtime.js.toString(args[0])) else { return JSValueMakeNull(runtime.js.ref) }
     return runtime.js.string(ascii)
-  }
-}
-
-/// `domainToUnicode(domain)`: the Unicode form of a host's `xn--` labels, or null.
-private let domainToUnicode: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    guard let text = IDNA.toUnicode(runtime.js.toString(args[0])) else { return JSValueMakeNull(runtime.js.ref) }
-    return runtime.js.string(text)
   }
 }
 

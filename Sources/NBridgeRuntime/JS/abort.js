@@ -140,6 +140,7 @@
       value: 'AbortController',
       configurable: true,
     });
+    internal.platformObjects.add(AbortController.prototype);
     return { AbortController, AbortSignal };
   }
   internal.abort = internal.lazyGlobals(['AbortController', 'AbortSignal'], build);

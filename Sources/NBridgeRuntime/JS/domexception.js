@@ -55,15 +55,30 @@
     'INVALID_NODE_TYPE_ERR',
     'DATA_CLONE_ERR',
   ];
+  const fields = new WeakMap();
+  const fieldsOf = (self) => {
+    const f = fields.get(self);
+    if (!f) throw new TypeError('Illegal invocation: not a DOMException');
+    return f;
+  };
   class DOMException extends Error {
     constructor(message = '', name = 'Error') {
-      super(String(message));
-      Object.defineProperty(this, 'name', { value: String(name), writable: true, configurable: true });
+      super();
+      fields.set(this, { message: String(message), name: String(name) });
+    }
+    get name() {
+      return fieldsOf(this).name;
+    }
+    get message() {
+      return fieldsOf(this).message;
     }
     get code() {
-      const at = names.indexOf(this.name);
+      const at = names.indexOf(fieldsOf(this).name);
       return at < 0 ? 0 : at + 1;
     }
+  }
+  for (const key of ['name', 'message', 'code']) {
+    Object.defineProperty(DOMException.prototype, key, { enumerable: true });
   }
   constants.forEach((constant, i) => {
     Object.defineProperty(DOMException, constant, { value: i + 1, enumerable: true });

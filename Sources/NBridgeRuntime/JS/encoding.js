@@ -1,5 +1,5 @@
 // btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
-(function (global, _internal) {
+(function (global, internal) {
   'use strict';
   const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   global.btoa = (input) => {
@@ -265,6 +265,14 @@
   global.TextEncoder = TextEncoder;
   global.TextDecoder = TextDecoder;
 
+  // Prototypes of the platform objects the web APIs define (URL, Event, ...): none is serializable.
+  internal.platformObjects = new Set();
+  const isPlatformObject = (v) => {
+    for (let p = Object.getPrototypeOf(v); p; p = Object.getPrototypeOf(p)) {
+      if (internal.platformObjects.has(p)) return true;
+    }
+    return false;
+  };
   global.structuredClone = function structuredClone(value) {
     const copies = new Map();
     function clone(v) {
@@ -273,6 +281,9 @@
       }
       if (v === null || typeof v !== 'object') return v;
       if (copies.has(v)) return copies.get(v);
+      if (internal.platformObjects.size && isPlatformObject(v)) {
+        throw new DOMException(Object.prototype.toString.call(v) + ' could not be cloned.', 'DataCloneError');
+      }
       let c;
       if (v instanceof Date) c = new Date(v.getTime());
       else if (v instanceof RegExp) c = new RegExp(v.source, v.flags);

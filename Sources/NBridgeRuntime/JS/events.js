@@ -324,6 +324,8 @@
       return dispatch(target, event, s);
     }
 
+    internal.platformObjects.add(Event.prototype);
+    internal.platformObjects.add(EventTarget.prototype);
     listenersOf.set(global, []);
     let viaPrototype = false;
     try {

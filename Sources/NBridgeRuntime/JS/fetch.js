@@ -10,71 +10,13 @@
   const decode = (bytes) => native.decodeUTF8(bytes);
 
   // ------------------------------------------------------------------ URLs
-  // The WHATWG URL parser when the global URL is there; else a small resolver for the forms
-  // fetch meets (absolute, scheme-relative, path-absolute, path-relative, query, fragment).
+  // The WHATWG URL parser (url.js); null where it throws.
   function parseURL(input, base) {
-    if (typeof global.URL === 'function') {
-      try {
-        return new global.URL(input, base);
-      } catch {
-        return null;
-      }
-    }
-    return resolveURL(String(input).trim(), base === undefined ? undefined : String(base));
-  }
-  function splitURL(href) {
-    const m = /^([a-zA-Z][a-zA-Z0-9+.-]*:)(\/\/([^/?#]*))?([^?#]*)(\?[^#]*)?(#.*)?$/.exec(href);
-    if (!m) return null;
-    const protocol = m[1].toLowerCase();
-    const authority = m[3] === undefined ? null : m[3];
-    const at = authority === null ? -1 : authority.lastIndexOf('@');
-    const host = authority === null ? '' : authority.slice(at + 1).toLowerCase();
-    const userinfo = at < 0 ? '' : authority.slice(0, at);
-    const special = protocol === 'http:' || protocol === 'https:' || protocol === 'file:';
-    let pathname = m[4] || (special ? '/' : '');
-    if (special) pathname = normalizePath(pathname);
-    const search = m[5] && m[5].length > 1 ? m[5] : '';
-    const hash = m[6] && m[6].length > 1 ? m[6] : '';
-    if ((protocol === 'http:' || protocol === 'https:') && !/^(\[[0-9a-f:.]+\]|[^\s:[\]]+)(:\d*)?$/.test(host)) {
+    try {
+      return new global.URL(input, base);
+    } catch {
       return null;
     }
-    const auth = authority === null ? '' : '//' + (userinfo ? userinfo + '@' : '') + host;
-    const origin = protocol === 'http:' || protocol === 'https:' ? protocol + '//' + host : 'null';
-    return {
-      protocol,
-      host,
-      pathname,
-      search,
-      hash,
-      origin,
-      username: userinfo.split(':')[0],
-      password: userinfo.split(':')[1] || '',
-      href: protocol + auth + pathname + search + hash,
-    };
-  }
-  function normalizePath(path) {
-    const out = [];
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const part = parts[i];
-      if (part === '..' || part === '%2e%2e') out.pop();
-      else if (part !== '.') out.push(part);
-      if ((part === '..' || part === '.') && i === parts.length - 1) out.push('');
-    }
-    return '/' + out.join('/');
-  }
-  function resolveURL(input, base) {
-    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(input)) return splitURL(input);
-    if (base === undefined) return null;
-    const b = splitURL(base);
-    if (!b) return null;
-    const root = b.protocol + '//' + b.host;
-    if (input.startsWith('//')) return splitURL(b.protocol + input);
-    if (input.startsWith('/')) return splitURL(root + input);
-    if (input === '') return splitURL(root + b.pathname + b.search);
-    if (input.startsWith('?')) return splitURL(root + b.pathname + input);
-    if (input.startsWith('#')) return splitURL(root + b.pathname + b.search + input);
-    return splitURL(root + b.pathname.slice(0, b.pathname.lastIndexOf('/') + 1) + input);
   }
   const baseURL = () => internal.entryFolderURL || 'file:///';
   const withoutFragment = (url) => url.href.replace(/#.*$/, '');
