@@ -279,7 +279,8 @@
         chunks.push(utf8(head + '\r\n\r\n'), bytesOf.get(value), utf8('\r\n'));
       }
     }
-    chunks.push(utf8('--' + boundary + '--\r\n'));
+    // An empty form is an empty body, as browsers send it.
+    if (chunks.length) chunks.push(utf8('--' + boundary + '--\r\n'));
     return { bytes: joinParts(chunks, 'transparent'), boundary };
   };
 

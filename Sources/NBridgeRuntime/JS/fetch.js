@@ -828,6 +828,7 @@
 
   // The Fetch standard's bad ports: a request to one is a network error before anything is sent.
   const badPorts = new Set([
+    0,
     1,
     7,
     9,
