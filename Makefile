@@ -33,7 +33,7 @@ run: build
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
 TEST_TARGETS := NBridgeSystemTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
-	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests
+	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBuiltinsTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

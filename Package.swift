@@ -1,9 +1,11 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Swift 6 language mode (the tools-version default) turns on complete concurrency
-/// checking; warnings are errors so none can creep in.
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+/// checking; warnings are errors so none can creep in. `treatAllWarnings` is a safe
+/// setting, unlike `unsafeFlags`: a package that depends on nbridge by version may use
+/// these targets, and SwiftPM ignores the setting there (a dependency's warnings are its own).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "nbridge",
@@ -14,6 +16,7 @@ let package = Package(
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
+    .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -71,12 +74,18 @@ let package = Package(
       dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
       swiftSettings: strict),
 
-    .executableTarget(
-      name: "nbridge",
+    // The command line as a library: `NBridgeCommand.main(plugins:)`.
+    .target(
+      name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeBuiltins", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
+      swiftSettings: strict),
+
+    .executableTarget(
+      name: "nbridge",
+      dependencies: ["NBridgeCLI", "NBridgeBuiltins"],
       swiftSettings: strict,
       // Start-up: the Swift runtime and FoundationEssentials (from ArgumentParser) linked in
       // statically, by lld, with packed relative relocations: 10 fewer shared libraries to
@@ -125,8 +134,15 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
+    // The built-in plugins' declared shapes against their Decodables and their results.
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      name: "NBridgeBuiltinsTests", dependencies: ["NBridgeBuiltins", "NBridgePlugin", "NBridgeTesting"],
+      swiftSettings: strict),
+    // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
+    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
   ]
 )

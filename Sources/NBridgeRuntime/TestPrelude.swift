@@ -58,6 +58,16 @@ let testPreludeSource = ##"""
     return error;
   };
   global.assert = assert;
+  // Drives the lifecycle as the desktop would: 'background', 'foreground' (active) or 'inactive';
+  // { for: ms } comes back to the foreground after ms. Resolves once the move is delivered (or,
+  // with `for`, once the app is back); while suspended, that is when it wakes.
+  global.simulate = (state, options) => {
+    const states = ['background', 'foreground', 'active', 'inactive'];
+    if (states.indexOf(state) < 0) throw new TypeError('simulate(state): state must be one of ' + states.join(', ') + ' (got ' + hooks.inspect(state) + ')');
+    const ms = options && options.for;
+    if (ms !== undefined && !(typeof ms === 'number' && ms >= 0 && ms < 1e9)) throw new TypeError('simulate(state, { for }): for must be a number of milliseconds');
+    return native.simulate(state === 'foreground' ? 'active' : state, ms === undefined ? -1 : ms);
+  };
   global.AssertionError = AssertionError;
   global.test = (name, fn) => {
     if (typeof name !== 'string') throw new TypeError('test(name, fn): name must be a string');

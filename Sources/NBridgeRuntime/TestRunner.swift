@@ -166,7 +166,37 @@ extension Runtime {
     let native = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(native, "print", js.function("print", testPrint))
     js.setProperty(native, "testDone", js.function("testDone", testDoneCallback))
+    js.setProperty(native, "simulate", js.function("simulate", testSimulate))
     return native
+  }
+
+  /// `simulate(state, {for})`: the move at the next turn, and back to active after `for` ms;
+  /// the returned Promise resolves when JS may hear of it.
+  func simulate(_ state: AppState, forMilliseconds: Double?) -> JSValueRef {
+    var resolveFn: JSObjectRef?
+    guard let promise = JSObjectMakeDeferredPromise(js.ref, &resolveFn, nil, nil), let resolveFn else {
+      return JSValueMakeUndefined(js.ref)
+    }
+    let resolve = Protected(resolveFn, in: js)
+    let hold = loop.hold("simulate")
+    let settle: @BridgeActor () -> Void = { [unowned self] in
+      self.loop.release(hold)
+      self.deliverToJS { [weak self] in
+        guard let self else { return }
+        self.js.settle(resolve.value, JSValueMakeUndefined(self.js.ref))
+        self.afterCallback()
+      }
+    }
+    lifecycle.move(to: state)
+    if let forMilliseconds {
+      _ = loop.addTimer(delay: UInt64(forMilliseconds * 1e6), interval: nil, keepsAlive: false) { [unowned self] in
+        self.deliverMove(to: .active)
+        settle()
+      }
+    } else {
+      LoopExecutor.shared.post { BridgeActor.assumeIsolated { settle() } }
+    }
+    return promise
   }
 }
 
@@ -190,4 +220,15 @@ private let testDoneCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
     return NativeResult()
   }
   return nil
+}
+
+private let testSimulate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  let result = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let state = AppState(rawValue: runtime.js.toString(args[0])) ?? .active
+    let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
+    return NativeResult(value: runtime.simulate(state, forMilliseconds: ms >= 0 ? ms : nil))
+  }
+  return result.value
 }
