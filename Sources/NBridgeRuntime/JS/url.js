@@ -312,7 +312,7 @@
       const c = s.charCodeAt(p + 2);
       return c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23;
     }
-    const singleDot = (s) => s === '.' || s.toLowerCase() === '%2e';
+    const singleDot = (s) => (s.length === 1 ? s === '.' : s.length === 3 && s.toLowerCase() === '%2e');
     const doubleDot = (s) => {
       if (s.length < 2 || s.length > 6) return false;
       const l = s.toLowerCase();
@@ -328,6 +328,33 @@
 
     // The basic URL parser. With `url` and `override` it modifies url (a setter); returns the URL
     // record, FAILURE, or (with an override) undefined for "return".
+    // The common case, an absolute special URL that needs no rewriting (lowercase scheme and host of
+    // letter-led labels, no userinfo, no dot segments, nothing to percent-encode), is read with one
+    // regular expression; anything else, or a port over 65535, goes through the state machine.
+    const plain =
+      /^(https?|wss?|ftp):\/\/([a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*)(?::([0-9]{1,5}))?((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@[\]|]*)*)(?:\?([\x21\x24-\x26\x28-\x3B\x3D\x3F-\x7E]*))?(?:#([\x21\x23-\x3B\x3D\x3F-\x5F\x61-\x7E]*))?$/;
+    const dotSegment = /\/\.\.?(?=\/|$)/;
+    function parsePlain(input) {
+      const m = plain.exec(input);
+      if (!m || (m[4] && dotSegment.test(m[4]))) return null;
+      let port = null;
+      if (m[3] !== undefined) {
+        port = parseInt(m[3], 10);
+        if (port > 65535) return null;
+        if (port === special.get(m[1])) port = null;
+      }
+      return {
+        scheme: m[1],
+        username: '',
+        password: '',
+        host: m[2],
+        port,
+        path: m[4] ? m[4].slice(1).split('/') : [''],
+        query: m[5] === undefined ? null : m[5],
+        fragment: m[6] === undefined ? null : m[6],
+      };
+    }
+
     function parse(input, base = null, url = null, override = null) {
       if (!url) {
         url = { scheme: '', username: '', password: '', host: null, port: null, path: [], query: null, fragment: null };
@@ -771,12 +798,8 @@
     const serializeForm = (list) =>
       list.map(([n, v]) => percentEncode(n, formSet, true) + '=' + percentEncode(v, formSet, true)).join('&');
 
-    const records = new WeakMap();
-    const recordOf = (self) => {
-      const r = records.get(self);
-      if (!r) throw new TypeError('Illegal invocation: not a URL');
-      return r;
-    };
+    // (self) => { url, params } for a URL object (a private field: cheaper than a WeakMap).
+    let recordOf;
     const paramsState = new WeakMap();
     const paramsOf = (self) => {
       const s = paramsState.get(self);
@@ -784,27 +807,50 @@
       return s;
     };
     let making = null;
+    // The last base parsed, kept: a page resolves many URLs against one base (records are never
+    // changed in place once parsed; a URL object's record is its own).
+    let lastBase = null, lastBaseRecord = null;
+    function parseBase(text) {
+      if (text === lastBase) return lastBaseRecord;
+      const record = parse(text);
+      if (record !== FAILURE) {
+        lastBase = text;
+        lastBaseRecord = record;
+      }
+      return record;
+    }
 
     class URL {
+      #r;
+      static {
+        recordOf = (self) => {
+          if (self === null || typeof self !== 'object' || !(#r in self)) {
+            throw new TypeError('Illegal invocation: not a URL');
+          }
+          return self.#r;
+        };
+      }
       constructor(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required");
         let baseRecord = null;
         if (base !== undefined) {
-          baseRecord = parse(usv(base));
+          baseRecord = parseBase(usv(base));
           if (baseRecord === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid base URL: " + base);
         }
-        const record = parse(usv(url), baseRecord);
+        const text = usv(url);
+        const record = parsePlain(text) ?? parse(text, baseRecord);
         if (record === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid URL: " + url);
-        records.set(this, { url: record, params: null });
+        this.#r = { url: record, params: null };
       }
       static canParse(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to execute 'canParse': 1 argument required");
         let baseRecord = null;
         if (base !== undefined) {
-          baseRecord = parse(usv(base));
+          baseRecord = parseBase(usv(base));
           if (baseRecord === FAILURE) return false;
         }
-        return parse(usv(url), baseRecord) !== FAILURE;
+        const text = usv(url);
+        return parsePlain(text) !== null || parse(text, baseRecord) !== FAILURE;
       }
       static parse(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to execute 'parse': 1 argument required");
@@ -956,7 +1002,7 @@
     function update(params) {
       const s = paramsState.get(params);
       if (!s.owner) return;
-      const r = records.get(s.owner);
+      const r = recordOf(s.owner);
       const text = serializeForm(s.list);
       r.url.query = text === '' ? null : text;
       if (text === '') stripTrailingSpaces(r.url);
