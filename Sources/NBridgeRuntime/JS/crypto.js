@@ -22,7 +22,10 @@
     };
 
     function bytesOf(data) {
-      if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      if (ArrayBuffer.isView(data)) {
+        // A detached (transferred) buffer reads as empty.
+        return data.byteLength ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(0);
+      }
       const tag = Object.prototype.toString.call(data);
       if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(data);
       throw new TypeError("Failed to execute 'digest': the data is not an ArrayBuffer or ArrayBufferView");
@@ -37,10 +40,8 @@
           if (arguments.length < 2) throw new TypeError("Failed to execute 'digest': 2 arguments required");
           let name = algorithm;
           if (algorithm !== null && typeof algorithm === 'object') {
-            if (algorithm.name === undefined) {
-              throw new TypeError("Failed to execute 'digest': the algorithm has no name");
-            }
             name = algorithm.name;
+            if (name === undefined) throw new TypeError("Failed to execute 'digest': the algorithm has no name");
           }
           const upper = String(name).replace(/[a-z]/g, (c) => c.toUpperCase());
           const input = bytesOf(data).slice();

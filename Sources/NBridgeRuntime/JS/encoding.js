@@ -107,7 +107,9 @@
 
   function bytesOf(input) {
     if (input === undefined) return new Uint8Array(0);
-    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (ArrayBuffer.isView(input)) {
+      return input.byteLength ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(0);
+    }
     const tag = Object.prototype.toString.call(input);
     if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(input);
     throw new TypeError("Failed to execute 'decode': the input is not an ArrayBuffer or ArrayBufferView");

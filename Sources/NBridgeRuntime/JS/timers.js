@@ -8,8 +8,13 @@
     const delay = Number(ms) | 0;
     return delay > 0 ? delay : 0;
   };
+  // A handler that is not a function is code (HTML: converted to a string now, run as a global script).
+  const evaluate = eval;
   function schedule(fn, ms, extra, repeat) {
-    if (typeof fn !== 'function') throw new TypeError('The callback must be a function');
+    if (typeof fn !== 'function') {
+      const code = String(fn);
+      fn = () => evaluate(code);
+    }
     const body = extra.length ? () => fn.apply(undefined, extra) : fn;
     return native.timer(body, toDelay(ms), repeat);
   }

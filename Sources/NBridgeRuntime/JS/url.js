@@ -7,6 +7,30 @@
 
   function build() {
     const EOF = -1;
+    // Parser states (small integers: the switch below is the hot path).
+    const [
+      SCHEME_START,
+      SCHEME,
+      NO_SCHEME,
+      SPECIAL_RELATIVE_OR_AUTHORITY,
+      PATH_OR_AUTHORITY,
+      RELATIVE,
+      RELATIVE_SLASH,
+      SPECIAL_AUTHORITY_SLASHES,
+      SPECIAL_AUTHORITY_IGNORE_SLASHES,
+      AUTHORITY,
+      HOST,
+      HOSTNAME,
+      PORT,
+      FILE,
+      FILE_SLASH,
+      FILE_HOST,
+      PATH_START,
+      PATH,
+      OPAQUE_PATH,
+      QUERY,
+      FRAGMENT,
+    ] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
     const special = new Map([['ftp', 21], ['file', null], ['http', 80], ['https', 443], ['ws', 80], ['wss', 443]]);
     const FAILURE = null;
 
@@ -120,6 +144,10 @@
       return parseInt(s, radix);
     }
     function endsInANumber(s) {
+      // Only a last label that starts with a digit can be a number.
+      const end = s.charCodeAt(s.length - 1) === 0x2e ? s.length - 1 : s.length;
+      const first = s.charCodeAt(s.lastIndexOf('.', end - 1) + 1);
+      if (!(first >= 0x30 && first <= 0x39)) return false;
       const parts = s.split('.');
       if (parts[parts.length - 1] === '') {
         if (parts.length === 1) return false;
@@ -249,7 +277,7 @@
     // plain ASCII without xn-- labels is only lowercased; anything else goes to ICU (native).
     function domainToASCII(domain) {
       let result;
-      if (!/[^\x00-\x7f]/.test(domain)) result = domain.toLowerCase();
+      if (!/[\u0080-\uffff]/.test(domain)) result = domain.toLowerCase();
       else {
         result = native.domainToASCII(domain);
         if (result === null) return FAILURE;
@@ -275,6 +303,7 @@
 
     // Path helpers.
     const isAlpha = (c) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+    const isSchemeChar = (c) => isAlpha(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
     const isDriveLetter = (s) => s.length === 2 && isAlpha(s.charCodeAt(0)) && (s[1] === ':' || s[1] === '|');
     const isNormalizedDriveLetter = (s) => s.length === 2 && isAlpha(s.charCodeAt(0)) && s[1] === ':';
     function startsWithDriveLetter(s, p) {
@@ -283,7 +312,7 @@
       const c = s.charCodeAt(p + 2);
       return c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23;
     }
-    const singleDot = (s) => s === '.' || s.toLowerCase() === '%2e';
+    const singleDot = (s) => (s.length === 1 ? s === '.' : s.length === 3 && s.toLowerCase() === '%2e');
     const doubleDot = (s) => {
       if (s.length < 2 || s.length > 6) return false;
       const l = s.toLowerCase();
@@ -299,32 +328,66 @@
 
     // The basic URL parser. With `url` and `override` it modifies url (a setter); returns the URL
     // record, FAILURE, or (with an override) undefined for "return".
+    // The common case, an absolute special URL that needs no rewriting (lowercase scheme and host of
+    // letter-led labels, no userinfo, no dot segments, nothing to percent-encode), is read with one
+    // regular expression; anything else, or a port over 65535, goes through the state machine.
+    const plain =
+      /^(https?|wss?|ftp):\/\/([a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*)(?::([0-9]{1,5}))?((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@[\]|]*)*)(?:\?([\x21\x24-\x26\x28-\x3B\x3D\x3F-\x7E]*))?(?:#([\x21\x23-\x3B\x3D\x3F-\x5F\x61-\x7E]*))?$/;
+    const dotSegment = /\/\.\.?(?=\/|$)/;
+    function parsePlain(input) {
+      const m = plain.exec(input);
+      if (!m || (m[4] && dotSegment.test(m[4]))) return null;
+      let port = null;
+      if (m[3] !== undefined) {
+        port = parseInt(m[3], 10);
+        if (port > 65535) return null;
+        if (port === special.get(m[1])) port = null;
+      }
+      return {
+        scheme: m[1],
+        username: '',
+        password: '',
+        host: m[2],
+        port,
+        path: m[4] ? m[4].slice(1).split('/') : [''],
+        query: m[5] === undefined ? null : m[5],
+        fragment: m[6] === undefined ? null : m[6],
+      };
+    }
+
     function parse(input, base = null, url = null, override = null) {
       if (!url) {
         url = { scheme: '', username: '', password: '', host: null, port: null, path: [], query: null, fragment: null };
-        // deno-lint-ignore no-control-regex
-        input = input.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+        if (input.charCodeAt(0) <= 0x20 || input.charCodeAt(input.length - 1) <= 0x20) {
+          // deno-lint-ignore no-control-regex
+          input = input.replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, '');
+        }
       }
-      input = input.replace(/[\t\n\r]/g, '');
-      let state = override || 'schemeStart';
+      if (input.indexOf('\t') >= 0 || input.indexOf('\n') >= 0 || input.indexOf('\r') >= 0) {
+        input = input.replace(/[\t\n\r]/g, '');
+      }
+      let state = override || SCHEME_START;
       let buffer = '';
       let atSign = false, insideBrackets = false, passwordToken = false;
       const len = input.length;
       for (let p = 0;; p++) {
         const c = p < len ? input.charCodeAt(p) : EOF;
         switch (state) {
-          case 'schemeStart':
+          case SCHEME_START:
             if (isAlpha(c)) {
               buffer += input[p].toLowerCase();
-              state = 'scheme';
+              state = SCHEME;
             } else if (!override) {
-              state = 'noScheme';
+              state = NO_SCHEME;
               p--;
             } else return FAILURE;
             break;
-          case 'scheme':
-            if (isAlpha(c) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
-              buffer += input[p].toLowerCase();
+          case SCHEME:
+            if (isSchemeChar(c)) {
+              let end = p + 1;
+              while (end < len && isSchemeChar(input.charCodeAt(end))) end++;
+              buffer += input.slice(p, end).toLowerCase();
+              p = end - 1;
             } else if (c === 0x3a) {
               if (override) {
                 if (special.has(url.scheme) !== special.has(buffer)) return undefined;
@@ -339,58 +402,58 @@
                 return undefined;
               }
               buffer = '';
-              if (url.scheme === 'file') state = 'file';
-              else if (isSpecial(url) && base && base.scheme === url.scheme) state = 'specialRelativeOrAuthority';
-              else if (isSpecial(url)) state = 'specialAuthoritySlashes';
+              if (url.scheme === 'file') state = FILE;
+              else if (isSpecial(url) && base && base.scheme === url.scheme) state = SPECIAL_RELATIVE_OR_AUTHORITY;
+              else if (isSpecial(url)) state = SPECIAL_AUTHORITY_SLASHES;
               else if (input.charCodeAt(p + 1) === 0x2f) {
-                state = 'pathOrAuthority';
+                state = PATH_OR_AUTHORITY;
                 p++;
               } else {
                 url.path = '';
-                state = 'opaquePath';
+                state = OPAQUE_PATH;
               }
             } else if (!override) {
               buffer = '';
-              state = 'noScheme';
+              state = NO_SCHEME;
               p = -1;
             } else return FAILURE;
             break;
-          case 'noScheme':
+          case NO_SCHEME:
             if (!base || (hasOpaquePath(base) && c !== 0x23)) return FAILURE;
             if (hasOpaquePath(base) && c === 0x23) {
               url.scheme = base.scheme;
               url.path = base.path;
               url.query = base.query;
               url.fragment = '';
-              state = 'fragment';
+              state = FRAGMENT;
             } else if (base.scheme !== 'file') {
-              state = 'relative';
+              state = RELATIVE;
               p--;
             } else {
-              state = 'file';
+              state = FILE;
               p--;
             }
             break;
-          case 'specialRelativeOrAuthority':
+          case SPECIAL_RELATIVE_OR_AUTHORITY:
             if (c === 0x2f && input.charCodeAt(p + 1) === 0x2f) {
-              state = 'specialAuthorityIgnoreSlashes';
+              state = SPECIAL_AUTHORITY_IGNORE_SLASHES;
               p++;
             } else {
-              state = 'relative';
+              state = RELATIVE;
               p--;
             }
             break;
-          case 'pathOrAuthority':
-            if (c === 0x2f) state = 'authority';
+          case PATH_OR_AUTHORITY:
+            if (c === 0x2f) state = AUTHORITY;
             else {
-              state = 'path';
+              state = PATH;
               p--;
             }
             break;
-          case 'relative':
+          case RELATIVE:
             url.scheme = base.scheme;
-            if (c === 0x2f) state = 'relativeSlash';
-            else if (isSpecial(url) && c === 0x5c) state = 'relativeSlash';
+            if (c === 0x2f) state = RELATIVE_SLASH;
+            else if (isSpecial(url) && c === 0x5c) state = RELATIVE_SLASH;
             else {
               url.username = base.username;
               url.password = base.password;
@@ -400,46 +463,46 @@
               url.query = base.query;
               if (c === 0x3f) {
                 url.query = '';
-                state = 'query';
+                state = QUERY;
               } else if (c === 0x23) {
                 url.fragment = '';
-                state = 'fragment';
+                state = FRAGMENT;
               } else if (c !== EOF) {
                 url.query = null;
                 shortenPath(url);
-                state = 'path';
+                state = PATH;
                 p--;
               }
             }
             break;
-          case 'relativeSlash':
-            if (isSpecial(url) && (c === 0x2f || c === 0x5c)) state = 'specialAuthorityIgnoreSlashes';
-            else if (c === 0x2f) state = 'authority';
+          case RELATIVE_SLASH:
+            if (isSpecial(url) && (c === 0x2f || c === 0x5c)) state = SPECIAL_AUTHORITY_IGNORE_SLASHES;
+            else if (c === 0x2f) state = AUTHORITY;
             else {
               url.username = base.username;
               url.password = base.password;
               url.host = base.host;
               url.port = base.port;
-              state = 'path';
+              state = PATH;
               p--;
             }
             break;
-          case 'specialAuthoritySlashes':
+          case SPECIAL_AUTHORITY_SLASHES:
             if (c === 0x2f && input.charCodeAt(p + 1) === 0x2f) {
-              state = 'specialAuthorityIgnoreSlashes';
+              state = SPECIAL_AUTHORITY_IGNORE_SLASHES;
               p++;
             } else {
-              state = 'specialAuthorityIgnoreSlashes';
+              state = SPECIAL_AUTHORITY_IGNORE_SLASHES;
               p--;
             }
             break;
-          case 'specialAuthorityIgnoreSlashes':
+          case SPECIAL_AUTHORITY_IGNORE_SLASHES:
             if (c !== 0x2f && c !== 0x5c) {
-              state = 'authority';
+              state = AUTHORITY;
               p--;
             }
             break;
-          case 'authority':
+          case AUTHORITY:
             if (c === 0x40) {
               if (atSign) buffer = '%40' + buffer;
               atSign = true;
@@ -459,22 +522,30 @@
               if (atSign && buffer === '') return FAILURE;
               p -= buffer.length + 1;
               buffer = '';
-              state = 'host';
-            } else buffer += input[p];
+              state = HOST;
+            } else {
+              let end = p + 1;
+              for (; end < len; end++) {
+                const d = input.charCodeAt(end);
+                if (d === 0x40 || d === 0x2f || d === 0x3f || d === 0x23 || d === 0x5c) break;
+              }
+              buffer += input.slice(p, end);
+              p = end - 1;
+            }
             break;
-          case 'host':
-          case 'hostname':
+          case HOST:
+          case HOSTNAME:
             if (override && url.scheme === 'file') {
               p--;
-              state = 'fileHost';
+              state = FILE_HOST;
             } else if (c === 0x3a && !insideBrackets) {
               if (buffer === '') return FAILURE;
-              if (override === 'hostname') return undefined;
+              if (override === HOSTNAME) return undefined;
               const host = parseHost(buffer, !isSpecial(url));
               if (host === FAILURE) return FAILURE;
               url.host = host;
               buffer = '';
-              state = 'port';
+              state = PORT;
             } else if (c === EOF || c === 0x2f || c === 0x3f || c === 0x23 || (isSpecial(url) && c === 0x5c)) {
               p--;
               if (isSpecial(url) && buffer === '') return FAILURE;
@@ -485,15 +556,23 @@
               if (host === FAILURE) return FAILURE;
               url.host = host;
               buffer = '';
-              state = 'pathStart';
+              state = PATH_START;
               if (override) return undefined;
             } else {
               if (c === 0x5b) insideBrackets = true;
               if (c === 0x5d) insideBrackets = false;
-              buffer += input[p];
+              let end = p + 1;
+              for (; end < len; end++) {
+                const d = input.charCodeAt(end);
+                if (d === 0x3a || d === 0x2f || d === 0x3f || d === 0x23 || d === 0x5c || d === 0x5b || d === 0x5d) {
+                  break;
+                }
+              }
+              buffer += input.slice(p, end);
+              p = end - 1;
             }
             break;
-          case 'port':
+          case PORT:
             if (c >= 0x30 && c <= 0x39) buffer += input[p];
             else if (
               c === EOF || c === 0x2f || c === 0x3f || c === 0x23 || (isSpecial(url) && c === 0x5c) || override
@@ -506,38 +585,38 @@
                 if (override) return undefined;
               }
               if (override) return FAILURE;
-              state = 'pathStart';
+              state = PATH_START;
               p--;
             } else return FAILURE;
             break;
-          case 'file':
+          case FILE:
             url.scheme = 'file';
             url.host = '';
-            if (c === 0x2f || c === 0x5c) state = 'fileSlash';
+            if (c === 0x2f || c === 0x5c) state = FILE_SLASH;
             else if (base && base.scheme === 'file') {
               url.host = base.host;
               url.path = base.path.slice();
               url.query = base.query;
               if (c === 0x3f) {
                 url.query = '';
-                state = 'query';
+                state = QUERY;
               } else if (c === 0x23) {
                 url.fragment = '';
-                state = 'fragment';
+                state = FRAGMENT;
               } else if (c !== EOF) {
                 url.query = null;
                 if (!startsWithDriveLetter(input, p)) shortenPath(url);
                 else url.path = [];
-                state = 'path';
+                state = PATH;
                 p--;
               }
             } else {
-              state = 'path';
+              state = PATH;
               p--;
             }
             break;
-          case 'fileSlash':
-            if (c === 0x2f || c === 0x5c) state = 'fileHost';
+          case FILE_SLASH:
+            if (c === 0x2f || c === 0x5c) state = FILE_HOST;
             else {
               if (base && base.scheme === 'file') {
                 url.host = base.host;
@@ -545,18 +624,18 @@
                   url.path.push(base.path[0]);
                 }
               }
-              state = 'path';
+              state = PATH;
               p--;
             }
             break;
-          case 'fileHost':
+          case FILE_HOST:
             if (c === EOF || c === 0x2f || c === 0x5c || c === 0x3f || c === 0x23) {
               p--;
-              if (!override && isDriveLetter(buffer)) state = 'path';
+              if (!override && isDriveLetter(buffer)) state = PATH;
               else if (buffer === '') {
                 url.host = '';
                 if (override) return undefined;
-                state = 'pathStart';
+                state = PATH_START;
               } else {
                 let host = parseHost(buffer, false);
                 if (host === FAILURE) return FAILURE;
@@ -564,26 +643,26 @@
                 url.host = host;
                 if (override) return undefined;
                 buffer = '';
-                state = 'pathStart';
+                state = PATH_START;
               }
             } else buffer += input[p];
             break;
-          case 'pathStart':
+          case PATH_START:
             if (isSpecial(url)) {
-              state = 'path';
+              state = PATH;
               if (c !== 0x2f && c !== 0x5c) p--;
             } else if (!override && c === 0x3f) {
               url.query = '';
-              state = 'query';
+              state = QUERY;
             } else if (!override && c === 0x23) {
               url.fragment = '';
-              state = 'fragment';
+              state = FRAGMENT;
             } else if (c !== EOF) {
-              state = 'path';
+              state = PATH;
               if (c !== 0x2f) p--;
             } else if (override && url.host === null) url.path.push('');
             break;
-          case 'path':
+          case PATH:
             if (
               c === EOF || c === 0x2f || (isSpecial(url) && c === 0x5c) || (!override && (c === 0x3f || c === 0x23))
             ) {
@@ -601,26 +680,34 @@
               buffer = '';
               if (c === 0x3f) {
                 url.query = '';
-                state = 'query';
+                state = QUERY;
               }
               if (c === 0x23) {
                 url.fragment = '';
-                state = 'fragment';
+                state = FRAGMENT;
               }
-            } else if (c < 0x80) buffer += pathSet(c) ? pct(c) : input[p];
+            } else if (c < 0x80 && !pathSet(c)) {
+              let end = p + 1;
+              for (; end < len; end++) {
+                const d = input.charCodeAt(end);
+                if (d >= 0x80 || d === 0x2f || d === 0x5c || pathSet(d)) break;
+              }
+              buffer += input.slice(p, end);
+              p = end - 1;
+            } else if (c < 0x80) buffer += pct(c);
             else {
               const [text, units] = encodePoint(input, p);
               buffer += text;
               p += units - 1;
             }
             break;
-          case 'opaquePath':
+          case OPAQUE_PATH:
             if (c === 0x3f) {
               url.query = '';
-              state = 'query';
+              state = QUERY;
             } else if (c === 0x23) {
               url.fragment = '';
-              state = 'fragment';
+              state = FRAGMENT;
             } else if (c === 0x20) {
               const next = input.charCodeAt(p + 1);
               url.path += next === 0x3f || next === 0x23 ? '%20' : ' ';
@@ -633,18 +720,18 @@
               }
             }
             break;
-          case 'query': {
+          case QUERY: {
             let end = p;
             while (end < len && (override || input.charCodeAt(end) !== 0x23)) end++;
             url.query += percentEncode(input.slice(p, end), isSpecial(url) ? specialQuerySet : querySet);
             p = end;
             if (p < len) {
               url.fragment = '';
-              state = 'fragment';
+              state = FRAGMENT;
             } else return override ? undefined : url;
             break;
           }
-          case 'fragment':
+          case FRAGMENT:
             url.fragment += percentEncode(input.slice(p), fragmentSet);
             return override ? undefined : url;
         }
@@ -711,12 +798,8 @@
     const serializeForm = (list) =>
       list.map(([n, v]) => percentEncode(n, formSet, true) + '=' + percentEncode(v, formSet, true)).join('&');
 
-    const records = new WeakMap();
-    const recordOf = (self) => {
-      const r = records.get(self);
-      if (!r) throw new TypeError('Illegal invocation: not a URL');
-      return r;
-    };
+    // (self) => { url, params } for a URL object (a private field: cheaper than a WeakMap).
+    let recordOf;
     const paramsState = new WeakMap();
     const paramsOf = (self) => {
       const s = paramsState.get(self);
@@ -724,27 +807,50 @@
       return s;
     };
     let making = null;
+    // The last base parsed, kept: a page resolves many URLs against one base (records are never
+    // changed in place once parsed; a URL object's record is its own).
+    let lastBase = null, lastBaseRecord = null;
+    function parseBase(text) {
+      if (text === lastBase) return lastBaseRecord;
+      const record = parse(text);
+      if (record !== FAILURE) {
+        lastBase = text;
+        lastBaseRecord = record;
+      }
+      return record;
+    }
 
     class URL {
+      #r;
+      static {
+        recordOf = (self) => {
+          if (self === null || typeof self !== 'object' || !(#r in self)) {
+            throw new TypeError('Illegal invocation: not a URL');
+          }
+          return self.#r;
+        };
+      }
       constructor(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required");
         let baseRecord = null;
         if (base !== undefined) {
-          baseRecord = parse(usv(base));
+          baseRecord = parseBase(usv(base));
           if (baseRecord === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid base URL: " + base);
         }
-        const record = parse(usv(url), baseRecord);
+        const text = usv(url);
+        const record = parsePlain(text) ?? parse(text, baseRecord);
         if (record === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid URL: " + url);
-        records.set(this, { url: record, params: null });
+        this.#r = { url: record, params: null };
       }
       static canParse(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to execute 'canParse': 1 argument required");
         let baseRecord = null;
         if (base !== undefined) {
-          baseRecord = parse(usv(base));
+          baseRecord = parseBase(usv(base));
           if (baseRecord === FAILURE) return false;
         }
-        return parse(usv(url), baseRecord) !== FAILURE;
+        const text = usv(url);
+        return parsePlain(text) !== null || parse(text, baseRecord) !== FAILURE;
       }
       static parse(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to execute 'parse': 1 argument required");
@@ -778,7 +884,7 @@
       }
       set protocol(value) {
         const url = recordOf(this).url;
-        parse(usv(value) + ':', null, url, 'schemeStart');
+        parse(usv(value) + ':', null, url, SCHEME_START);
       }
       get username() {
         return recordOf(this).url.username;
@@ -803,7 +909,7 @@
       }
       set host(value) {
         const url = recordOf(this).url;
-        if (!hasOpaquePath(url)) parse(usv(value), null, url, 'host');
+        if (!hasOpaquePath(url)) parse(usv(value), null, url, HOST);
       }
       get hostname() {
         const host = recordOf(this).url.host;
@@ -811,7 +917,7 @@
       }
       set hostname(value) {
         const url = recordOf(this).url;
-        if (!hasOpaquePath(url)) parse(usv(value), null, url, 'hostname');
+        if (!hasOpaquePath(url)) parse(usv(value), null, url, HOSTNAME);
       }
       get port() {
         const port = recordOf(this).url.port;
@@ -825,7 +931,7 @@
           url.port = null;
           return;
         }
-        parse(text, null, url, 'port');
+        parse(text, null, url, PORT);
       }
       get pathname() {
         return pathText(recordOf(this).url);
@@ -834,7 +940,7 @@
         const url = recordOf(this).url;
         if (hasOpaquePath(url)) return;
         url.path = [];
-        parse(usv(value), null, url, 'pathStart');
+        parse(usv(value), null, url, PATH_START);
       }
       get search() {
         const query = recordOf(this).url.query;
@@ -852,7 +958,7 @@
         }
         if (text[0] === '?') text = text.slice(1);
         url.query = '';
-        parse(text, null, url, 'query');
+        parse(text, null, url, QUERY);
         if (r.params) paramsOf(r.params).list = parseForm(text);
       }
       get searchParams() {
@@ -882,7 +988,7 @@
         }
         if (text[0] === '#') text = text.slice(1);
         url.fragment = '';
-        parse(text, null, url, 'fragment');
+        parse(text, null, url, FRAGMENT);
       }
     }
     Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: 'URL', configurable: true });
@@ -896,7 +1002,7 @@
     function update(params) {
       const s = paramsState.get(params);
       if (!s.owner) return;
-      const r = records.get(s.owner);
+      const r = recordOf(s.owner);
       const text = serializeForm(s.list);
       r.url.query = text === '' ? null : text;
       if (text === '') stripTrailingSpaces(r.url);
@@ -953,7 +1059,10 @@
               if (typeof key === 'symbol') {
                 throw new TypeError("Failed to construct 'URLSearchParams': a key is a symbol");
               }
-              s.list.push([usv(key), usv(init[key])]);
+              const name = usv(key), value = usv(init[key]);
+              const pair = s.list.find(([k]) => k === name);
+              if (pair) pair[1] = value;
+              else s.list.push([name, value]);
             }
           }
         } else {
