@@ -58,7 +58,7 @@ let package = Package(
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
-      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/App/Sources",
+      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
@@ -70,15 +70,20 @@ let package = Package(
       name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
+      name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
-      dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
+      dependencies: [
+        "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification", "NBridgeBackground",
+      ],
       swiftSettings: strict),
 
     // The command line as a library: `NBridgeCommand.main(plugins:)`.
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -140,6 +145,9 @@ let package = Package(
       swiftSettings: strict),
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
     .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],

@@ -11,6 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
+    "urlSchemes",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -47,7 +48,8 @@ public enum AppSetup {
     guard let id = try string("id") else { throw Problem(description: "\(path): field \"id\" is required") }
     guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }), !id.hasPrefix(".")
     else {
-      throw Problem(description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
+      throw Problem(
+        description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
     }
     func strings(_ key: String, _ what: String) throws(Problem) -> [String]? {
       guard let value = object[key] else { return nil }
@@ -70,6 +72,7 @@ public enum AppSetup {
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
+    manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     return manifest
   }
 
@@ -84,7 +87,8 @@ public enum AppSetup {
         !host.contains("/")
       else {
         throw Problem(
-          description: "\(path): allowNavigation[\(index)] must be an origin such as \"https://example.com\", got \"\(origin)\"")
+          description:
+            "\(path): allowNavigation[\(index)] must be an origin such as \"https://example.com\", got \"\(origin)\"")
       }
       origins.append(origin.lowercased())
     }
@@ -99,7 +103,8 @@ public enum AppSetup {
     }
     for key in fields.keys where !windowFields.contains(key) {
       throw Problem(
-        description: "\(path): unknown field \"window.\(key)\" (allowed: \(windowFields.sorted().joined(separator: ", ")))")
+        description:
+          "\(path): unknown field \"window.\(key)\" (allowed: \(windowFields.sorted().joined(separator: ", ")))")
     }
     var settings = WindowSettings()
     if let title = fields["title"] {
@@ -111,7 +116,8 @@ public enum AppSetup {
     for key in ["width", "height"] {
       guard let size = fields[key] else { continue }
       guard case .number(let n) = size, n == n.rounded(), n >= 100, n <= 16384 else {
-        throw Problem(description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
+        throw Problem(
+          description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
       }
       if key == "width" { settings.width = Int(n) } else { settings.height = Int(n) }
     }
@@ -144,7 +150,8 @@ public enum AppSetup {
     func seconds(_ key: String) throws(Problem) -> Double? {
       guard let value = fields[key] else { return nil }
       guard case .number(let n) = value, n > 0, n <= 86_400 else {
-        throw Problem(description: "\(path): field \"background.\(key)\" must be a number of seconds above 0, at most 86400")
+        throw Problem(
+          description: "\(path): field \"background.\(key)\" must be a number of seconds above 0, at most 86400")
       }
       return n
     }

@@ -49,8 +49,7 @@ final class EventLoop {
   // MARK: Timers
 
   /// Schedules `body` after `delay` nanoseconds (then every `interval`); JS timers keep the run alive.
-  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int
-  {
+  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
     timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
     if keepsAlive { aliveTimers += 1 }
@@ -129,7 +128,11 @@ final class EventLoop {
       guard let record = timerRecords[id] else { continue }
       if let interval = record.interval {
         let deadline = max(now, monotonicNanos()) &+ max(interval, 1)
-        if record.keepsAlive { jsTimers.insert(id: id, deadline: deadline) } else { timers.insert(id: id, deadline: deadline) }
+        if record.keepsAlive {
+          jsTimers.insert(id: id, deadline: deadline)
+        } else {
+          timers.insert(id: id, deadline: deadline)
+        }
       } else {
         timerRecords[id] = nil
         if record.keepsAlive { aliveTimers -= 1 }

@@ -21,7 +21,9 @@ extension Runtime {
       do {
         options = try js.parseJSONString(json)
       } catch {
-        settle(settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")), label: slot.labels[aid])
+        settle(
+          settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")),
+          label: slot.labels[aid])
         return promise
       }
     } else {
@@ -128,7 +130,9 @@ extension Runtime {
     return { [weak self] value in
       self?.deliverToJS {
         guard let self, self.exitCode == nil else { return }
-        do { try self.js.call(held.value, [self.js.value(value)]) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+        do { try self.js.call(held.value, [self.js.value(value)]) } catch let error as JSException {
+          self.reportUncaught(error.value)
+        } catch {}
       }
     }
   }

@@ -50,6 +50,8 @@ public final class Runtime {
   var heldDeliveries: [HeldDelivery] = []
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
+  /// The time limits of `nbridge test`'s tests: timer id → the hold that keeps the run alive.
+  var testTimers: [Int: Int] = [:]
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
 
@@ -62,6 +64,7 @@ public final class Runtime {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
     lifecycle = Lifecycle(state: configuration.initialState)
+    lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
   }
@@ -190,7 +193,7 @@ public final class Runtime {
       service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
       headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings,
-      lifecycle: lifecycle)
+      lifecycle: lifecycle, launchURL: configuration.launchURL)
     slot.context = context
     return context
   }

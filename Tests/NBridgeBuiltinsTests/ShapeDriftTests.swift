@@ -25,12 +25,14 @@ import Testing
   }
 
   /// A sample call of every built-in action, in an order where each finds what it needs.
-  /// `app.exit` ends the run, so its result (declared `void`) is never seen.
+  /// `app.exit` ends the run, so its result (declared `void`) is never seen; `background.completeFetch`
+  /// needs a fetch in flight (its `true`/`false` is checked by the CLI's fetch tests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"),
     ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
     ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
-    ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"), ("preference.remove", "{ key: 'p' }"),
+    ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"),
+    ("preference.remove", "{ key: 'p' }"),
     ("pasteboard.setString", "{ string: 'hi' }"), ("pasteboard.getString", "{}"), ("pasteboard.hasString", "{}"),
     ("pasteboard.changeCount", "{}"), ("pasteboard.clear", "{}"), ("pasteboard.create", "{ name: 'drift' }"),
     ("pasteboard.remove", "{ name: 'drift' }"),
@@ -38,10 +40,13 @@ import Testing
     ("notification.schedule", "{ id: 'later', title: 'T', body: 'B', after: 600000, every: 600000 }"),
     ("notification.getPending", "{}"), ("notification.getDelivered", "{}"), ("notification.cancel", "{ id: 'later' }"),
     ("notification.checkPermission", "{}"), ("notification.requestPermission", "{}"),
+    ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
+    ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
+    ("background.getFetchStatus", "{}"),
   ]
 
   @Test func everyActionHasASampleCall() {
-    let sampled = Set(Self.samples.map(\.0) + ["app.exit"])
+    let sampled = Set(Self.samples.map(\.0) + ["app.exit", "background.completeFetch"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }
@@ -61,7 +66,10 @@ import Testing
       let name = pair[0]?.stringValue ?? "?"
       let declared = try #require(Self.actions.first { $0.name == name }?.result)
       let problems = ShapeCheck.value(pair[1] ?? .null, against: declared, at: "result")
-      #expect(problems.isEmpty, "\(name) returned \((pair[1] ?? .null).jsonText), declared \(declared.typeScript): \(problems.joined(separator: "; "))")
+      #expect(
+        problems.isEmpty,
+        "\(name) returned \((pair[1] ?? .null).jsonText), declared \(declared.typeScript): \(problems.joined(separator: "; "))"
+      )
     }
   }
 
