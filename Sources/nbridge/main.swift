@@ -1,10 +1,6 @@
-import ArgumentParser
-import Glibc
-import NBridgeRuntime
+import NBridgeBuiltins
+import NBridgeCLI
 
-// The plain `nbridge run FILE [-- ARGS...]` starts without the argument parser when its
-// checks pass; anything else, and any problem, goes through the parser, which reports it.
-if let request = RunRequest(plainArguments: CommandLine.arguments), let configuration = try? request.configuration() {
-  request.run(configuration)
-}
-NBridgeCommand.mainWithUsageStatus()
+// The shipped `nbridge` is the CLI library with the built-in plugins; a plugin package's own
+// executable is the same line with its plugins added.
+NBridgeCommand.main(plugins: Builtins.plugins)

@@ -37,6 +37,6 @@ import Testing
     #expect(r.stdout.contains("addListener(event: 'change', callback: (payload: PasteboardChange) => void)"))
     let json = try NBridgeBinary.run(["plugins", "--json"])
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-    #expect(services?.map { $0["service"] as? String } == ["app", "storage", "preference", "pasteboard", "notification"])
+    #expect(services?.map { $0["service"] as? String } == ["app", "storage", "preference", "pasteboard", "notification", "background"])
   }
 }

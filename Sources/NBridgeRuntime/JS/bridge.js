@@ -218,5 +218,17 @@
     }
   }
 
-  Object.assign(internal, { NBridgeError, makeError, builtinAction, callByName, emit });
+  // WKBridgeKit's nbridge.callPauseListener()/callResumeListener(), when the script defines them.
+  function lifecycleListener(name) {
+    const target = global.nbridge;
+    const listener = target && target['call' + name + 'Listener'];
+    if (typeof listener !== 'function') return;
+    try {
+      listener.call(target);
+    } catch (e) {
+      native.reportError(e);
+    }
+  }
+
+  Object.assign(internal, { NBridgeError, makeError, builtinAction, callByName, emit, lifecycleListener });
 });

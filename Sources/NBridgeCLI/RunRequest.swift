@@ -1,6 +1,5 @@
 import ArgumentParser
 import Glibc
-import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -45,6 +44,8 @@ struct RunRequest {
   /// kernel frees anyway (about 1 MiB of peak RSS), and every plugin has flushed in its stop
   /// hook by then.
   func run(_ configuration: RuntimeConfiguration) -> Never {
+    var configuration = configuration
+    configuration.claimControlSocket()
     let status = Runtime.run(configuration, file: file)
     fflush(nil)
     _exit(status)
@@ -60,7 +61,7 @@ struct RunRequest {
     } catch {
       throw ValidationError(error.description)
     }
-    let registry = PluginRegistry(Builtins.plugins)
+    let registry = PluginRegistry(NBridgeCommand.plugins)
     let known = Set(registry.plugins.map(\.permission))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")

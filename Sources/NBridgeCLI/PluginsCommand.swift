@@ -1,5 +1,4 @@
 import ArgumentParser
-import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -20,7 +19,7 @@ extension NBridgeCommand {
     }
 
     func run() throws {
-      let registry = PluginRegistry(Builtins.plugins)
+      let registry = PluginRegistry(NBridgeCommand.plugins)
       if json {
         print(PluginCatalog.json(registry).prettyJSON)
       } else if markdown {
@@ -37,7 +36,7 @@ extension NBridgeCommand {
       abstract: "Print TypeScript declarations (.d.ts) for the nbridge object.")
 
     func run() throws {
-      print(TypeScriptDeclarations.generate(PluginRegistry(Builtins.plugins)), terminator: "")
+      print(TypeScriptDeclarations.generate(PluginRegistry(NBridgeCommand.plugins)), terminator: "")
     }
   }
 }

@@ -46,7 +46,8 @@ extension NBridgeCommand {
     }
 
     func run() throws {
-      let configuration = try request.configuration()
+      var configuration = try request.configuration()
+      configuration.claimControlSocket()
       let manifest = configuration.manifest
       var options = WindowOptions(page: absolutePath(page), title: manifest.window?.title ?? manifest.name)
       options.width = manifest.window?.width ?? options.width
@@ -57,6 +58,7 @@ extension NBridgeCommand {
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript
       let status = WindowApp.run(configuration, options: options)
+      configuration.controlListener?.close()  // when the window never opened
       fflush(nil)
       _exit(status)
     }

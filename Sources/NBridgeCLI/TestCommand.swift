@@ -1,5 +1,4 @@
 import ArgumentParser
-import NBridgeBuiltins
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -29,7 +28,7 @@ extension NBridgeCommand {
     }
 
     func run() throws {
-      var runner = TestRunner(plugins: PluginRegistry(Builtins.plugins))
+      var runner = TestRunner(plugins: PluginRegistry(NBridgeCommand.plugins))
       runner.testTimeout = testTimeout
       runner.desktop = desktop
       runner.allow = (allow ?? "").split(separator: ",").map(String.init)
