@@ -1,5 +1,5 @@
-/// nbridge's version: what `--version` prints, what `navigator.userAgent` names
-/// (`nbridge/<version>`) and what a plugin package names with `from:`.
+/// nbridge's version: what `--version` prints, what a plugin package names with `from:`, and what
+/// `navigator.userAgent` reports (`nbridge/<version>`).
 ///
 /// A release is tagged in git with this version as it stands, `MAJOR.MINOR.PATCH` with no `v`
 /// (SwiftPM resolves `from:` against plain semantic-version tags), and has a section of that

@@ -9,6 +9,7 @@ enum WebNatives {
   /// The functions added to the prelude's `internal.native`.
   static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
     ("randomFill", randomFill), ("digest", digest), ("domainToASCII", domainToASCII), ("systemInfo", systemInfo),
+    ("loadDeferred", loadDeferred),
   ]
 }
 
@@ -63,5 +64,14 @@ private let systemInfo: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
       "locale": .string(locale ?? ""),
       "cpus": .number(Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))),
     ])
+  }
+}
+
+/// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`) and returns its function.
+private let loadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    let name = runtime.js.toString(args[0])
+    guard let source = PreludeSource.deferred[name] else { return JSValueMakeUndefined(runtime.js.ref) }
+    return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
   }
 }

@@ -143,5 +143,5 @@
     internal.platformObjects.add(AbortController.prototype);
     return { AbortController, AbortSignal };
   }
-  internal.abort = internal.lazyGlobals(['AbortController', 'AbortSignal'], build);
+  return build();
 });

@@ -123,5 +123,5 @@
     constructing = false;
     return { Crypto, SubtleCrypto, crypto };
   }
-  internal.lazyGlobals(['Crypto', 'SubtleCrypto', 'crypto'], build);
+  return build();
 });

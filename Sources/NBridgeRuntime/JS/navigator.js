@@ -33,5 +33,5 @@
     constructing = false;
     return { Navigator, navigator };
   }
-  internal.lazyGlobals(['Navigator', 'navigator'], build);
+  return build();
 });

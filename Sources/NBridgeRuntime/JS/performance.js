@@ -183,8 +183,5 @@
     constructing = false;
     return { Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure, performance };
   }
-  internal.lazyGlobals(
-    ['performance', 'Performance', 'PerformanceEntry', 'PerformanceMark', 'PerformanceMeasure'],
-    build,
-  );
+  return build();
 });

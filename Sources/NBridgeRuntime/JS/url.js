@@ -1160,5 +1160,5 @@
     internal.urlParse = parse;
     return { URL, URLSearchParams };
   }
-  internal.url = internal.lazyGlobals(['URL', 'URLSearchParams'], build);
+  return build();
 });
