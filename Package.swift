@@ -33,6 +33,8 @@ let package = Package(
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
     .target(name: "CWebKitGTK"),
+    // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
+    .target(name: "CSoup"),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -45,7 +47,9 @@ let package = Package(
     .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
-      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore"], resources: [.embedInCode("JS")],
+      name: "NBridgeRuntime",
+      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore", "CSoup", "CSQLite"],
+      resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(

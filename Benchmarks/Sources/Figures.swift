@@ -18,6 +18,8 @@ struct Figures {
   var storageBurst: Double?
   var storageGet: Double?
   var denoLocalStorageSet: Double?
+  var fetchLocalRPS: Double?
+  var denoFetchLocalRPS: Double?
   var pasteboardChange: Double?
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
@@ -29,6 +31,8 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var urlParse: Double?
+  var denoURLParse: Double?
   var suspendedIdleCPU: Double?
   var expirationSkew: Double?
   var fetchWake: Double?
@@ -50,11 +54,13 @@ struct Figures {
       ("node_startup_ms", nodeStartup), ("node_rss_mib", nodeRSS), ("deno_startup_ms", denoStartup),
       ("sqlite_autocommit_us", sqliteAutocommit), ("sqlite_txn_us", sqliteTransaction), ("storage_set_us", storageSet),
       ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
-      ("deno_localstorage_set_us", denoLocalStorageSet), ("pasteboard_change_ms", pasteboardChange),
+      ("deno_localstorage_set_us", denoLocalStorageSet), ("fetch_local_rps", fetchLocalRPS),
+      ("deno_fetch_local_rps", denoFetchLocalRPS), ("pasteboard_change_ms", pasteboardChange),
       ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("url_parse_ns", urlParse), ("deno_url_parse_ns", denoURLParse),
       ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
       ("fetch_wake_ms", fetchWake),
       ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
@@ -97,6 +103,9 @@ struct Figures {
         text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }),
         limit: 1),
       Goal(text: "storage_set_burst ≤ 5 × sqlite_txn", value: ratio(storageBurst, sqliteTransaction), limit: 5),
+      Goal(
+        text: "fetch_local_rps ≥ 0.8 × deno_fetch_local_rps", value: ratio(fetchLocalRPS, denoFetchLocalRPS), limit: 0.8,
+        atLeast: true),
       Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
@@ -106,6 +115,7 @@ struct Figures {
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(text: "url_parse_ns ≤ 3 × deno_url_parse_ns", value: ratio(urlParse, denoURLParse), limit: 3),
       Goal(text: "suspended_idle_cpu_pct ≤ 0.5", value: suspendedIdleCPU, limit: 0.5),
       Goal(text: "expiration_skew_ms ≤ 20", value: expirationSkew, limit: 20),
       Goal(
@@ -142,6 +152,8 @@ struct Figures {
       ("storage_set_burst_us", storageBurst, "10,000 storage.set, Promise.all, per set"),
       ("storage_get_us", storageGet, "await storage.get, sequential"),
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
+      ("fetch_local_rps", fetchLocalRPS, "sequential await (await fetch(url)).text(), local keep-alive server"),
+      ("deno_fetch_local_rps", denoFetchLocalRPS, "same in Deno"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
@@ -155,6 +167,8 @@ struct Figures {
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("url_parse_ns", urlParse, "new URL(u, base?) over 1,000 fixed URLs, per parse"),
+      ("deno_url_parse_ns", denoURLParse, "same script under Deno"),
       ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
       ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
       ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),

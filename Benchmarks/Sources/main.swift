@@ -25,7 +25,8 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,pasteboard,memory,lifecycle,window,fetch,urls` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls` runs
+/// only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -91,6 +92,20 @@ if deno != nil {
   progress("deno localStorage")
   figures.denoLocalStorageSet = median(processes.denoLocalStorage(count: records, rounds: 3))
 }
+}
+
+if want("url") {
+  progress("url_parse_ns: 1,000 URLs (nbridge\(deno == nil ? "" : ", deno"))")
+  let urls = URLBench(processes: processes).run()
+  figures.urlParse = urls.nbridge
+  figures.denoURLParse = urls.deno
+}
+
+if want("webfetch") {
+  progress("fetch against a local server (nbridge\(deno == nil ? "" : ", deno"))")
+  let fetch = FetchBench(processes: processes).run(rounds: 3, requests: 3000)
+  figures.fetchLocalRPS = median(fetch.nbridge)
+  figures.denoFetchLocalRPS = fetch.deno.isEmpty ? nil : median(fetch.deno)
 }
 
 if want("pasteboard") {

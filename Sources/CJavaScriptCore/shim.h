@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/random.h>
 
 /* Exported by libjavascriptcoregtk but declared only in WebKit's private headers
    (JSContextRefPrivate.h). Signatures as of WebKitGTK 2.50. */

@@ -1,3 +1,5 @@
+import NBridgeRuntime
+
 /// The files of the app `nbridge init DIR` makes (a plugin package gets them too).
 enum AppTemplates {
   static let index = """

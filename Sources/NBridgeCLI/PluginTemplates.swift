@@ -1,3 +1,5 @@
+import NBridgeRuntime
+
 /// The files of the Swift package `nbridge init --plugin NAME DIR` makes.
 enum PluginTemplates {
   static func package(_ p: PluginNames, nbridge: NBridgeDependency) -> String {

@@ -11,9 +11,11 @@ extension Runtime {
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
-      ("loader", nativeLoader),
+      ("loader", nativeLoader), ("now", nativeNow),
     ]
-    for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
+    for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
+      js.setProperty(native, name, js.function(name, callback))
+    }
 
     var services: [JSONValue] = []
     for slot in slots {
@@ -32,6 +34,8 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     js.setProperty(shared, "codes", js.value(codes))
     js.setProperty(shared, "messages", js.value(messages))
+    js.setProperty(shared, "version", js.string(NBridgeVersion.current))
+    js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
@@ -41,6 +45,8 @@ extension Runtime {
     emitFunction = js.object(js.property(hooks, "emit"))
     formatErrorFunction = js.object(js.property(hooks, "formatError"))
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+    let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
+    entryFolder = (folder, PageFolder(folder))
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
@@ -68,7 +74,8 @@ struct NativeResult: @unchecked Sendable {
   var exception: JSValueRef?
 }
 
-private func withRuntime(
+/// Runs a native function's body on the current runtime, turning a thrown JSException into the JS exception.
+func withRuntime(
   _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
   _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
 ) -> JSValueRef? {
@@ -98,8 +105,18 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     guard let function = runtime.js.object(args[0]) else { return nil }
     let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
     let repeats = JSValueToBoolean(runtime.js.ref, args[2])
-    let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats)
+    let weak = JSValueToBoolean(runtime.js.ref, args[3])
+    let id = runtime.addJSTimer(
+      function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: !weak)
     return JSValueMakeNumber(runtime.js.ref, Double(id))
+  }
+}
+
+/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ in
+    let nanos = monotonicNanos() &- runtime.timeOrigin.monotonic
+    return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
   }
 }
 

@@ -3,11 +3,13 @@ import NBridgePlugin
 
 /// `setTimeout`/`setInterval` on the loop's timer queue.
 extension Runtime {
-  func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool) -> Int {
+  /// A JS timer; `keepsAlive: false` for one that must not hold the run open by itself
+  /// (`AbortSignal.timeout`).
+  func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool = true) -> Int {
     let held = Protected(function, in: js)
     let delay = UInt64(min(milliseconds, 1e12) * 1_000_000)
     let box = TimerID()
-    let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, 1_000_000) : nil, keepsAlive: true) {
+    let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, 1_000_000) : nil, keepsAlive: keepsAlive) {
       [unowned self] in
       if !repeats { self.forgetJSTimer(box.id) }
       do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}

@@ -27,6 +27,8 @@ public final class Runtime {
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
   var watchdog: Watchdog?
+  /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
+  let timeOrigin = TimeOrigin()
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
   /// The prelude's native object, which the module loader shares.
@@ -41,6 +43,13 @@ public final class Runtime {
   var entryPath = ""
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
+  /// `fetch` requests in flight, by id.
+  var fetches: [Int: HTTPExchange] = [:]
+  var nextFetchID = 1
+  /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
+  var entryFolder: (lexical: String, folder: PageFolder?)?
+  /// `localStorage`'s file, opened on first use.
+  var localStorageFile: LocalStorageFile?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's control socket, served when the CLI claimed one for this run.
@@ -163,21 +172,28 @@ public final class Runtime {
     loop.stopRequested = true
   }
 
-  /// Runs after every callback from the loop into JS: reports unhandled rejections.
+  /// Runs after every callback from the loop into JS: fires `unhandledrejection` for each
+  /// rejection no handler took, and reports the first whose default no listener prevented.
   func afterCallback() {
-    guard !unhandled.isEmpty, exitCode == nil else { return }
-    let first = unhandled.removeFirst()
-    unhandled.removeAll()
-    reportUncaught(first.reason.value, prefix: "Uncaught (in promise)")
+    while !unhandled.isEmpty, exitCode == nil {
+      let rejection = unhandled.removeFirst()
+      let prevented = try? callHook("unhandledRejection", [rejection.promise.value, rejection.reason.value])
+      if let prevented, JSValueToBoolean(js.ref, prevented) { continue }
+      unhandled.removeAll()
+      reportUncaught(rejection.reason.value, prefix: "Uncaught (in promise)", firesEvent: false)
+    }
   }
 
-  /// Prints an uncaught exception and ends the run with status 1.
-  func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught") {
+  /// Fires the global `error` event for an uncaught exception; unless a listener prevents its
+  /// default, prints it and ends the run with status 1.
+  func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught", firesEvent: Bool = true) {
     if let watchdog, watchdog.fired {
       emitOutput(2, "nbridge: stopped after --timeout \(watchdog.seconds.formattedSeconds)s\n")
       requestExit(ExitStatus.timedOut)
       return
     }
+    if exitCode != nil { return }
+    if firesEvent, let prevented = try? callHook("uncaught", [value]), JSValueToBoolean(js.ref, prevented) { return }
     if exitCode != nil { return }
     emitOutput(2, ErrorReport.describe(value, in: self, prefix: prefix) + "\n")
     requestExit(ExitStatus.uncaught)
@@ -240,6 +256,7 @@ public final class Runtime {
 
   func stopPlugins() {
     watchdog?.disarm()
+    for exchange in fetches.values { exchange.cancel() }
     for (_, call) in pendingCalls { call.cancel() }
     let live = slots.compactMap(\.instance)
     guard !live.isEmpty else { return }

@@ -45,6 +45,12 @@ public struct RuntimeConfiguration: Sendable {
     self.sharedDirectory = sharedDirectory
   }
 
+  /// The permissions the runtime itself checks (no service behind them), with what each guards:
+  /// `--allow`/`--deny` and the manifest accept them beside the services' permissions.
+  public static let runtimePermissions: [(name: String, summary: String)] = [
+    ("network", "fetch to http: and https: URLs (the app's own files need no permission)")
+  ]
+
   /// Whether the app may use a service guarded by `permission`.
   public func allows(permission: String) -> Bool {
     if deny.contains(permission) { return false }

@@ -159,6 +159,7 @@ extension Runtime {
             JSValueMakeNumber(js.ref, Double(firstNumber)), JSValueMakeNumber(js.ref, timeoutMs), js.string(file),
             setupError, ready,
           ])
+        afterCallback()
       }
     } catch {
       writeAll(

@@ -37,4 +37,27 @@ import Testing
     #expect(result.stderr.contains("Type 'number' is not assignable to type 'string'"))
     #expect(result.stderr.contains("Property 'nope' does not exist on type 'PasteboardChange'"))
   }
+
+  @Test func theWebGlobalsAreDeclaredThroughLibDom() throws {
+    let types = try NBridgeBinary.run(["types"])
+    #expect(types.stdout.contains("/// <reference lib=\"dom\" />"))
+    let result = try check(
+      """
+      /// <reference path="./nbridge.d.ts" />
+      const url: URL = new URL('/x?q=1', 'https://example.com');
+      const q: string | null = url.searchParams.get('q');
+      const signal: AbortSignal = AbortSignal.any([new AbortController().signal, AbortSignal.timeout(1000)]);
+      signal.addEventListener('abort', (e: Event) => console.log(e.type));
+      addEventListener('unhandledrejection', (e: PromiseRejectionEvent) => e.preventDefault());
+      addEventListener('error', (e: ErrorEvent) => console.log(e.message, e.lineno));
+      const now: number = performance.now();
+      const id: string = crypto.randomUUID();
+      const digest: Promise<ArrayBuffer> = crypto.subtle.digest('SHA-256', new TextEncoder().encode('x'));
+      const agent: string = navigator.userAgent;
+      new EventTarget().dispatchEvent(new CustomEvent<number>('n', { detail: 1 }));
+      reportError(new Error('x'));
+      console.log(q, now, id, digest, agent);
+      """)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
 }

@@ -138,7 +138,9 @@
     Object.assign(internal, { inspect, format, formatStack });
     return;
   }
-  global.console = {
+  // A namespace object (Console standard): its [[Prototype]] is an empty object over Object.prototype.
+  const console = Object.create(Object.create(Object.prototype));
+  Object.assign(console, {
     log: out,
     info: out,
     debug: out,
@@ -149,19 +151,34 @@
       if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : ''));
     },
     count: (label = 'default') => {
+      label = String(label);
       counters.set(label, (counters.get(label) || 0) + 1);
       out(label + ': ' + counters.get(label));
     },
+    countReset: (label = 'default') => {
+      counters.delete(String(label));
+    },
     time: (label = 'default') => {
-      timersByLabel.set(label, Date.now());
+      timersByLabel.set(String(label), Date.now());
+    },
+    timeLog: (label = 'default', ...data) => {
+      label = String(label);
+      const start = timersByLabel.get(label);
+      if (start !== undefined) {
+        out(label + ': ' + (Date.now() - start) + 'ms' + (data.length ? ' ' + format(data) : ''));
+      }
     },
     timeEnd: (label = 'default') => {
+      label = String(label);
       out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms');
       timersByLabel.delete(label);
     },
     dir: (v) => out(v),
+    dirxml: (...a) => out(...a),
     table: (v) => out(v),
-  };
+  });
+  Object.defineProperty(global, 'console', { value: console, writable: true, configurable: true });
+  Object.defineProperty(global.console, Symbol.toStringTag, { value: 'console', configurable: true });
 
   Object.assign(internal, {
     inspect,

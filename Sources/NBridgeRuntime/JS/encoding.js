@@ -1,5 +1,5 @@
-// btoa/atob, DOMException, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
-(function (global, _internal) {
+// btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
+(function (global, internal) {
   'use strict';
   const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   global.btoa = (input) => {
@@ -36,13 +36,6 @@
     }
     return result;
   };
-  class DOMException extends Error {
-    constructor(message, name) {
-      super(message);
-      this.name = name || 'Error';
-    }
-  }
-  global.DOMException = DOMException;
 
   class TextEncoder {
     get encoding() {
@@ -50,76 +43,238 @@
     }
     encode(input = '') {
       const s = String(input);
-      const bytes = [];
-      for (let i = 0; i < s.length; i++) {
-        let c = s.charCodeAt(i);
-        if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
-          const d = s.charCodeAt(i + 1);
-          if (d >= 0xdc00 && d < 0xe000) {
-            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-            i++;
-          } else c = 0xfffd;
-        } else if (c >= 0xd800 && c < 0xe000) c = 0xfffd;
-        if (c < 0x80) bytes.push(c);
-        else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-        else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-        else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      const bytes = new Uint8Array(s.length * 3);
+      return bytes.slice(0, encodeInto(s, bytes).written);
+    }
+    encodeInto(source, destination) {
+      if (!(destination instanceof Uint8Array)) {
+        throw new TypeError("Failed to execute 'encodeInto': the destination is not a Uint8Array");
       }
-      return new Uint8Array(bytes);
+      return encodeInto(String(source), destination);
     }
   }
+  Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: 'TextEncoder', configurable: true });
+
+  // UTF-8 of `s` into `out` until it is full (a character never split); lone surrogates as U+FFFD.
+  function encodeInto(s, out) {
+    let read = 0, written = 0;
+    const end = out.length;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      let units = 1;
+      if (c >= 0xd800 && c < 0xe000) {
+        const d = s.charCodeAt(i + 1);
+        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          units = 2;
+        } else c = 0xfffd;
+      }
+      if (c < 0x80) {
+        if (written >= end) break;
+        out[written++] = c;
+      } else if (c < 0x800) {
+        if (written + 2 > end) break;
+        out[written++] = 0xc0 | (c >> 6);
+        out[written++] = 0x80 | (c & 63);
+      } else if (c < 0x10000) {
+        if (written + 3 > end) break;
+        out[written++] = 0xe0 | (c >> 12);
+        out[written++] = 0x80 | ((c >> 6) & 63);
+        out[written++] = 0x80 | (c & 63);
+      } else {
+        if (written + 4 > end) break;
+        out[written++] = 0xf0 | (c >> 18);
+        out[written++] = 0x80 | ((c >> 12) & 63);
+        out[written++] = 0x80 | ((c >> 6) & 63);
+        out[written++] = 0x80 | (c & 63);
+        i++;
+      }
+      read += units;
+    }
+    return { read, written };
+  }
+
+  // The Encoding Standard's labels for the encodings TextDecoder knows: UTF-8 and UTF-16LE/BE.
+  const labels = new Map();
+  for (const l of ['unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'utf-8', 'utf8', 'x-unicode20utf8']) {
+    labels.set(l, 'utf-8');
+  }
+  for (const l of ['csunicode', 'iso-10646-ucs-2', 'ucs-2', 'unicode', 'unicodefeff', 'utf-16', 'utf-16le']) {
+    labels.set(l, 'utf-16le');
+  }
+  labels.set('unicodefffe', 'utf-16be');
+  labels.set('utf-16be', 'utf-16be');
+
+  function bytesOf(input) {
+    if (input === undefined) return new Uint8Array(0);
+    if (ArrayBuffer.isView(input)) {
+      return input.byteLength ? new Uint8Array(input.buffer, input.byteOffset, input.byteLength) : new Uint8Array(0);
+    }
+    const tag = Object.prototype.toString.call(input);
+    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(input);
+    throw new TypeError("Failed to execute 'decode': the input is not an ArrayBuffer or ArrayBufferView");
+  }
+
+  // Decoders by the Encoding Standard: push(byte) and end() call emit(codeUnit) and error().
+  function utf8Decoder() {
+    let needed = 0, seen = 0, point = 0, lower = 0x80, upper = 0xbf;
+    return {
+      run(bytes, emit, error, flush) {
+        for (let i = 0; i < bytes.length; i++) {
+          const b = bytes[i];
+          if (needed === 0) {
+            if (b < 0x80) emit(b);
+            else if (b >= 0xc2 && b <= 0xdf) {
+              needed = 1;
+              point = b & 0x1f;
+            } else if (b >= 0xe0 && b <= 0xef) {
+              if (b === 0xe0) lower = 0xa0;
+              if (b === 0xed) upper = 0x9f;
+              needed = 2;
+              point = b & 0xf;
+            } else if (b >= 0xf0 && b <= 0xf4) {
+              if (b === 0xf0) lower = 0x90;
+              if (b === 0xf4) upper = 0x8f;
+              needed = 3;
+              point = b & 7;
+            } else error();
+            continue;
+          }
+          if (b < lower || b > upper) {
+            needed = seen = point = 0;
+            lower = 0x80;
+            upper = 0xbf;
+            error();
+            i--;
+            continue;
+          }
+          lower = 0x80;
+          upper = 0xbf;
+          point = (point << 6) | (b & 0x3f);
+          if (++seen === needed) {
+            if (point > 0xffff) {
+              point -= 0x10000;
+              emit(0xd800 + (point >> 10));
+              emit(0xdc00 + (point & 0x3ff));
+            } else emit(point);
+            needed = seen = point = 0;
+          }
+        }
+        if (flush && needed) {
+          needed = seen = point = 0;
+          lower = 0x80;
+          upper = 0xbf;
+          error();
+        }
+      },
+    };
+  }
+  function utf16Decoder(littleEndian) {
+    let leadByte = -1, leadSurrogate = -1;
+    return {
+      run(bytes, emit, error, flush) {
+        for (let i = 0; i < bytes.length; i++) {
+          if (leadByte < 0) {
+            leadByte = bytes[i];
+            continue;
+          }
+          let unit = littleEndian ? (bytes[i] << 8) | leadByte : (leadByte << 8) | bytes[i];
+          leadByte = -1;
+          if (leadSurrogate >= 0) {
+            const lead = leadSurrogate;
+            leadSurrogate = -1;
+            if (unit >= 0xdc00 && unit <= 0xdfff) {
+              emit(lead);
+              emit(unit);
+              continue;
+            }
+            error();
+          }
+          if (unit >= 0xd800 && unit <= 0xdbff) leadSurrogate = unit;
+          else if (unit >= 0xdc00 && unit <= 0xdfff) error();
+          else emit(unit);
+          unit = 0;
+        }
+        if (flush && (leadByte >= 0 || leadSurrogate >= 0)) {
+          leadByte = leadSurrogate = -1;
+          error();
+        }
+      },
+    };
+  }
+
   class TextDecoder {
-    constructor(label = 'utf-8', options = {}) {
-      const l = String(label).toLowerCase();
-      if (l !== 'utf-8' && l !== 'utf8') throw new RangeError('TextDecoder: only utf-8 is supported, not ' + label);
-      this.fatal = !!options.fatal;
+    #encoding;
+    #fatal;
+    #ignoreBOM;
+    #decoder = null;
+    #bomSeen = false;
+    #streaming = false;
+    constructor(label = 'utf-8', options = undefined) {
+      const name = labels.get(
+        String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase()),
+      );
+      if (!name) {
+        throw new RangeError("Failed to construct 'TextDecoder': the encoding '" + label + "' is not supported");
+      }
+      if (options !== undefined && options !== null && typeof options !== 'object') {
+        throw new TypeError("Failed to construct 'TextDecoder': the options are not an object");
+      }
+      this.#encoding = name;
+      this.#fatal = !!options?.fatal;
+      this.#ignoreBOM = !!options?.ignoreBOM;
     }
     get encoding() {
-      return 'utf-8';
+      return this.#encoding;
     }
-    decode(input) {
-      if (input === undefined) return '';
-      const bytes = input instanceof ArrayBuffer
-        ? new Uint8Array(input)
-        : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-      let s = '';
-      for (let i = 0; i < bytes.length;) {
-        const b = bytes[i];
-        let c = 0xfffd, n = 1;
-        if (b < 0x80) c = b;
-        else if (b >= 0xc2 && b < 0xe0 && (bytes[i + 1] & 0xc0) === 0x80) {
-          c = ((b & 31) << 6) | (bytes[i + 1] & 63);
-          n = 2;
-        } else if (b >= 0xe0 && b < 0xf0 && (bytes[i + 1] & 0xc0) === 0x80 && (bytes[i + 2] & 0xc0) === 0x80) {
-          c = ((b & 15) << 12) | ((bytes[i + 1] & 63) << 6) | (bytes[i + 2] & 63);
-          n = 3;
-          if (c < 0x800 || (c >= 0xd800 && c < 0xe000)) {
-            c = 0xfffd;
-            n = 1;
-          }
-        } else if (
-          b >= 0xf0 && b < 0xf5 && (bytes[i + 1] & 0xc0) === 0x80 && (bytes[i + 2] & 0xc0) === 0x80 &&
-          (bytes[i + 3] & 0xc0) === 0x80
-        ) {
-          c = ((b & 7) << 18) | ((bytes[i + 1] & 63) << 12) | ((bytes[i + 2] & 63) << 6) | (bytes[i + 3] & 63);
-          n = 4;
-          if (c < 0x10000 || c > 0x10ffff) {
-            c = 0xfffd;
-            n = 1;
-          }
-        }
-        if (c === 0xfffd && n === 1 && b >= 0x80 && this.fatal) {
-          throw new TypeError('TextDecoder: the data is not valid utf-8');
-        }
-        s += String.fromCodePoint(c);
-        i += n;
+    get fatal() {
+      return this.#fatal;
+    }
+    get ignoreBOM() {
+      return this.#ignoreBOM;
+    }
+    decode(input = undefined, options = undefined) {
+      const bytes = bytesOf(input);
+      if (!this.#streaming || !this.#decoder) {
+        this.#decoder = this.#encoding === 'utf-8' ? utf8Decoder() : utf16Decoder(this.#encoding === 'utf-16le');
+        this.#bomSeen = false;
       }
-      return s;
+      this.#streaming = !!options?.stream;
+      const units = [];
+      const fatal = this.#fatal;
+      const emit = (unit) => units.push(unit);
+      const error = () => {
+        if (fatal) {
+          this.#decoder = null;
+          throw new TypeError("Failed to execute 'decode': the data is not valid " + this.#encoding);
+        }
+        units.push(0xfffd);
+      };
+      this.#decoder.run(bytes, emit, error, !this.#streaming);
+      let start = 0;
+      if (!this.#bomSeen && units.length) {
+        this.#bomSeen = true;
+        if (!this.#ignoreBOM && units[0] === 0xfeff) start = 1;
+      }
+      let out = '';
+      for (let i = start; i < units.length; i += 8192) {
+        out += String.fromCharCode.apply(null, units.slice(i, Math.min(i + 8192, units.length)));
+      }
+      return out;
     }
   }
+  Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true });
   global.TextEncoder = TextEncoder;
   global.TextDecoder = TextDecoder;
 
+  // Prototypes of the platform objects the web APIs define (URL, Event, ...): none is serializable.
+  internal.platformObjects = new Set();
+  const isPlatformObject = (v) => {
+    for (let p = Object.getPrototypeOf(v); p; p = Object.getPrototypeOf(p)) {
+      if (internal.platformObjects.has(p)) return true;
+    }
+    return false;
+  };
   global.structuredClone = function structuredClone(value) {
     const copies = new Map();
     function clone(v) {
@@ -128,6 +283,9 @@
       }
       if (v === null || typeof v !== 'object') return v;
       if (copies.has(v)) return copies.get(v);
+      if (internal.platformObjects.size && isPlatformObject(v)) {
+        throw new DOMException(Object.prototype.toString.call(v) + ' could not be cloned.', 'DataCloneError');
+      }
       let c;
       if (v instanceof Date) c = new Date(v.getTime());
       else if (v instanceof RegExp) c = new RegExp(v.source, v.flags);

@@ -10,6 +10,8 @@
     setEntry: internal.setEntry,
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
+    uncaught: internal.uncaught,
+    unhandledRejection: internal.unhandledRejection,
     formatError(e) {
       if (e instanceof Error) {
         const name = e.name || 'Error';

@@ -2,12 +2,19 @@
 (function (global, internal) {
   'use strict';
   const native = internal.native;
+  // The HTML standard takes the delay as a WebIDL `long`: ToInt32 (so 2 ** 31 and 2 ** 32 wrap to
+  // 0 or below and fire at once, as in a page), then clamps what is negative to 0.
   const toDelay = (ms) => {
-    ms = Number(ms);
-    return ms > 0 ? ms : 0;
+    const delay = Number(ms) | 0;
+    return delay > 0 ? delay : 0;
   };
+  // A handler that is not a function is code (HTML: converted to a string now, run as a global script).
+  const evaluate = eval;
   function schedule(fn, ms, extra, repeat) {
-    if (typeof fn !== 'function') throw new TypeError('The callback must be a function');
+    if (typeof fn !== 'function') {
+      const code = String(fn);
+      fn = () => evaluate(code);
+    }
     const body = extra.length ? () => fn.apply(undefined, extra) : fn;
     return native.timer(body, toDelay(ms), repeat);
   }

@@ -1,0 +1,98 @@
+import NBridgeTesting
+import Testing
+
+/// The global `error` and `unhandledrejection` events: what ends a run unless a listener prevents it.
+@Suite struct GlobalErrorEventTests {
+  let dir: TemporaryDirectory
+  var env: [String: String?]
+
+  init() throws {
+    dir = try TemporaryDirectory(prefix: "nbridge-events")
+    env = NBridgeBinary.headless
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+  }
+
+  func run(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    let path = try dir.write("app.js", script)
+    return try NBridgeBinary.run(["run", path], environment: env)
+  }
+
+  @Test func preventedTimerErrorKeepsTheRunAlive() throws {
+    let r = try run(
+      """
+      addEventListener('error', (e) => {
+        console.log('caught', e.message, e.error instanceof Error, e.lineno);
+        e.preventDefault();
+      });
+      setTimeout(() => { throw new Error('in a timer'); }, 1);
+      setTimeout(() => console.log('still running'), 30);
+      """)
+    #expect(r.status == 0)
+    #expect(r.stdout == "caught Uncaught Error: in a timer true 5\nstill running\n")
+    #expect(r.stderr.isEmpty)
+  }
+
+  @Test func observedButNotPreventedErrorEndsTheRun() throws {
+    let r = try run(
+      """
+      addEventListener('error', (e) => console.log('saw', e.error.message));
+      setTimeout(() => { throw new Error('fatal'); }, 1);
+      setTimeout(() => console.log('never'), 30);
+      """)
+    #expect(r.status == 1)
+    #expect(r.stdout == "saw fatal\n")
+    #expect(r.stderr.contains("Uncaught Error: fatal"))
+  }
+
+  @Test func onerrorReturningTrueCancels() throws {
+    let r = try run(
+      """
+      globalThis.onerror = (message, file, line, column, error) => {
+        console.log(message, line, error.message);
+        return true;
+      };
+      throw new Error('top');
+      """)
+    #expect(r.status == 0)
+    #expect(r.stdout == "Uncaught Error: top 5 top\n")
+  }
+
+  @Test func preventedUnhandledRejectionKeepsTheRunAlive() throws {
+    let r = try run(
+      """
+      addEventListener('unhandledrejection', (e) => {
+        console.log('rejected', e.reason, e.promise instanceof Promise);
+        e.preventDefault();
+      });
+      Promise.reject('why');
+      setTimeout(() => console.log('after'), 10);
+      """)
+    #expect(r.status == 0)
+    #expect(r.stdout == "rejected why true\nafter\n")
+  }
+
+  @Test func unpreventedUnhandledRejectionEndsTheRun() throws {
+    let r = try run(
+      """
+      addEventListener('unhandledrejection', (e) => console.log('saw', e.reason.message));
+      Promise.reject(new Error('lost'));
+      setTimeout(() => console.log('never'), 30);
+      """)
+    #expect(r.status == 1)
+    #expect(r.stdout == "saw lost\n")
+    #expect(r.stderr.contains("Uncaught (in promise) Error: lost"))
+  }
+
+  @Test func aTimeoutSignalAloneDoesNotKeepTheRunAlive() throws {
+    let r = try run("const s = AbortSignal.timeout(60000); s.onabort = () => console.log('late'); console.log('done');")
+    #expect(r.status == 0)
+    #expect(r.stdout == "done\n")
+  }
+
+  @Test func reportErrorWithoutListenerEndsTheRun() throws {
+    let r = try run("reportError(new RangeError('reported')); setTimeout(() => console.log('never'), 30);")
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("Uncaught RangeError: reported"))
+  }
+}

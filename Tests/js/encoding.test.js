@@ -1,0 +1,64 @@
+// TextDecoder by the Encoding Standard (UTF-8 and UTF-16), TextEncoder.encodeInto.
+
+const bytes = (...list) => new Uint8Array(list);
+
+test('a character split across stream chunks decodes once; decode() flushes', () => {
+  const decoder = new TextDecoder();
+  let text = decoder.decode(bytes(0x41, 0xe2), { stream: true });
+  text += decoder.decode(bytes(0x82), { stream: true });
+  text += decoder.decode(bytes(0xac));
+  assert.equal(text, 'A€');
+  assert.equal(decoder.decode(bytes(0xe2, 0x82), { stream: true }), '');
+  assert.equal(decoder.decode(), '\ufffd');
+});
+
+test('a truncated sequence is one U+FFFD, a bad byte one each (maximal subparts)', () => {
+  const decoder = new TextDecoder();
+  assert.equal(decoder.decode(bytes(0xf0, 0x90, 0x80, 0x41)), '\ufffdA');
+  assert.equal(decoder.decode(bytes(0xc0, 0x80)), '\ufffd\ufffd');
+  assert.equal(decoder.decode(bytes(0xed, 0xa0, 0x80)), '\ufffd\ufffd\ufffd');
+});
+
+test('the BOM is stripped unless ignoreBOM; only at the start of a stream', () => {
+  assert.equal(new TextDecoder().decode(bytes(0xef, 0xbb, 0xbf, 0x42)), 'B');
+  assert.equal(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes(0xef, 0xbb, 0xbf, 0x42)), '\ufeffB');
+  const decoder = new TextDecoder();
+  assert.equal(decoder.decode(bytes(0x41), { stream: true }) + decoder.decode(bytes(0xef, 0xbb, 0xbf)), 'A\ufeff');
+});
+
+test('fatal throws a TypeError on invalid input', () => {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  assert.equal(decoder.fatal, true);
+  assert.throws(() => decoder.decode(bytes(0xff)), 'TypeError');
+  assert.equal(decoder.decode(bytes(0x68, 0x69)), 'hi');
+});
+
+test('labels: whitespace trimmed, case folded, every UTF-8 alias; others are RangeErrors', () => {
+  for (const label of [' utf-8\n', 'UTF8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']) {
+    assert.equal(new TextDecoder(label).encoding, 'utf-8');
+  }
+  assert.equal(new TextDecoder('utf-16').encoding, 'utf-16le');
+  assert.equal(new TextDecoder('unicodeFFFE').encoding, 'utf-16be');
+  assert.throws(() => new TextDecoder('utf-9'), 'RangeError');
+  assert.throws(() => new TextDecoder('replacement'), 'RangeError');
+});
+
+test('UTF-16LE and BE decode pairs and report lone surrogates', () => {
+  assert.equal(new TextDecoder('utf-16le').decode(bytes(0xff, 0xfe, 0x41, 0x00, 0x3d, 0xd8, 0x4b, 0xdc)), 'A👋');
+  assert.equal(new TextDecoder('utf-16be').decode(bytes(0x00, 0x41, 0xd8, 0x3d)), 'A\ufffd');
+  const decoder = new TextDecoder('utf-16le');
+  assert.equal(decoder.decode(bytes(0x41), { stream: true }) + decoder.decode(bytes(0x00)), 'A');
+});
+
+test('decode accepts ArrayBuffer, DataView and typed arrays', () => {
+  const data = new TextEncoder().encode('héllo');
+  assert.equal(new TextDecoder().decode(data.buffer), 'héllo');
+  assert.equal(new TextDecoder().decode(new DataView(data.buffer, 1)), 'éllo');
+  assert.throws(() => new TextDecoder().decode('text'), 'TypeError');
+});
+
+test('encodeInto writes whole characters only', () => {
+  const out = new Uint8Array(4);
+  assert.deepEqual(new TextEncoder().encodeInto('a€b', out), { read: 2, written: 4 });
+  assert.deepEqual(new TextEncoder().encodeInto('👋', new Uint8Array(3)), { read: 0, written: 0 });
+});
