@@ -147,3 +147,16 @@ test('buffers handed to JS are freed by the collector on any thread', async () =
   }
   assert.equal(total > 3000 * 16384, true);
 });
+
+test('a Request is a valid input to Request and fetch, keeping its headers and signal', async () => {
+  const controller = new AbortController();
+  const first = new Request('fixtures/data.json', { headers: { 'X-A': '1' }, signal: controller.signal });
+  const second = new Request(first);
+  assert.equal(second.headers.get('x-a'), '1');
+  assert.equal(second.url, first.url);
+  assert.equal((await fetch(first)).status, 200);
+  controller.abort('stop');
+  assert.equal(second.signal.aborted, true);
+  assert.equal(second.signal.reason, 'stop');
+  assert.equal(await fetch(second).catch((e) => e), 'stop');
+});

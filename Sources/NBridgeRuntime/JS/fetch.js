@@ -402,6 +402,8 @@
     return value !== null && typeof value === 'object' && 'aborted' in value &&
       typeof value.addEventListener === 'function';
   }
+  // The signal a request's fetch follows: its own once made, else the one it was given.
+  const effectiveSignal = (s) => (s.signal !== undefined ? s.signal : s.parentSignal);
   // The request's own signal, aborted when `parent` is: an AbortSignal when the global is there.
   function followSignal(parent) {
     if (typeof global.AbortController === 'function') {
@@ -485,7 +487,10 @@
         body: base ? base.body : null,
         bodyUsed: false,
         headers: null,
-        signal: null,
+        // The request's own AbortSignal is made when first read (an AbortController per request
+        // costs more than the rest of the constructor); until then `parentSignal` stands for it.
+        signal: undefined,
+        parentSignal: null,
       };
       if (init.window !== undefined && init.window !== null) throw new TypeError('Request: window must be null');
       if (init.referrer !== undefined) {
@@ -518,22 +523,19 @@
         if (normalMethods.includes(upper)) method = upper;
         s.method = method;
       }
-      let parentSignal = base ? base.signal : null;
+      let parentSignal = base ? effectiveSignal(base) : null;
       if (init.signal !== undefined) {
         if (init.signal !== null && !isSignal(init.signal)) {
           throw new TypeError('Request: signal must be an AbortSignal');
         }
         parentSignal = init.signal;
       }
-      s.signal = followSignal(parentSignal);
+      s.parentSignal = parentSignal;
       if (init.duplex !== undefined) enumMember(init, 'duplex');
+      // The init's headers, else a copy of the input request's list (already filtered by its guard).
       const headers = makeHeaders([], 'request');
-      const headerSource = init.headers !== undefined
-        ? init.headers
-        : base
-        ? makeHeaders(base.headers.list, 'none')
-        : undefined;
-      fillHeaders(headerState.get(headers), headerSource);
+      if (init.headers !== undefined) fillHeaders(headerState.get(headers), init.headers);
+      else if (base) headerState.get(headers).list = headerState.get(base.headers).list.slice();
       s.headers = headers;
       const initBody = init.body === undefined ? null : init.body;
       const inputBody = base ? base.body : null;
@@ -598,7 +600,9 @@
       return false;
     }
     get signal() {
-      return rs(this, 'signal').signal;
+      const s = rs(this, 'signal');
+      if (s.signal === undefined) s.signal = followSignal(s.parentSignal);
+      return s.signal;
     }
     get duplex() {
       rs(this, 'duplex');
@@ -611,7 +615,8 @@
       requestState.set(copy, {
         ...s,
         headers: makeHeaders(headerState.get(s.headers).list.slice(), 'request'),
-        signal: followSignal(s.signal),
+        signal: undefined,
+        parentSignal: effectiveSignal(s),
       });
       return copy;
     }
@@ -1048,7 +1053,7 @@
   function start(input, init) {
     const request = new Request(input, init);
     const s = requestState.get(request);
-    const signal = s.signal;
+    const signal = effectiveSignal(s);
     if (signal && signal.aborted) throw abortReason(signal);
     if (s.body !== null) {
       if (s.bodyUsed) throw new TypeError('fetch: the request body has already been read');
