@@ -74,7 +74,7 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeWindow",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

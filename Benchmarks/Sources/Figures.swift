@@ -29,6 +29,12 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var logEcho: Double?
+  var logCall: Double?
+  var logCallPlain: Double?
+  var logThroughput: Double?
+  var logLateLost: Double?
+  var logLateDoubled: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -43,6 +49,7 @@ struct Figures {
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("log_call_us", logCall), ("log_throughput_lps", logThroughput), ("log_late_viewer_lost", logLateLost),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -87,6 +94,10 @@ struct Figures {
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(text: "log_call ≤ 3 × echo round trip (same run)", value: ratio(logCall, logEcho), limit: 3),
+      Goal(text: "log_throughput_lps ≥ 100,000", value: logThroughput, limit: 100_000, atLeast: true),
+      Goal(text: "log_late_viewer_lost = 0", value: logLateLost, limit: 0),
+      Goal(text: "log_late_viewer doubled = 0", value: logLateDoubled, limit: 0),
     ]
   }
 
@@ -120,6 +131,12 @@ struct Figures {
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("(log: echo round trip, µs)", logEcho, "await nbridge.echo.echo, measured in the log section (not in JSON)"),
+      ("log_call_us", logCall, "nbridge.log.info('message', i), JS thread, --log-to a port nobody listens on"),
+      ("(log call, no --log-to, µs)", logCallPlain, "same, printing only (not in JSON)"),
+      ("log_throughput_lps", logThroughput, "lines/s, first call → last ack, to nbridge logs --json > /dev/null"),
+      ("log_late_viewer_lost", logLateLost, "50,000 lines, viewer 2 s late, queue 100,000: lines lost"),
+      ("(log late viewer, doubled)", logLateDoubled, "same: lines printed twice (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -16,7 +16,7 @@ public struct NBridgeCommand: ParsableCommand {
     commandName: "nbridge",
     abstract: "Run a hybrid app's JavaScript on Linux with native Swift plugins.",
     version: NBridgeVersion.current,
-    subcommands: [Run.self, App.self, Test.self, Plugins.self, Types.self])
+    subcommands: [Run.self, App.self, Test.self, Logs.self, Plugins.self, Types.self])
 
   /// Made by the argument parser.
   public init() {}

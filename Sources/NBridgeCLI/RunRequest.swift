@@ -11,6 +11,9 @@ struct RunRequest {
   var denied: [String] = []
   var timeout: Double? = nil
   var scriptArguments: [String] = []
+  var logLevel: String? = nil
+  var logTo: String? = nil
+  var logQueue: Int? = nil
 
   /// The plain form `run FILE [-- ARGS...]` (no option), read without the argument parser:
   /// it is what most runs are, and the parser's reflection costs about 2 ms of a 20 ms
@@ -30,6 +33,9 @@ struct RunRequest {
     dataDir = app.dataDir
     allowed = app.allowed
     denied = app.denied
+    logLevel = app.logLevel
+    logTo = app.logTo
+    logQueue = app.logQueue
     scriptArguments = arguments
   }
 
@@ -37,6 +43,27 @@ struct RunRequest {
   func validate() throws {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
+    if let logLevel, LogLevel(name: logLevel) == nil {
+      throw ValidationError("--log-level must be one of \(LogLevel.accepted) (got \"\(logLevel)\")")
+    }
+    if let logQueue, logQueue < 1 { throw ValidationError("--log-queue must be at least 1 (got \(logQueue))") }
+  }
+
+  /// Where records go: `--log-to`, else `NBRIDGE_LOG_TO`; nil when neither is set.
+  func logDestination() throws -> LogDestination? {
+    guard let text = logTo ?? ProcessEnvironment.value("NBRIDGE_LOG_TO"), !text.isEmpty else { return nil }
+    var destination: LogDestination
+    do {
+      destination = try LogDestination(parsing: text)
+    } catch {
+      throw ValidationError(logTo == nil ? "NBRIDGE_LOG_TO: \(error.description)" : error.description)
+    }
+    if let logQueue {
+      // A bigger queue asked for is a bigger memory allowance too: 256 bytes a record past 8 MiB.
+      destination.queueLimit = logQueue
+      destination.byteLimit = max(destination.byteLimit, logQueue * 256)
+    }
+    return destination
   }
 
   /// Runs the script and ends the process with its exit status. `_exit` (after flushing
@@ -72,6 +99,8 @@ struct RunRequest {
     configuration.allow = allowed
     configuration.deny = denied
     configuration.timeout = timeout
+    configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
+    configuration.logDestination = try logDestination()
     configuration.environment = ProcessEnvironment.current
     configuration.handlesSignals = true
     return configuration

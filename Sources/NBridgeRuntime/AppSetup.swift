@@ -10,7 +10,7 @@ public enum AppSetup {
   }
 
   static let manifestFields: Set<String> = [
-    "id", "name", "version", "build", "permissions", "window", "allowNavigation",
+    "id", "name", "version", "build", "permissions", "window", "allowNavigation", "log",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -68,6 +68,7 @@ public enum AppSetup {
       build: try string("build") ?? "0", permissions: try strings("permissions", "service names"))
     manifest.window = try windowSettings(object["window"], path: path)
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
+    manifest.log = try logSettings(object["log"], path: path)
     return manifest
   }
 
@@ -120,6 +121,20 @@ public enum AppSetup {
       settings.resizable = b
     }
     return settings
+  }
+
+  /// `log`: `{level}`, the least level `nbridge.log` prints and forwards.
+  static func logSettings(_ value: JSONValue?, path: String) throws(Problem) -> LogSettings? {
+    guard let value else { return nil }
+    guard case .object(let fields) = value else { throw Problem(description: "\(path): field \"log\" must be an object") }
+    for key in fields.keys where key != "level" {
+      throw Problem(description: "\(path): unknown field \"log.\(key)\" (allowed: level)")
+    }
+    guard let level = fields["level"] else { return LogSettings() }
+    guard case .string(let name) = level, let parsed = LogLevel(name: name) else {
+      throw Problem(description: "\(path): field \"log.level\" must be one of \(LogLevel.accepted), got \(level.jsonText)")
+    }
+    return LogSettings(level: parsed)
   }
 
   /// `$XDG_DATA_HOME/nbridge` (or `~/.local/share/nbridge`).

@@ -7,11 +7,13 @@ enum PreludeSource {
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
     PackageResources.encoding_js, PackageResources.page_shims_js, PackageResources.bridge_js,
-    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.hooks_js,
+    PackageResources.wkbridge_js, PackageResources.log_js, PackageResources.require_js, PackageResources.hooks_js,
   ])
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
-  static let page = compose([PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js])
+  static let page = compose([
+    PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js, PackageResources.log_js,
+  ])
 
   /// One function calling each file's function in order with the same `global` and `internal`.
   static func compose(_ files: [[UInt8]]) -> String {

@@ -10,7 +10,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("log", nativeLog),
     ]
     for (name, callback) in functions { js.setProperty(native, name, js.function(name, callback)) }
 
@@ -31,6 +31,7 @@ extension Runtime {
     js.setProperty(shared, "codes", js.value(codes))
     js.setProperty(shared, "messages", js.value(messages))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
+    js.setProperty(shared, "logLevel", JSValueMakeNumber(ctx, Double(logMinimum.rawValue)))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
@@ -66,7 +67,7 @@ struct NativeResult: @unchecked Sendable {
   var exception: JSValueRef?
 }
 
-private func withRuntime(
+func withRuntime(
   _ argc: Int, _ argv: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
   _ body: @escaping @BridgeActor (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
 ) -> JSValueRef? {
@@ -86,7 +87,9 @@ private func withRuntime(
 private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let fd = Int32(JSValueToNumber(runtime.js.ref, args[0], nil))
-    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]))
+    // The console's level (0 debug ... 3 error), for the log viewer.
+    let level = args.count > 2 ? LogLevel(rawValue: Int(JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
+    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
     return nil
   }
 }

@@ -29,6 +29,10 @@ public final class Runtime {
   var watchdog: Watchdog?
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
+  /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns).
+  var columnShifts: [String: Int] = [:]
+  /// Forwards log records and output to a viewer (`--log-to`).
+  var logSender: LogSender?
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Called with each line the test prelude reports; used by `nbridge test`.
@@ -106,6 +110,7 @@ public final class Runtime {
     }
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, seconds: timeout) }
+    startLogForwarding()
     do {
       if installsGlobals { try installGlobals(entry: entry) }
     } catch {
@@ -120,6 +125,7 @@ public final class Runtime {
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
     stopPlugins()
+    finishLogForwarding()
     return exitCode ?? ExitStatus.success
   }
 
@@ -230,15 +236,18 @@ public final class Runtime {
       let wrapped = head + source + "\n})();"
       if js.isValidScript(wrapped) {
         _ = try? callHook("shiftColumns", [js.string(url), JSValueMakeNumber(js.ref, Double(head.utf16.count))])
+        columnShifts[url] = head.utf16.count
         script = wrapped
       }
     }
     _ = try js.evaluate(script, url: url)
   }
 
-  /// Writes to the run's stdout (1) or stderr (2).
-  func emitOutput(_ fd: Int32, _ text: String) {
+  /// Writes to the run's stdout (1) or stderr (2), and forwards it to the log viewer (`--log-to`)
+  /// at `level` (by default info for stdout, error for stderr).
+  func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
     if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
+    if logSender != nil { forwardOutput(text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 
   func bridgeError(from error: any Error) -> BridgeError {
