@@ -31,9 +31,9 @@ struct LogRecord: Sendable {
   ) {
     time = LogRecord.now()
     let file = caller?.file ?? ""
-    let function = caller?.function ?? ""
+    let function = caller?.function ?? []
     var out: [UInt8] = []
-    out.reserveCapacity(length + file.utf8.count + function.utf8.count + 90)
+    out.reserveCapacity(length + file.utf8.count + function.count + 90)
     out += #""level":""#.utf8
     out += level.name.utf8
     out += #"","msg":""#.utf8
@@ -45,7 +45,7 @@ struct LogRecord: Sendable {
     out += #","col":"#.utf8
     JSONEscaping.appendDecimal(Int64(caller?.column ?? 0), to: &out)
     out += #","fn":""#.utf8
-    JSONEscaping.append(utf8: function, to: &out)
+    function.withUnsafeBufferPointer { JSONEscaping.append(utf16: $0, to: &out) }
     out += #"","src":""#.utf8
     source.withUTF8Buffer { out += $0 }
     out += #""}"#.utf8

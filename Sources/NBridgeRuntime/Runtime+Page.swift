@@ -76,9 +76,9 @@ extension Runtime {
       reply(nil)
       guard let level = body.first?.wholeNumberValue.flatMap(LogLevel.init(rawValue:)) else { return }
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
-      let stack = String(body[body.index(after: body.startIndex)..<newline].map { $0 == "\t" ? "\n" : $0 })
+      let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
       let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
-      text.withUnsafeBufferPointer { log(level: level, message: $0, stack: stack) }
+      text.withUnsafeBufferPointer { units in stack.withUnsafeBufferPointer { log(level: level, message: units, stack: $0) } }
     default:
       reply(nil)
     }

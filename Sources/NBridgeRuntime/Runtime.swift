@@ -33,6 +33,8 @@ public final class Runtime {
   var columnShifts: [String: Int] = [:]
   /// Forwards log records and output to a viewer (`--log-to`).
   var logSender: LogSender?
+  /// File names `nbridge.log` callers have had, by their UTF-16.
+  var logFiles: [[UInt16]: (path: String, name: String)] = [:]
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Called with each line the test prelude reports; used by `nbridge test`.
