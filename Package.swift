@@ -1,9 +1,11 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Swift 6 language mode (the tools-version default) turns on complete concurrency
-/// checking; warnings are errors so none can creep in.
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+/// checking; warnings are errors so none can creep in. `treatAllWarnings` is a safe
+/// setting, unlike `unsafeFlags`: a package that depends on nbridge by version may use
+/// these targets, and SwiftPM ignores the setting there (a dependency's warnings are its own).
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
   name: "nbridge",
@@ -54,7 +56,7 @@ let package = Package(
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
-      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/App/Sources",
+      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
@@ -66,15 +68,20 @@ let package = Package(
       name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
+      name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
-      dependencies: ["NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification"],
+      dependencies: [
+        "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification", "NBridgeBackground",
+      ],
       swiftSettings: strict),
 
     // The command line as a library: `NBridgeCommand.main(plugins:)`.
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -130,8 +137,18 @@ let package = Package(
     .testTarget(
       name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
+    // The built-in plugins' declared shapes against their Decodables and their results.
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting"], exclude: ["Fixtures"],
+      name: "NBridgeBuiltinsTests", dependencies: ["NBridgeBuiltins", "NBridgePlugin", "NBridgeTesting"],
+      swiftSettings: strict),
+    // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
+    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Background/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      exclude: ["Fixtures"],
       swiftSettings: strict),
   ]
 )

@@ -35,6 +35,14 @@ struct Figures {
   var logThroughput: Double?
   var logLateLost: Double?
   var logLateDoubled: Double?
+  var suspendedIdleCPU: Double?
+  var expirationSkew: Double?
+  var fetchWake: Double?
+  var urlHandoffWarm: Double?
+  var urlHandoffCold: Double?
+  var xdgOpenHandoff: Double?
+  var controlPing: Double?
+  var unixEchoFloor: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -50,6 +58,10 @@ struct Figures {
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
       ("log_call_us", logCall), ("log_throughput_lps", logThroughput), ("log_late_viewer_lost", logLateLost),
+      ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
+      ("fetch_wake_ms", fetchWake),
+      ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
+      ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -90,7 +102,8 @@ struct Figures {
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
       Goal(
-        text: "webview_roundtrip ≤ 1.3 × webview_floor_roundtrip", value: ratio(webviewRoundTrip, webviewFloorRoundTrip),
+        text: "webview_roundtrip ≤ 1.3 × webview_floor_roundtrip",
+        value: ratio(webviewRoundTrip, webviewFloorRoundTrip),
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
@@ -98,6 +111,16 @@ struct Figures {
       Goal(text: "log_throughput_lps ≥ 100,000", value: logThroughput, limit: 100_000, atLeast: true),
       Goal(text: "log_late_viewer_lost = 0", value: logLateLost, limit: 0),
       Goal(text: "log_late_viewer doubled = 0", value: logLateDoubled, limit: 0),
+      Goal(text: "suspended_idle_cpu_pct ≤ 0.5", value: suspendedIdleCPU, limit: 0.5),
+      Goal(text: "expiration_skew_ms ≤ 20", value: expirationSkew, limit: 20),
+      Goal(
+        text: "fetch_wake_ms ≤ nbridge_startup_ms + 50", value: fetchWake,
+        limit: nbridgeStartup.map { $0 + 50 }),
+      Goal(
+        text: "url_handoff_warm − nbridge_startup ≤ 5 ms",
+        value: urlHandoffWarm.flatMap { warm in nbridgeStartup.map { warm - $0 } }, limit: 5),
+      Goal(text: "url_handoff_cold ≤ 2.5 × nbridge_startup", value: ratio(urlHandoffCold, nbridgeStartup), limit: 2.5),
+      Goal(text: "control_ping ≤ 3 × unix_echo_floor", value: ratio(controlPing, unixEchoFloor), limit: 3),
     ]
   }
 
@@ -124,7 +147,9 @@ struct Figures {
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
       ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline (not in JSON)"),
-      ("webview_floor_roundtrip_us", webviewFloorRoundTrip, "bare WebKitGTK: await postMessage to a handler with reply"),
+      (
+        "webview_floor_roundtrip_us", webviewFloorRoundTrip, "bare WebKitGTK: await postMessage to a handler with reply"
+      ),
       ("webview_roundtrip_us", webviewRoundTrip, "nbridge app: await nbridge.echo.echo({key, value})"),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip, "same call, WKBridge JSON + evaluate resolvePromise"),
       ("webview_floor_load_ms", webviewFloorLoad, "bare window: process start → sample page loaded, first message"),
@@ -137,6 +162,14 @@ struct Figures {
       ("log_throughput_lps", logThroughput, "lines/s, first call → last ack, to nbridge logs --json > /dev/null"),
       ("log_late_viewer_lost", logLateLost, "50,000 lines, viewer 2 s late, queue 100,000: lines lost"),
       ("(log late viewer, doubled)", logLateDoubled, "same: lines printed twice (not in JSON)"),
+      ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
+      ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
+      ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),
+      ("url_handoff_warm_ms", urlHandoffWarm, "nbridge open URL → a running app's appUrlOpen listener"),
+      ("url_handoff_cold_ms", urlHandoffCold, "nbridge open URL → listener of the app it launches"),
+      ("xdg_open_handoff_ms", xdgOpenHandoff, "xdg-open URL (Xvfb) → a running app's listener"),
+      ("control_ping_us", controlPing, "{\"op\":\"ping\"} round trip on a running app's control socket"),
+      ("unix_echo_floor_us", unixEchoFloor, "the same line through a bare Unix-socket echo thread"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

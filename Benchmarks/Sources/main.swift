@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,window,log` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,lifecycle,window,fetch,urls,log` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -93,6 +93,14 @@ figures.rssAfterCalls = processes.rssAfterCalls(count: 1_000_000)
 figures.rssAfterNoCalls = processes.rssAfterCalls(count: 0)
 }
 
+if want("lifecycle") {
+  let lifecycle = LifecycleBench(processes: processes)
+  progress("suspended app CPU (5 s)")
+  figures.suspendedIdleCPU = lifecycle.suspendedIdleCPU(seconds: 5)
+  progress("expiration skew (5 rounds of a 2 s budget)")
+  figures.expirationSkew = lifecycle.expirationSkew(rounds: 5)
+}
+
 if want("window") {
   let bench = WebViewBench(
     binary: ProcessInfo.processInfo.environment["NBRIDGE_BENCH_WEBVIEW"] ?? "\(root)/.build/release/nbridge-bench-webview",
@@ -127,6 +135,21 @@ if want("log") {
     figures.logLateLost = Double(late.lost)
     figures.logLateDoubled = Double(late.doubled)
   }
+}
+
+if want("fetch") {
+  progress("background fetch wake-ups through nbridge daemon (5)")
+  figures.fetchWake = FetchWakeBench(nbridge: nbridgeBinary, directory: subdirectory("fetch")).run(rounds: 5)
+}
+
+if want("urls") {
+  progress("URL hand-off and the control socket")
+  let urls = URLHandoffBench(nbridge: nbridgeBinary, directory: subdirectory("urls")).run(rounds: 10)
+  figures.urlHandoffWarm = urls.warmMs
+  figures.urlHandoffCold = urls.coldMs
+  figures.xdgOpenHandoff = urls.xdgOpenMs
+  figures.controlPing = urls.pingUs
+  figures.unixEchoFloor = urls.echoFloorUs
 }
 
 print(figures.table())

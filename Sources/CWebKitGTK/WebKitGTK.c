@@ -27,6 +27,8 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_container_add, void, (void *container, void *widget)) \
   F(gtk_widget_show_all, void, (void *widget)) \
   F(gtk_widget_destroy, void, (void *widget)) \
+  F(gtk_window_is_active, int, (void *window)) \
+  F(gtk_widget_get_mapped, int, (void *widget)) \
   F(g_signal_connect_data, unsigned long, \
     (void *instance, const char *signal, GCallback handler, void *data, void *destroy, int flags)) \
   F(g_object_new, void *, (size_t type, const char *first, ...)) \
@@ -158,6 +160,60 @@ void nbw_window_show(void *window, void *view) {
 }
 
 void nbw_window_destroy(void *window) { gtk_widget_destroy_(window); }
+
+// GdkEventWindowState's layout (GDK 3): type, window, send_event, changed_mask, new_window_state.
+typedef struct {
+  int type;
+  void *window;
+  int8_t send_event;
+  int changed_mask;
+  int new_window_state;
+} WindowStateEvent;
+
+enum { WITHDRAWN = 1 << 0, ICONIFIED = 1 << 1 };
+
+// The window's lifecycle state, reported when it may have changed: 2 minimized or hidden,
+// 0 focused, 1 shown but not focused.
+typedef struct {
+  Closure closure;
+  int hidden;
+} StateWatch;
+
+static void report_state(void *window, StateWatch *w) {
+  int state = w->hidden ? 2 : gtk_window_is_active_(window) ? 0 : 1;
+  ((nbw_state_cb)w->closure.callback)(state, w->closure.data);
+}
+
+static int on_window_state(void *window, WindowStateEvent *event, StateWatch *w) {
+  w->hidden = (event->new_window_state & (ICONIFIED | WITHDRAWN)) != 0;
+  report_state(window, w);
+  return 0;
+}
+
+static void on_is_active(void *window, void *pspec, StateWatch *w) { report_state(window, w); }
+
+static int on_unmap(void *window, void *event, StateWatch *w) {
+  w->hidden = 1;
+  report_state(window, w);
+  return 0;
+}
+
+static int on_map(void *window, void *event, StateWatch *w) {
+  w->hidden = 0;
+  report_state(window, w);
+  return 0;
+}
+
+void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data) {
+  StateWatch *w = calloc(1, sizeof *w);
+  w->closure.callback = changed;
+  w->closure.data = data;
+  w->hidden = !gtk_widget_get_mapped_(window);
+  CONNECT(window, "window-state-event", on_window_state, w);
+  CONNECT(window, "notify::is-active", on_is_active, w);
+  CONNECT(window, "unmap-event", on_unmap, w);
+  CONNECT(window, "map-event", on_map, w);
+}
 
 // MARK: Context and scheme
 

@@ -46,7 +46,12 @@ extension NBridgeCommand {
     }
 
     func run() throws {
-      let configuration = try request.configuration()
+      var configuration = try request.configuration()
+      switch configuration.claimControlSocket(url: request.url, background: request.background) {
+      case .run: break
+      case .handedOff: throw ExitCode(0)
+      case .failed: throw ExitCode(1)
+      }
       let manifest = configuration.manifest
       var options = WindowOptions(page: absolutePath(page), title: manifest.window?.title ?? manifest.name)
       options.width = manifest.window?.width ?? options.width
@@ -57,6 +62,7 @@ extension NBridgeCommand {
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript
       let status = WindowApp.run(configuration, options: options)
+      configuration.controlListener?.close()  // when the window never opened
       fflush(nil)
       _exit(status)
     }

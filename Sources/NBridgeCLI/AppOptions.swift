@@ -20,6 +20,12 @@ struct AppOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Records kept for the viewer until it acknowledges them (default 10000; the oldest go first).", valueName: "n"))
   var logQueue: Int?
 
+  @Option(help: ArgumentHelp("Open the app for this URL (its appUrlOpen event, getLaunchUrl); when the app runs already, hand the URL to it and exit.", valueName: "url"))
+  var url: String?
+
+  @Flag(help: "With --url: hand the URL over without making the app active.")
+  var background = false
+
   var allowed: [String] { split(allow) }
   var denied: [String] { split(deny) }
 

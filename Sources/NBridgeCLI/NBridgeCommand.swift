@@ -16,7 +16,10 @@ public struct NBridgeCommand: ParsableCommand {
     commandName: "nbridge",
     abstract: "Run a hybrid app's JavaScript on Linux with native Swift plugins.",
     version: NBridgeVersion.current,
-    subcommands: [Run.self, App.self, Test.self, Logs.self, Plugins.self, Types.self])
+    subcommands: [
+      Run.self, App.self, Test.self, Logs.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
+      Install.self, Uninstall.self, Open.self,
+    ])
 
   /// Made by the argument parser.
   public init() {}
@@ -66,9 +69,15 @@ public struct NBridgeCommand: ParsableCommand {
 }
 
 /// nbridge's version: what `--version` prints and what a plugin package names with `from:`.
+///
+/// A release is tagged in git with this version as it stands, `MAJOR.MINOR.PATCH` with no `v`
+/// (SwiftPM resolves `from:` against plain semantic-version tags), and has a section of that
+/// name in `CHANGELOG.md`.
 public enum NBridgeVersion {
   /// The released version this build is, `MAJOR.MINOR.PATCH`.
   public static let current = "0.1.0"
+  /// The git repository plugin packages depend on: the default of `nbridge init --plugin`'s `--nbridge`.
+  public static let repository = "https://github.com/nbridge/nbridge"
 }
 
 func writeStderr(_ text: String) {

@@ -14,6 +14,10 @@ struct RunRequest {
   var logLevel: String? = nil
   var logTo: String? = nil
   var logQueue: Int? = nil
+  /// Set when the run is a fetch launch: `schedule` (`run --fetch`) or `simulated`.
+  var fetch: String? = nil
+  var url: String? = nil
+  var background = false
 
   /// The plain form `run FILE [-- ARGS...]` (no option), read without the argument parser:
   /// it is what most runs are, and the parser's reflection costs about 2 ms of a 20 ms
@@ -36,6 +40,8 @@ struct RunRequest {
     logLevel = app.logLevel
     logTo = app.logTo
     logQueue = app.logQueue
+    url = app.url
+    background = app.background
     scriptArguments = arguments
   }
 
@@ -43,6 +49,8 @@ struct RunRequest {
   func validate() throws {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
+    if let url, AppSetup.scheme(of: url) == nil { throw ValidationError("--url must be a URL with a scheme, got \"\(url)\"") }
+    if background && url == nil { throw ValidationError("--background needs --url URL") }
     if let logLevel, LogLevel(name: logLevel) == nil {
       throw ValidationError("--log-level must be one of \(LogLevel.accepted) (got \"\(logLevel)\")")
     }
@@ -71,6 +79,12 @@ struct RunRequest {
   /// kernel frees anyway (about 1 MiB of peak RSS), and every plugin has flushed in its stop
   /// hook by then.
   func run(_ configuration: RuntimeConfiguration) -> Never {
+    var configuration = configuration
+    switch configuration.claimControlSocket(url: url, background: background) {
+    case .run: break
+    case .handedOff: _exit(0)
+    case .failed: _exit(1)
+    }
     let status = Runtime.run(configuration, file: file)
     fflush(nil)
     _exit(status)
@@ -102,7 +116,15 @@ struct RunRequest {
     configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
     configuration.logDestination = try logDestination()
     configuration.environment = ProcessEnvironment.current
+    // What the background plugin needs to wake this app for a fetch and to know a fetch
+    // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.
+    configuration.environment["NBRIDGE_RUN_ENTRY"] = absolutePath(file)
+    configuration.environment["NBRIDGE_RUN_DATA_DIR"] =
+      (dataDir ?? ProcessEnvironment.value("NBRIDGE_DATA_DIR")).map(absolutePath)
+    configuration.environment["NBRIDGE_RUN_FETCH"] = fetch
+    if fetch != nil { configuration.initialState = .background }
     configuration.handlesSignals = true
+    if url != nil && background { configuration.initialState = .background }
     return configuration
   }
 }

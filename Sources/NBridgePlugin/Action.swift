@@ -6,27 +6,30 @@
 public struct Action<P: Plugin>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
-  /// The shape of the options object.
+  /// The shape of the options object: the one given, else `Shape(decoding:)` of the options type.
   public var options: Shape
   /// The shape of the result.
   public var result: Shape
   /// The shape of each streamed intermediate result, for actions that stream to `retainCallback`.
   public var streams: Shape?
-  /// One line of documentation.
+  /// One line for `nbridge plugins` and the `.d.ts` comment above the action.
   public var summary: String
   /// A time limit in seconds; a call still running then rejects with `timeout` and is cancelled.
   public var timeLimit: Double?
   /// Whether the action answers even when the app may not use the service (`checkPermission`).
   public var answersWithoutPermission: Bool
   let body: ActionBody<P>
+  /// The options type, for `decodedOptions`.
+  private let optionsType: DecodableType
 
-  private init(
-    _ name: String, options: Shape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
+  private init<O: Decodable>(
+    _ name: String, decoding: O.Type, options: Shape?, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
     answersWithoutPermission: Bool, body: ActionBody<P>
   ) {
     self.answersWithoutPermission = answersWithoutPermission
     self.name = name
-    self.options = options
+    self.options = options ?? Shape(decoding: O.self)
+    self.optionsType = DecodableType(type: O.self)
     self.result = result
     self.streams = streams
     self.summary = summary
@@ -34,14 +37,25 @@ public struct Action<P: Plugin>: Sendable {
     self.body = body
   }
 
-  /// An action whose body may suspend.
+  /// An action whose body may suspend: it starts inline on the loop and runs as a task when it awaits.
+  ///
+  /// - Parameters:
+  ///   - name: what JS calls (`hello` for `nbridge.greeter.hello`).
+  ///   - options: the options' shape; omitted, it is recorded from `O` (`Shape(decoding:)`).
+  ///   - result: the shape of what the body returns (`.void` when it returns nothing useful).
+  ///   - streams: the shape of the partial results it sends with `call.send`, if it streams.
+  ///   - summary: one line for `nbridge plugins` and the `.d.ts`.
+  ///   - timeLimit: seconds after which the call rejects with `timeout` and the task is cancelled.
+  ///   - answersWithoutPermission: answer even when the app may not use the service.
+  ///   - body: decodes nothing itself: it gets the plugin, the decoded options and the call. A
+  ///     `BridgeError` it throws rejects with its code; anything else with `unknown_error`.
   public init<O: Decodable, R: Encodable>(
-    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call) async throws -> R
   ) {
     self.init(
-      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
       answersWithoutPermission: answersWithoutPermission, body: .async { plugin, json, call in
         let options = try JSONValueDecoder().decode(O.self, from: json)
         return try JSONValueEncoder().encode(try await body(plugin, options, call))
@@ -51,12 +65,12 @@ public struct Action<P: Plugin>: Sendable {
   /// An action that answers through `reply`, later, from the loop thread: no Swift task, no
   /// thread hop. The body runs inline; a throw rejects the call at once.
   public init<O: Decodable, R: Encodable>(
-    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call, Reply<R>) throws -> Void
   ) {
     self.init(
-      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
       answersWithoutPermission: answersWithoutPermission, body: .deferred { plugin, json, call, pending in
         let options = try JSONValueDecoder().decode(O.self, from: json)
         try body(plugin, options, call, Reply(pending))
@@ -65,7 +79,7 @@ public struct Action<P: Plugin>: Sendable {
 
   /// An action whose body never suspends: it runs inline, inside the JS call.
   public init<O: Decodable, R: Encodable>(
-    _ name: String, options: Shape = .void, result: Shape = .void, streams: Shape? = nil, summary: String = "",
+    _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
   ) {
@@ -76,9 +90,22 @@ public struct Action<P: Plugin>: Sendable {
         return try JSONValueEncoder().encode(try body(plugin, options, call))
       }
     self.init(
-      name, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
+      name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
       answersWithoutPermission: answersWithoutPermission, body: .sync(sync))
   }
+}
+
+extension Action {
+  /// The shape the options type reads, recorded from its `init(from:)`: tests compare it with `options`.
+  package var decodedOptions: Shape {
+    func record<O: Decodable>(_ type: O.Type) -> Shape { Shape(decoding: type) }
+    return record(optionsType.type)
+  }
+}
+
+/// An options type, kept to be recorded later (a metatype of a plain `Decodable` is not `Sendable`).
+struct DecodableType: @unchecked Sendable {
+  let type: any Decodable.Type
 }
 
 /// A type-erased action body.

@@ -2,11 +2,11 @@
 public struct AppManifest: Sendable, Hashable, Codable {
   /// Reverse-DNS id; names the data dir.
   public var id: String
-  /// Display name.
+  /// The name people see (window titles, `appInfo().name`); the id when the manifest has none.
   public var name: String
-  /// Version string.
+  /// The app's version as its author writes it, such as `1.2.0` (default `0.0.0`).
   public var version: String
-  /// Build string.
+  /// The app's build number or label, such as `42` (default `0`).
   public var build: String
   /// Services the app may use; nil means every registered service.
   public var permissions: [String]?
@@ -17,8 +17,15 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var allowNavigation: [String]?
   /// What `nbridge.log` prints and forwards (`log` in `nbridge.json`).
   public var log: LogSettings?
+  /// How the app follows the desktop (`lifecycle`).
+  public var lifecycle: LifecycleSettings?
+  /// Limits of background execution (`background`).
+  public var background: BackgroundSettings?
+  /// The URL schemes the app handles (`urlSchemes`: lowercase, such as `dbuurl`); `nbridge install`
+  /// registers them with the desktop and `nbridge open` hands their URLs to the app.
+  public var urlSchemes: [String]?
 
-  /// A manifest.
+  /// A manifest with the given fields; `permissions` nil allows every registered service.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)
   {
     self.id = id
@@ -33,8 +40,9 @@ public struct AppManifest: Sendable, Hashable, Codable {
 public struct WindowSettings: Sendable, Hashable, Codable {
   /// The window's title (default: the app's name).
   public var title: String?
-  /// The window's width and height in pixels (default 1024 by 768).
+  /// The window's width in pixels (default 1024).
   public var width: Int?
+  /// The window's height in pixels (default 768).
   public var height: Int?
   /// Whether the user may resize it (default true).
   public var resizable: Bool?

@@ -25,6 +25,6 @@ public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `unavailable` with a message.
   public static func unavailable(_ message: String) -> BridgeError { BridgeError(.unavailable, message) }
 
-  /// `code: message`.
+  /// The code and the message as one line, `code: message`, for logs and test failures.
   public var description: String { "\(code.rawValue): \(message)" }
 }

@@ -10,7 +10,7 @@ public final class Call {
   private let sink: (@BridgeActor (JSONValue) -> Void)?
 
   /// A call; the runtime creates these.
-  public init(service: String, action: String, context: PluginContext, sink: (@BridgeActor (JSONValue) -> Void)?) {
+  package init(service: String, action: String, context: PluginContext, sink: (@BridgeActor (JSONValue) -> Void)?) {
     self.service = service
     self.action = action
     self.context = context

@@ -12,7 +12,7 @@ extension JSONValue {
   }
 
   /// Parses JSON text given as UTF-16 code units (what JavaScriptCore strings hold).
-  public init(parsingUTF16 units: UnsafeBufferPointer<UInt16>) throws(JSONSyntaxError) {
+  package init(parsingUTF16 units: UnsafeBufferPointer<UInt16>) throws(JSONSyntaxError) {
     var parser = JSONParser<UTF16>(units)
     self = try parser.parseDocument()
   }
@@ -26,7 +26,7 @@ extension JSONValue {
 
   /// Calls `body` with the compact JSON text of this value as UTF-16 code units (what
   /// JavaScriptCore strings hold), without building a Swift `String`.
-  public func withJSONTextUTF16<R>(_ body: (UnsafeBufferPointer<UInt16>) throws -> R) rethrows -> R {
+  package func withJSONTextUTF16<R>(_ body: (UnsafeBufferPointer<UInt16>) throws -> R) rethrows -> R {
     var writer = JSONWriter<UInt16>()
     writer.write(self)
     return try writer.out.withUnsafeBufferPointer(body)

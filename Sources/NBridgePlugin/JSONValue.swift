@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Hashable {
   case number(Double)
   /// A string, any Unicode.
   case string(String)
-  /// An array.
+  /// An array of values of any kinds, in order.
   case array([JSONValue])
   /// An object, keeping its keys in insertion order as JavaScript does.
   case object(JSONObject)
@@ -112,7 +112,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
   public mutating func reserveCapacity(_ count: Int) { members.reserveCapacity(count) }
 
   /// Appends a member without looking for an existing one; for builders that know keys are unique.
-  public mutating func appendUnchecked(key: String, value: JSONValue) { members.append((key, value)) }
+  mutating func appendUnchecked(key: String, value: JSONValue) { members.append((key, value)) }
 
   /// Iterates the members in order.
   public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }

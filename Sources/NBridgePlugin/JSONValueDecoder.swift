@@ -1,6 +1,6 @@
 /// Decodes a `Decodable` from a `JSONValue`; failures are `invalid_parameter` errors naming the field.
 public struct JSONValueDecoder: Sendable {
-  /// A decoder.
+  /// A decoder; it keeps no state between calls, so one can be made per call.
   public init() {}
 
   /// Decodes `type` from `value`.

@@ -1,6 +1,6 @@
 /// Encodes an `Encodable` as a `JSONValue`.
 public struct JSONValueEncoder: Sendable {
-  /// An encoder.
+  /// An encoder; it keeps no state between calls, so one can be made per call.
   public init() {}
 
   /// Encodes `value`; non-finite numbers are an `invalid_parameter` error, as JSON cannot carry them.

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// There is one loop per process at a time (one JS context per run); `BridgeActor`
 /// is bound to it, so plugin code isolated to `@BridgeActor` always runs there.
-public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
+package final class LoopExecutor: SerialExecutor, @unchecked Sendable {
   /// The process's loop executor.
-  public static let shared = LoopExecutor()
+  package static let shared = LoopExecutor()
 
   private enum Work {
     case job(UnownedJob)
@@ -20,7 +20,7 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
 
   private let queue = Mutex<[Work]>([])
   /// The read end of a pipe that becomes readable when work is queued; the loop polls it.
-  public let wakeDescriptor: Int32
+  package let wakeDescriptor: Int32
   private let wakeWriter: Int32
   private let owner = Atomic<UInt>(0)
 
@@ -44,29 +44,29 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
 
   /// Binds the executor to the calling thread, which becomes the loop thread; waits while
   /// another thread's loop holds it.
-  public func bindToCurrentThread() {
+  package func bindToCurrentThread() {
     pthread_mutex_lock(ownership)
     owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
   }
 
   /// Unbinds it when the loop ends (on the thread that bound it).
-  public func unbind() {
+  package func unbind() {
     owner.store(0, ordering: .releasing)
     pthread_mutex_unlock(ownership)
   }
 
   /// Whether the caller is on the loop thread.
-  public var isOnLoopThread: Bool {
+  package var isOnLoopThread: Bool {
     owner.load(ordering: .acquiring) == UInt(bitPattern: Int(bitPattern: pthread_self()))
   }
 
   /// Queues a job of a task isolated to `BridgeActor`.
-  public func enqueue(_ job: consuming ExecutorJob) {
+  package func enqueue(_ job: consuming ExecutorJob) {
     push(.job(UnownedJob(job)))
   }
 
   /// Queues a closure to run on the loop thread; safe from any thread.
-  public func post(_ work: @escaping @Sendable () -> Void) {
+  package func post(_ work: @escaping @Sendable () -> Void) {
     push(.closure(work))
   }
 
@@ -83,18 +83,18 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
   }
 
   /// Empties the wake pipe; the loop calls this when poll(2) finds it readable.
-  public func drainWakeups() {
+  package func drainWakeups() {
     var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     while read(wakeDescriptor, &drained, 32) == 32 {}
   }
 
   /// Whether work is queued.
-  public var hasWork: Bool { queue.withLock { !$0.isEmpty } }
+  package var hasWork: Bool { queue.withLock { !$0.isEmpty } }
 
   /// Runs the work queued so far (not what it queues in turn); returns how many ran.
   /// Only the loop thread calls this.
   @discardableResult
-  public func runQueued() -> Int {
+  package func runQueued() -> Int {
     let batch = queue.withLock { q in
       let taken = q
       q.removeAll(keepingCapacity: true)
@@ -110,13 +110,13 @@ public final class LoopExecutor: SerialExecutor, @unchecked Sendable {
   }
 
   /// Traps when called off the loop thread (used by `assumeIsolated`).
-  public func checkIsolated() {
+  package func checkIsolated() {
     precondition(isOnLoopThread, "nbridge: BridgeActor code ran off the loop thread")
   }
 
   /// Whether the current thread is the loop thread (Swift 6.2 isolation check).
-  public func isIsolatingCurrentContext() -> Bool? { isOnLoopThread }
+  package func isIsolatingCurrentContext() -> Bool? { isOnLoopThread }
 
   /// This executor as an unowned reference.
-  public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+  package func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }

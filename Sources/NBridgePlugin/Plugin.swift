@@ -41,7 +41,15 @@ public struct PluginDefinition<P: Plugin>: Sendable {
   /// The events JS can listen to.
   public var events: [EventSpec]
 
-  /// A definition.
+  /// Declares a plugin: the service name JS sees, its actions and events.
+  ///
+  /// - Parameters:
+  ///   - service: the name under `nbridge` (`greeter` for `nbridge.greeter`).
+  ///   - permission: the permission that guards it (default: `service`); several services may share one.
+  ///   - summary: one line for `nbridge plugins` and the `.d.ts` comments.
+  ///   - startsAtLaunch: create and start the plugin before the script runs (default: on first use).
+  ///   - actions: what JS can call, in the order `nbridge plugins` lists them.
+  ///   - events: what JS can `addListener` to.
   public init(
     service: String, permission: String? = nil, summary: String = "", startsAtLaunch: Bool = false,
     actions: [Action<P>], events: [EventSpec] = []
@@ -57,21 +65,40 @@ public struct PluginDefinition<P: Plugin>: Sendable {
 
 /// An event a plugin emits to `addListener(name, callback)`.
 public struct EventSpec: Sendable, Hashable {
-  /// The event name.
+  /// The event name JS passes to `addListener` (`change` for `addListener('change', ...)`).
   public var name: String
   /// The shape of the listener's argument.
   public var payload: Shape
-  /// One line of documentation.
+  /// One line for `nbridge plugins` and the `.d.ts` comment above the event.
   public var summary: String
   /// Whether a listener keeps the run alive until removed (it waits on the outside world).
   public var keepsAlive: Bool
+  /// Whether the emits that wait while the app is suspended are coalesced into the latest one
+  /// (a pasteboard `change`: only the newest content matters).
+  public var coalescesWhileSuspended: Bool
+  /// An action of the same service that a listener's return value is handed to, as
+  /// `{id: payload.id, result}` (a Promise is awaited; a throw or a rejection answers
+  /// `'failed'`); nil: return values are ignored. Background `fetch` uses `completeFetch`.
+  public var answeredBy: String?
 
-  /// An event declaration.
-  public init(_ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false) {
+  /// Declares an event.
+  ///
+  /// - Parameters:
+  ///   - name: what JS passes to `addListener`.
+  ///   - payload: the shape of the value the listener gets (`nbridge types` prints it).
+  ///   - summary: one line of documentation.
+  ///   - keepsAlive: whether a listener keeps the run alive until removed (for events from outside, such as clipboard changes).
+  ///   - coalescesWhileSuspended: whether emits held while the app is suspended collapse into the latest one.
+  public init(
+    _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false,
+    coalescesWhileSuspended: Bool = false, answeredBy: String? = nil
+  ) {
     self.name = name
     self.payload = payload
     self.summary = summary
     self.keepsAlive = keepsAlive
+    self.coalescesWhileSuspended = coalescesWhileSuspended
+    self.answeredBy = answeredBy
   }
 }
 
@@ -79,6 +106,6 @@ public struct EventSpec: Sendable, Hashable {
 public struct NoOptions: Decodable, Sendable {
   /// Accepts any options value.
   public init(from decoder: any Decoder) throws {}
-  /// No options.
+  /// The empty options value, for calling an action's body directly (in a test).
   public init() {}
 }

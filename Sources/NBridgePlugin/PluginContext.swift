@@ -19,16 +19,23 @@ public final class PluginContext {
   public let headless: Bool
   /// The environment the run sees (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, ...).
   public let environment: [String: String]
+  /// The URL this run was launched to open (`nbridge open`, `nbridge run --url`), or nil.
+  public let launchURL: String?
+  /// The app's lifecycle, shared by the whole run: its state, moves, observers and awake holds.
+  public let lifecycle: Lifecycle
   private unowned let host: any PluginHost
   private let warnings: (@Sendable (String) -> Void)?
 
-  /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil).
-  public init(
+  /// A context; the runtime creates these. `warnings` receives `warn`'s lines (stderr when nil);
+  /// `lifecycle` is the run's (a fresh one, active, when nil).
+  package init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
     headless: Bool, environment: [String: String], host: any PluginHost,
-    warnings: (@Sendable (String) -> Void)? = nil
+    warnings: (@Sendable (String) -> Void)? = nil, lifecycle: Lifecycle? = nil, launchURL: String? = nil
   ) {
+    self.launchURL = launchURL
     self.warnings = warnings
+    self.lifecycle = lifecycle ?? Lifecycle()
     self.service = service
     self.manifest = manifest
     self.dataDirectory = dataDirectory
@@ -62,6 +69,12 @@ public final class PluginContext {
   public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> DescriptorWatch {
     DescriptorWatch(host: host, id: host.watchReadable(fd, body))
   }
+
+  /// Answers requests `{"op": op, ...}` on the app's control socket (served by `nbridge run` and
+  /// `nbridge app`, not `nbridge test`) with `handler`. Register in `init` or `start` of a plugin
+  /// that `startsAtLaunch`, so the op is answered from the first turn of the loop; `ping` is the
+  /// runtime's own.
+  public func handleControl(_ op: String, _ handler: @escaping ControlHandler) { host.handleControl(op: op, handler) }
 
   /// Ends the run with `code` (plugins are stopped first, so pending writes are flushed).
   public func exit(code: Int32) { host.requestExit(code: code) }

@@ -1,6 +1,6 @@
 /// What the runtime provides to plugins; plugins use it through `PluginContext`.
 @BridgeActor
-public protocol PluginHost: AnyObject {
+package protocol PluginHost: AnyObject {
   /// Calls the JS listeners of `service`'s `event` with `payload`.
   func emit(service: String, event: String, payload: JSONValue)
   /// How many JS listeners `service`'s `event` has.
@@ -23,4 +23,12 @@ public protocol PluginHost: AnyObject {
   func isAllowed(service: String) -> Bool
   /// The GLib main context the loop iterates (a `GMainContext *`), for GDBus and friends.
   var glibMainContext: OpaquePointer? { get }
+  /// Answers the control socket's `op` with `handler` for the rest of the run (a later handler
+  /// for the same op replaces the earlier one).
+  func handleControl(op: String, _ handler: @escaping ControlHandler)
+}
+
+extension PluginHost {
+  /// Hosts without a control socket ignore handlers.
+  public func handleControl(op: String, _ handler: @escaping ControlHandler) {}
 }

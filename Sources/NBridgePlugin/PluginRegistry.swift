@@ -27,17 +27,17 @@ public struct PluginRegistry: Sendable {
 
 /// A registered plugin with its type erased: its declarations and how to make and call it.
 public struct RegisteredPlugin: Sendable {
-  /// The service name.
+  /// The name under `nbridge` that JS calls it by.
   public let service: String
   /// The permission guarding it.
   public let permission: String
-  /// One line of documentation.
+  /// The definition's one-line summary, for `nbridge plugins`.
   public let summary: String
   /// Whether it starts at launch.
   public let startsAtLaunch: Bool
-  /// Its actions' declarations.
+  /// Its actions' declarations (names, shapes, summaries), in definition order.
   public let actions: [ActionInfo]
-  /// Its events.
+  /// The events JS can listen to, with their payload shapes.
   public let events: [EventSpec]
   private let makeInstance: @BridgeActor @Sendable (PluginContext) throws -> PluginInstance
 
@@ -58,20 +58,20 @@ public struct RegisteredPlugin: Sendable {
 
   /// Creates the plugin for a run.
   @BridgeActor
-  public func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
+  package func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
 }
 
 /// An action's declaration, without its body.
 public struct ActionInfo: Sendable, Hashable {
-  /// The action name.
+  /// The action name JS calls (`set` for `nbridge.storage.set`).
   public var name: String
-  /// Its options shape.
+  /// The shape of the options object it takes.
   public var options: Shape
-  /// Its result shape.
+  /// The shape of the value its Promise resolves with.
   public var result: Shape
   /// Its streamed intermediate results' shape, if it streams.
   public var streams: Shape?
-  /// One line of documentation.
+  /// The action's one-line summary, for `nbridge plugins` and the `.d.ts`.
   public var summary: String
   /// Its time limit in seconds, if any.
   public var timeLimit: Double?
@@ -81,9 +81,9 @@ public struct ActionInfo: Sendable, Hashable {
 
 /// A live plugin of one run, with its actions ready to call.
 @BridgeActor
-public final class PluginInstance {
+package final class PluginInstance {
   /// How a call of one action runs.
-  public enum Invocation {
+  package enum Invocation {
     /// Inline: returns the result or throws.
     case sync(@BridgeActor (JSONValue, Call) throws -> JSONValue)
     /// As a task on the loop.
@@ -93,9 +93,9 @@ public final class PluginInstance {
   }
 
   /// The instance, for hooks.
-  public let object: any Plugin
+  package let object: any Plugin
   /// Each action's invocation, by index.
-  public let invocations: [Invocation]
+  package let invocations: [Invocation]
 
   init<P: Plugin>(_ plugin: P, definition: PluginDefinition<P>) {
     object = plugin

@@ -8,7 +8,7 @@ public struct Reply<R: Encodable> {
   let pending: PendingReply
 
   /// A reply that settles through `pending` (the runtime makes these).
-  public init(_ pending: PendingReply) { self.pending = pending }
+  package init(_ pending: PendingReply) { self.pending = pending }
 
   /// Resolves the call with `value`.
   @BridgeActor public func resolve(_ value: R) {
@@ -36,24 +36,24 @@ public struct Reply<R: Encodable> {
 
 /// A call's untyped answer slot, shared by the runtime and the action's `Reply`.
 @BridgeActor
-public final class PendingReply {
+package final class PendingReply {
   private var answer: (@BridgeActor (Result<JSONValue, any Error>) -> Void)?
   private var cancelHandlers: [@BridgeActor () -> Void] = []
   /// Whether the call was cancelled.
-  public private(set) var isCancelled = false
+  package private(set) var isCancelled = false
 
   /// A slot that passes the first answer to `answer`.
-  public init(_ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void) { self.answer = answer }
+  package init(_ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void) { self.answer = answer }
 
   /// Passes `outcome` on, the first time only.
-  public func settle(_ outcome: Result<JSONValue, any Error>) {
+  package func settle(_ outcome: Result<JSONValue, any Error>) {
     guard let answer else { return }
     self.answer = nil
     answer(outcome)
   }
 
   /// Marks the call cancelled and tells the action's cancel handlers, once.
-  public func cancel() {
+  package func cancel() {
     guard !isCancelled else { return }
     isCancelled = true
     answer = nil

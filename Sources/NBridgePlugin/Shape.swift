@@ -7,7 +7,7 @@ public indirect enum Shape: Sendable, Hashable {
   case any
   /// No value (`undefined` in TypeScript; the call resolves with `null`).
   case void
-  /// `null`.
+  /// Only `null` (with `orNull`, a value that may be missing).
   case null
   /// `true` or `false`.
   case boolean
@@ -15,7 +15,7 @@ public indirect enum Shape: Sendable, Hashable {
   case number
   /// A whole number.
   case integer
-  /// A string.
+  /// Any string (`.literal` for one exact string).
   case string
   /// One exact string, such as `'granted'`.
   case literal(String)
@@ -43,7 +43,7 @@ public indirect enum Shape: Sendable, Hashable {
 public struct Field: Sendable, Hashable {
   /// The property name.
   public var name: String
-  /// Its shape.
+  /// The shape of the field's value.
   public var shape: Shape
   /// Whether it may be absent.
   public var optional: Bool
@@ -87,7 +87,7 @@ extension Shape {
   }
 
   /// Every named shape reachable from this one, outermost first.
-  public var namedShapes: [(name: String, shape: Shape)] {
+  package var namedShapes: [(name: String, shape: Shape)] {
     var found: [(String, Shape)] = []
     collectNamed(into: &found)
     return found
@@ -106,7 +106,7 @@ extension Shape {
   }
 
   /// A JSON description for `nbridge plugins --json`: the TypeScript text of the shape.
-  public var jsonDescription: JSONValue { .string(typeScript) }
+  package var jsonDescription: JSONValue { .string(typeScript) }
 }
 
 private func tsName(_ name: String) -> String {

@@ -10,7 +10,8 @@ public enum AppSetup {
   }
 
   static let manifestFields: Set<String> = [
-    "id", "name", "version", "build", "permissions", "window", "allowNavigation", "log",
+    "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
+    "urlSchemes", "log",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -47,7 +48,8 @@ public enum AppSetup {
     guard let id = try string("id") else { throw Problem(description: "\(path): field \"id\" is required") }
     guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }), !id.hasPrefix(".")
     else {
-      throw Problem(description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
+      throw Problem(
+        description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
     }
     func strings(_ key: String, _ what: String) throws(Problem) -> [String]? {
       guard let value = object[key] else { return nil }
@@ -69,6 +71,9 @@ public enum AppSetup {
     manifest.window = try windowSettings(object["window"], path: path)
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
     manifest.log = try logSettings(object["log"], path: path)
+    manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
+    manifest.background = try backgroundSettings(object["background"], path: path)
+    manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     return manifest
   }
 
@@ -83,7 +88,8 @@ public enum AppSetup {
         !host.contains("/")
       else {
         throw Problem(
-          description: "\(path): allowNavigation[\(index)] must be an origin such as \"https://example.com\", got \"\(origin)\"")
+          description:
+            "\(path): allowNavigation[\(index)] must be an origin such as \"https://example.com\", got \"\(origin)\"")
       }
       origins.append(origin.lowercased())
     }
@@ -98,7 +104,8 @@ public enum AppSetup {
     }
     for key in fields.keys where !windowFields.contains(key) {
       throw Problem(
-        description: "\(path): unknown field \"window.\(key)\" (allowed: \(windowFields.sorted().joined(separator: ", ")))")
+        description:
+          "\(path): unknown field \"window.\(key)\" (allowed: \(windowFields.sorted().joined(separator: ", ")))")
     }
     var settings = WindowSettings()
     if let title = fields["title"] {
@@ -110,7 +117,8 @@ public enum AppSetup {
     for key in ["width", "height"] {
       guard let size = fields[key] else { continue }
       guard case .number(let n) = size, n == n.rounded(), n >= 100, n <= 16384 else {
-        throw Problem(description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
+        throw Problem(
+          description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
       }
       if key == "width" { settings.width = Int(n) } else { settings.height = Int(n) }
     }
@@ -135,6 +143,49 @@ public enum AppSetup {
       throw Problem(description: "\(path): field \"log.level\" must be one of \(LogLevel.accepted), got \(level.jsonText)")
     }
     return LogSettings(level: parsed)
+  }
+
+  /// `lifecycle`: `{followSession}`.
+  static func lifecycleSettings(_ value: JSONValue?, path: String) throws(Problem) -> LifecycleSettings? {
+    guard let fields = try section("lifecycle", value, allowed: ["followSession"], path: path) else { return nil }
+    var settings = LifecycleSettings()
+    if let follow = fields["followSession"] {
+      guard case .bool(let b) = follow else {
+        throw Problem(description: "\(path): field \"lifecycle.followSession\" must be true or false")
+      }
+      settings.followSession = b
+    }
+    return settings
+  }
+
+  /// `background`: `{taskBudget, fetchTimeLimit}`, each a number of seconds.
+  static func backgroundSettings(_ value: JSONValue?, path: String) throws(Problem) -> BackgroundSettings? {
+    let allowed: Set<String> = ["taskBudget", "fetchTimeLimit"]
+    guard let fields = try section("background", value, allowed: allowed, path: path) else { return nil }
+    func seconds(_ key: String) throws(Problem) -> Double? {
+      guard let value = fields[key] else { return nil }
+      guard case .number(let n) = value, n > 0, n <= 86_400 else {
+        throw Problem(
+          description: "\(path): field \"background.\(key)\" must be a number of seconds above 0, at most 86400")
+      }
+      return n
+    }
+    return BackgroundSettings(taskBudget: try seconds("taskBudget"), fetchTimeLimit: try seconds("fetchTimeLimit"))
+  }
+
+  /// An object-valued field whose keys must be among `allowed`.
+  static func section(_ name: String, _ value: JSONValue?, allowed: Set<String>, path: String) throws(Problem)
+    -> JSONObject?
+  {
+    guard let value else { return nil }
+    guard case .object(let fields) = value else {
+      throw Problem(description: "\(path): field \"\(name)\" must be an object")
+    }
+    for key in fields.keys where !allowed.contains(key) {
+      throw Problem(
+        description: "\(path): unknown field \"\(name).\(key)\" (allowed: \(allowed.sorted().joined(separator: ", ")))")
+    }
+    return fields
   }
 
   /// `$XDG_DATA_HOME/nbridge` (or `~/.local/share/nbridge`).

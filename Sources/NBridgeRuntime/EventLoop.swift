@@ -4,7 +4,8 @@ import NBridgePlugin
 
 /// The runtime's loop: posted jobs, timers (deadline then insertion order), descriptor
 /// watches and the GLib main context, all on one thread; JSC drains microtasks after
-/// every callback it runs.
+/// every callback it runs. JS timers sit in a queue of their own that stops while the app is
+/// suspended (`jsTimersFrozen`): nothing wakes the loop for them, and they fire, in order, after.
 @BridgeActor
 final class EventLoop {
   private struct TimerRecord {
@@ -14,6 +15,9 @@ final class EventLoop {
   }
 
   private var timers = TimerQueue()
+  private var jsTimers = TimerQueue()
+  /// While set, JS timers neither fire nor wake the loop (a suspended app); native timers go on.
+  var jsTimersFrozen = false
   private var timerRecords: [Int: TimerRecord] = [:]
   private var aliveTimers = 0
   private var watches: [Int: (fd: Int32, body: @BridgeActor () -> Void)] = [:]
@@ -45,12 +49,12 @@ final class EventLoop {
   // MARK: Timers
 
   /// Schedules `body` after `delay` nanoseconds (then every `interval`); JS timers keep the run alive.
-  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int
-  {
+  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
     timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
     if keepsAlive { aliveTimers += 1 }
-    timers.insert(id: id, deadline: monotonicNanos() &+ delay)
+    let deadline = monotonicNanos() &+ delay
+    if keepsAlive { jsTimers.insert(id: id, deadline: deadline) } else { timers.insert(id: id, deadline: deadline) }
     return id
   }
 
@@ -58,7 +62,7 @@ final class EventLoop {
   func cancelTimer(_ id: Int) {
     guard let record = timerRecords.removeValue(forKey: id) else { return }
     if record.keepsAlive { aliveTimers -= 1 }
-    timers.cancel(id: id)
+    if record.keepsAlive { jsTimers.cancel(id: id) } else { timers.cancel(id: id) }
   }
 
   // MARK: Watches and holds
@@ -102,12 +106,33 @@ final class EventLoop {
     }
   }
 
+  /// The earliest due timer of either queue (native first on a tie), leaving frozen JS timers alone.
+  private func popDue(now: UInt64) -> Int? {
+    let jsNext = jsTimersFrozen ? nil : jsTimers.nextDeadline()
+    if let native = timers.nextDeadline(), native <= now, native <= jsNext ?? .max {
+      return timers.popDue(now: now)
+    }
+    return jsTimersFrozen ? nil : jsTimers.popDue(now: now)
+  }
+
+  /// The next deadline the loop must wake for.
+  private func nextDeadline() -> UInt64? {
+    let native = timers.nextDeadline()
+    guard !jsTimersFrozen, let js = jsTimers.nextDeadline() else { return native }
+    return min(native ?? js, js)
+  }
+
   private func runDueTimers() {
     let now = monotonicNanos()
-    while let id = timers.popDue(now: now) {
+    while let id = popDue(now: now) {
       guard let record = timerRecords[id] else { continue }
       if let interval = record.interval {
-        timers.insert(id: id, deadline: max(now, monotonicNanos()) &+ max(interval, 1))
+        let deadline = max(now, monotonicNanos()) &+ max(interval, 1)
+        if record.keepsAlive {
+          jsTimers.insert(id: id, deadline: deadline)
+        } else {
+          timers.insert(id: id, deadline: deadline)
+        }
       } else {
         timerRecords[id] = nil
         if record.keepsAlive { aliveTimers -= 1 }
@@ -139,7 +164,7 @@ final class EventLoop {
     var timeout: Int32 = -1
     if LoopExecutor.shared.hasWork {
       timeout = 0
-    } else if let deadline = timers.nextDeadline() {
+    } else if let deadline = nextDeadline() {
       let now = monotonicNanos()
       timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 1 << 30))
     }

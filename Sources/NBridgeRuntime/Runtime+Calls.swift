@@ -21,7 +21,9 @@ extension Runtime {
       do {
         options = try js.parseJSONString(json)
       } catch {
-        settle(settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")), label: slot.labels[aid])
+        settle(
+          settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")),
+          label: slot.labels[aid])
         return promise
       }
     } else {
@@ -124,9 +126,14 @@ extension Runtime {
   private func sink(_ callback: JSObjectRef?) -> (@BridgeActor (JSONValue) -> Void)? {
     guard let callback else { return nil }
     // Weak, like the tasks below: a plugin may stream after the run that made the call has ended.
+    let held = Protected(callback, in: js)
     return { [weak self] value in
-      guard let self else { return }
-      do { try self.js.call(callback, [self.js.value(value)]) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+      self?.deliverToJS {
+        guard let self, self.exitCode == nil else { return }
+        do { try self.js.call(held.value, [self.js.value(value)]) } catch let error as JSException {
+          self.reportUncaught(error.value)
+        } catch {}
+      }
     }
   }
 
@@ -168,8 +175,11 @@ extension Runtime {
     guard let pending = pendingCalls.removeValue(forKey: id) else { return }
     if let timer = pending.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }
-    settle(pending.settlement, outcome.mapError { bridgeError(from: $0) }, label: pending.label)
-    afterCallback()
+    deliverToJS { [weak self] in
+      guard let self, self.exitCode == nil else { return }
+      self.settle(pending.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: pending.label)
+      self.afterCallback()
+    }
   }
 
   /// A JS `NBridgeError` with `code` and `message`.

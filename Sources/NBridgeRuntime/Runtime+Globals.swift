@@ -21,7 +21,7 @@ extension Runtime {
         "permission": .string(slot.plugin.permission),
         "allowed": .bool(slot.allowed),
         "actions": .array(slot.plugin.actions.map { .string($0.name) }),
-        "events": .array(slot.plugin.events.map { .string($0.name) }),
+        "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
       ])
     }
     let shared = JSObjectMake(ctx, nil, nil)!

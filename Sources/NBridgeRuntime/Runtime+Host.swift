@@ -6,6 +6,14 @@ extension Runtime: PluginHost {
   public func emit(service: String, event: String, payload: JSONValue) {
     guard exitCode == nil, let sid = slots.firstIndex(where: { $0.plugin.service == service }) else { return }
     guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
+    let coalesces = slots[sid].plugin.events.contains { $0.name == event && $0.coalescesWhileSuspended }
+    deliverToJS(coalescing: coalesces ? "\(sid):\(event)" : nil) { [weak self] in
+      guard let self, self.exitCode == nil, (self.slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
+      self.deliverEvent(sid: sid, event: event, payload: payload)
+    }
+  }
+
+  private func deliverEvent(sid: Int, event: String, payload: JSONValue) {
     if let page {
       page.evaluateInPage("__nbridgeEvent(\(sid), \(JSONValue.string(event).jsonText), \(payload.jsonText))")
       return

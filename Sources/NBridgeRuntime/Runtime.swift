@@ -37,6 +37,18 @@ public final class Runtime {
   var logFiles: [[UInt16]: (path: String, name: String)] = [:]
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
+  /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
+  var controlHandlers: [String: ControlHandler] = [:]
+  /// The app's control socket, served when the CLI claimed one for this run.
+  var controlServer: ControlServer?
+  /// The app's lifecycle, shared with every plugin's context and the window.
+  package let lifecycle: Lifecycle
+  /// What waits to enter JS while the app is suspended, in order.
+  var heldDeliveries: [HeldDelivery] = []
+  /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
+  var stopsWhenSuspended = false
+  /// The time limits of `nbridge test`'s tests: timer id → the hold that keeps the run alive.
+  var testTimers: [Int: Int] = [:]
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
 
@@ -48,7 +60,10 @@ public final class Runtime {
     for plugin in configuration.plugins.plugins {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
-    loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty }
+    lifecycle = Lifecycle(state: configuration.initialState)
+    lifecycle.followsSession = configuration.followsSession
+    loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty || !self.heldDeliveries.isEmpty }
+    wireLifecycle()
   }
 
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
@@ -77,6 +92,7 @@ public final class Runtime {
         let runtime = Runtime(configuration: configuration)
         Runtime.current = runtime
         defer { Runtime.current = nil }
+        defer { runtime.stopControlServer() }
         return body(runtime)
       }
     }
@@ -120,12 +136,14 @@ public final class Runtime {
       return ExitStatus.uncaught
     }
     startLaunchPlugins()
+    startControlServer()
     return exitCode
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
+    stopControlServer()
     stopPlugins()
     finishLogForwarding()
     return exitCode ?? ExitStatus.success
@@ -166,7 +184,8 @@ public final class Runtime {
     let context = PluginContext(
       service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
-      headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings)
+      headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings,
+      lifecycle: lifecycle, launchURL: configuration.launchURL)
     slot.context = context
     return context
   }

@@ -3,10 +3,16 @@ import NBridgePlugin
 
 /// SIGINT/SIGTERM: the first stops the run cleanly at the next turn of the loop (exit 130/143,
 /// plugins flushed); a second one, for a script stuck in a loop, ends the process at once.
+/// SIGTSTP (Ctrl-Z): the app moves to background and the process stops itself (SIGSTOP) once
+/// it is suspended, that is once no background task is open; a second Ctrl-Z stops it at once.
+/// SIGCONT: active when the process is its terminal's foreground group (or has no terminal),
+/// else background (`bg`).
 enum SignalHandling {
   nonisolated(unsafe) static var pipeWriter: Int32 = -1
   nonisolated(unsafe) static var pipeReader: Int32 = -1
   nonisolated(unsafe) static var received: Int32 = 0
+  /// Set by the first Ctrl-Z, cleared by SIGCONT: a second Ctrl-Z meanwhile stops at once.
+  nonisolated(unsafe) static var stopPending: Int32 = 0
 
   @BridgeActor
   static func install(loop: EventLoop, runtime: Runtime) {
@@ -23,28 +29,78 @@ enum SignalHandling {
     // A parent may start us with these blocked (threaded test runners do); a CLI must hear them.
     var unblock = sigset_t()
     sigemptyset(&unblock)
-    sigaddset(&unblock, SIGINT)
-    sigaddset(&unblock, SIGTERM)
+    for sig in [SIGINT, SIGTERM, SIGTSTP, SIGCONT] { sigaddset(&unblock, sig) }
     pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     signal(SIGINT, onSignal)
     signal(SIGTERM, onSignal)
+    signal(SIGTSTP, onSignal)
+    signal(SIGCONT, onSignal)
     signal(SIGPIPE, SIG_IGN)
     loop.alwaysPolled.append(
       (
         pipeReader,
         { [unowned runtime] in
-          var byte: UInt8 = 0
-          while read(pipeReader, &byte, 1) == 1 {}
-          let sig = received
-          runtime.requestExit(sig == SIGINT ? ExitStatus.interrupted : ExitStatus.terminated)
+          var bytes: [UInt8] = Array(repeating: 0, count: 16)
+          while true {
+            let count = read(pipeReader, &bytes, bytes.count)
+            guard count > 0 else { break }
+            for sig in bytes.prefix(count) { handle(Int32(sig), runtime: runtime) }
+          }
         }
       ))
+  }
+
+  @BridgeActor
+  private static func handle(_ sig: Int32, runtime: Runtime) {
+    switch sig {
+    case SIGINT, SIGTERM:
+      runtime.requestExit(sig == SIGINT ? ExitStatus.interrupted : ExitStatus.terminated)
+    case SIGTSTP:
+      runtime.stopsWhenSuspended = true
+      if runtime.lifecycle.state == .background {
+        runtime.suspendIfIdle()
+      } else {
+        runtime.deliverMove(to: .background)
+      }
+    case SIGCONT:
+      stopPending = 0
+      runtime.stopsWhenSuspended = false
+      runtime.deliverMove(to: isTerminalForeground() ? .active : .background)
+    default:
+      break
+    }
+  }
+
+  /// Stops the process (SIGSTOP cannot be caught); it goes on at SIGCONT.
+  static func stopProcess() {
+    stopPending = 0
+    kill(getpid(), SIGSTOP)
+  }
+
+  /// Whether the process group owns its controlling terminal's foreground, or there is no terminal.
+  static func isTerminalForeground() -> Bool {
+    let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)
+    guard tty >= 0 else { return true }
+    defer { close(tty) }
+    let foreground = tcgetpgrp(tty)
+    return foreground < 0 || foreground == getpgrp()
   }
 }
 
 private let onSignal: @convention(c) (Int32) -> Void = { sig in
-  if SignalHandling.received != 0 { _exit(128 + sig) }
-  SignalHandling.received = sig
+  if sig == SIGINT || sig == SIGTERM {
+    if SignalHandling.received != 0 { _exit(128 + sig) }
+    SignalHandling.received = sig
+  }
+  if sig == SIGTSTP {
+    // A second Ctrl-Z before the first stopped the process: stop now.
+    if SignalHandling.stopPending != 0 {
+      SignalHandling.stopPending = 0
+      kill(getpid(), SIGSTOP)
+      return
+    }
+    SignalHandling.stopPending = 1
+  }
   var byte: UInt8 = UInt8(truncatingIfNeeded: sig)
   _ = write(SignalHandling.pipeWriter, &byte, 1)
 }

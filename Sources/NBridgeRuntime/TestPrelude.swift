@@ -58,6 +58,20 @@ let testPreludeSource = ##"""
     return error;
   };
   global.assert = assert;
+  // Drives the lifecycle as the desktop would: 'background', 'foreground' (active) or 'inactive';
+  // { for: ms } moves on to `then` (default 'foreground') after ms. Resolves once the move is
+  // delivered (with `for`, once the second one is); while suspended, that is when it wakes.
+  global.simulate = (state, options) => {
+    const states = ['background', 'foreground', 'active', 'inactive'];
+    const check = (s, name) => {
+      if (states.indexOf(s) < 0) throw new TypeError('simulate(state): ' + name + ' must be one of ' + states.join(', ') + ' (got ' + hooks.inspect(s) + ')');
+      return s === 'foreground' ? 'active' : s;
+    };
+    const ms = options && options.for;
+    if (ms !== undefined && !(typeof ms === 'number' && ms >= 0 && ms < 1e9)) throw new TypeError('simulate(state, { for }): for must be a number of milliseconds');
+    const then = check((options && options.then) || 'foreground', 'then');
+    return native.simulate(check(state, 'state'), ms === undefined ? -1 : ms, then);
+  };
   global.AssertionError = AssertionError;
   global.test = (name, fn) => {
     if (typeof name !== 'string') throw new TypeError('test(name, fn): name must be a string');
@@ -95,8 +109,9 @@ let testPreludeSource = ##"""
     } else {
       for (const t of tests) {
         let timer;
+        // A native timer: it fires even while the app is suspended (it brings it back first).
         const timeout = new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('the test did not settle within ' + timeoutMs + ' ms (--test-timeout)')), timeoutMs);
+          timer = native.testTimer(timeoutMs, () => reject(new Error('the test did not settle within ' + timeoutMs + ' ms (--test-timeout)')));
         });
         try {
           await Promise.race([Promise.resolve().then(() => t.fn()), timeout]);
@@ -104,7 +119,7 @@ let testPreludeSource = ##"""
         } catch (e) {
           report(false, t.name, e);
         } finally {
-          clearTimeout(timer);
+          native.clearTestTimer(timer);
         }
       }
     }

@@ -57,7 +57,8 @@ public struct TestRunner: Sendable {
   public func run(paths: [String]) -> Int32 {
     let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
     guard !files.isEmpty else {
-      writeError("nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      writeError(
+        "nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
       return 1
     }
     var passed = 0
@@ -83,9 +84,11 @@ public struct TestRunner: Sendable {
     configuration.allow = allow
     configuration.deny = deny
     configuration.headless = !desktop
+    configuration.followsSession = false
     configuration.environment = ProcessEnvironment.current
     let timeout = testTimeout
-    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout) }(
+    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
+    }(
       configuration)
   }
 }
@@ -148,7 +151,8 @@ extension Runtime {
           ])
       }
     } catch {
-      writeAll(1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
+      writeAll(
+        1, "not ok \(firstNumber) - \(file): \(ErrorReport.describe(error.value, in: self, prefix: "Uncaught"))\n")
       return (0, 1)
     }
     exitCode = nil
@@ -165,7 +169,67 @@ extension Runtime {
     let native = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(native, "print", js.function("print", testPrint))
     js.setProperty(native, "testDone", js.function("testDone", testDoneCallback))
+    js.setProperty(native, "simulate", js.function("simulate", testSimulate))
+    js.setProperty(native, "testTimer", js.function("testTimer", testTimerCallback))
+    js.setProperty(native, "clearTestTimer", js.function("clearTestTimer", clearTestTimerCallback))
     return native
+  }
+
+  /// A test's time limit: a native timer that keeps the run alive and, when it fires while the
+  /// app is suspended, brings the app back to the foreground so the failure can be reported.
+  func addTestTimer(milliseconds: Double, _ function: JSObjectRef) -> Int {
+    let held = Protected(function, in: js)
+    let hold = loop.hold("test time limit")
+    let box = TimerID()
+    let id = loop.addTimer(delay: UInt64(max(0, min(milliseconds, 1e9)) * 1e6), interval: nil, keepsAlive: false) {
+      [unowned self] in
+      self.loop.release(hold)
+      self.testTimers[box.id] = nil
+      if self.lifecycle.isSuspended { self.deliverMove(to: .active) }
+      do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch
+      {}
+      self.afterCallback()
+    }
+    box.id = id
+    testTimers[id] = hold
+    return id
+  }
+
+  /// Cancels a test's time limit.
+  func clearTestTimer(_ id: Int) {
+    guard let hold = testTimers.removeValue(forKey: id) else { return }
+    loop.cancelTimer(id)
+    loop.release(hold)
+  }
+
+  /// `simulate(state, {for, then})`: the move at the next turn, and on to `then` after `for` ms;
+  /// the returned Promise resolves when JS may hear of it.
+  func simulate(_ state: AppState, forMilliseconds: Double?, then next: AppState) -> JSValueRef {
+    var resolveFn: JSObjectRef?
+    guard let promise = JSObjectMakeDeferredPromise(js.ref, &resolveFn, nil, nil), let resolveFn else {
+      return JSValueMakeUndefined(js.ref)
+    }
+    let resolve = Protected(resolveFn, in: js)
+    let hold = loop.hold("simulate")
+    let settle: @BridgeActor () -> Void = { [weak self] in
+      guard let self else { return }
+      self.loop.release(hold)
+      self.deliverToJS { [weak self] in
+        guard let self else { return }
+        self.js.settle(resolve.value, JSValueMakeUndefined(self.js.ref))
+        self.afterCallback()
+      }
+    }
+    lifecycle.move(to: state)
+    if let forMilliseconds {
+      _ = loop.addTimer(delay: UInt64(forMilliseconds * 1e6), interval: nil, keepsAlive: false) { [unowned self] in
+        self.deliverMove(to: next)
+        settle()
+      }
+    } else {
+      LoopExecutor.shared.post { BridgeActor.assumeIsolated { settle() } }
+    }
+    return promise
   }
 }
 
@@ -186,6 +250,40 @@ private let testDoneCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
     let passed = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
     let failed = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
     runtime.testDone?(passed, failed)
+    return NativeResult()
+  }
+  return nil
+}
+
+private let testSimulate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  let result = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let state = AppState(rawValue: runtime.js.toString(args[0])) ?? .active
+    let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
+    let next = AppState(rawValue: runtime.js.toString(args[2])) ?? .active
+    return NativeResult(value: runtime.simulate(state, forMilliseconds: ms >= 0 ? ms : nil, then: next))
+  }
+  return result.value
+}
+
+private let testTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  let result = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current, let function = runtime.js.object(args[1]) else { return NativeResult() }
+    let ms = JSValueToNumber(runtime.js.ref, args[0], nil)
+    let id = runtime.addTestTimer(milliseconds: ms.isFinite ? ms : 0, function)
+    return NativeResult(value: JSValueMakeNumber(runtime.js.ref, Double(id)))
+  }
+  return result.value
+}
+
+private let clearTestTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  _ = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
+    if id.isFinite { runtime.clearTestTimer(Int(id)) }
     return NativeResult()
   }
   return nil

@@ -13,6 +13,9 @@ package struct SystemError: Error, CustomStringConvertible {
     self.code = code
   }
 
+  /// `strerror`'s text for the code.
+  package var reason: String { String(cString: strerror(code)) }
+
   /// `cannot <operation>: <strerror>`.
-  package var description: String { "cannot \(operation): \(String(cString: strerror(code)))" }
+  package var description: String { "cannot \(operation): \(reason)" }
 }

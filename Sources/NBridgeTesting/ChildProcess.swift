@@ -119,7 +119,7 @@ public enum ChildProcessError: Error, CustomStringConvertible {
   case timedOut(String)
   /// It did not start or become ready.
   case notReady(String)
-  /// What happened.
+  /// Which command timed out or did not become ready, as one line.
   public var description: String {
     switch self {
     case .timedOut(let c): "timed out: \(c)"

@@ -25,9 +25,9 @@ public enum JSHarness {
   public struct ScriptError: Error, Sendable, CustomStringConvertible {
     /// The rejection's `code` (nil for errors without one).
     public var code: String?
-    /// Its `name`.
+    /// The rejection's `name` (`NBridgeError`, `TypeError`, ...).
     public var name: String
-    /// Its `message`.
+    /// The rejection's `message`, for a bridge error prefixed with `service.action: `.
     public var message: String
     /// `name [code]: message`.
     public var description: String { "\(name)\(code.map { " [\($0)]" } ?? ""): \(message)" }
@@ -44,6 +44,7 @@ public enum JSHarness {
       plugins: PluginRegistry(plugins + [HarnessPlugin.self]), manifest: AppManifest(id: "harness", name: "harness"),
       dataDirectory: scratch.file("data"), sharedDirectory: scratch.file("shared"))
     configuration.headless = true
+    configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
     configure(&configuration)
     let captured = Mutex<(String, String)>(("", ""))

@@ -43,6 +43,7 @@ final class AppWindow: PageHost {
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
     window = nbw_window_new(
       options.title, Int32(options.width), Int32(options.height), options.resizable ? 1 : 0, onDestroy, me)
+    nbw_window_watch_state(window, onWindowState, me)
     nbw_window_show(window, view)
     hold = runtime.holdRun(reason: "window")
     runtime.page = self
@@ -118,6 +119,14 @@ final class AppWindow: PageHost {
     runtime.report(1, "\(names[Int(min(max(type, 0), 3))]): \(message)")
     nbw_dialog_answer(handle, type == 3 ? 1 : 0, nil)
     return true
+  }
+
+  /// The window moved the app's state: focused → active, shown but not focused → inactive,
+  /// minimized or hidden → background.
+  func windowStateChanged(_ code: Int32) {
+    guard window != nil else { return }
+    let state: AppState = code == 0 ? .active : code == 1 ? .inactive : .background
+    if state != runtime.lifecycle.state { runtime.lifecycle.move(to: state) }
   }
 
   func closed() {
@@ -209,6 +218,9 @@ private let onClose: nbw_signal_cb = { data in
   withWindow(data) { window in
     if let handle = window.window { nbw_window_destroy(handle) }
   }
+}
+private let onWindowState: nbw_state_cb = { state, data in
+  withWindow(data) { $0.windowStateChanged(state) }
 }
 private let onDestroy: nbw_signal_cb = { data in
   withWindow(data) { $0.closed() }

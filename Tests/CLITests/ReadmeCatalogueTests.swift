@@ -21,7 +21,7 @@ import Testing
     let text = try String(contentsOf: Self.readme, encoding: .utf8)
     let json = try NBridgeBinary.run(["plugins", "--json"])
     let services = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
-    #expect(services.count == 5)
+    #expect(services.count == 6)
     for service in services {
       let name = try #require(service["service"] as? String)
       #expect(text.contains("#### `\(name)` (permission `\(service["permission"] as? String ?? "")`)"))

@@ -14,7 +14,7 @@ final class GreeterPlugin: Plugin {
   nonisolated static let definition = PluginDefinition<GreeterPlugin>(
     service: "greeter", summary: "Says hello and counts greetings.",
     actions: [
-      Action("hello", options: .fields(["name": .string]), result: .fields(["message": .string, "count": .integer])) {
+      Action("hello", result: .fields(["message": .string, "count": .integer])) {
         (plugin, options: GreetOptions, _) in
         guard !options.name.isEmpty else { throw BridgeError.invalidParameter("name", "must not be empty") }
         plugin.count += 1

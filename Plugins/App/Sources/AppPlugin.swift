@@ -1,13 +1,15 @@
 import NBridgePlugin
 
-/// `nbridge.app`: the app's identity and launch history, the device, and `exit`.
+/// `nbridge.app`: the app's identity and launch history, the device, `exit`, and the lifecycle
+/// state (`getState`; the runtime emits its `stateChange`, `pause` and `resume` events).
 ///
 /// It starts at launch to count the run, whether or not the script calls it.
 @BridgeActor
 public final class AppPlugin: Plugin {
-  /// `appInfo`, `deviceInfo` and `exit`.
+  /// `appInfo`, `deviceInfo`, `exit` and `getState`; the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
-    service: "app", summary: "App info and launch history, device info, and exit.", startsAtLaunch: true,
+    service: "app", summary: "App info and launch history, device info, exit, and the lifecycle state.",
+    startsAtLaunch: true,
     actions: [
       Action(
         "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."
@@ -28,7 +30,25 @@ public final class AppPlugin: Plugin {
         plugin.context.exit(code: options.code)
         return JSONValue.null
       },
-    ])
+      Action(
+        "getState", result: appStateShape, summary: "The lifecycle state: active, inactive or background."
+      ) { (plugin, _: NoOptions, _) in
+        AppStatePayload(plugin.context.lifecycle.state)
+      },
+    ] + urlActions,
+    events: [
+      EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
+      EventSpec(
+        "pause", payload: .null,
+        summary: "The app entered background; it is suspended after this turn unless a task is open."),
+      EventSpec("resume", payload: .null, summary: "The app is leaving background (before `stateChange`)."),
+    ] + urlEvents)
+
+  nonisolated static let appStateShape = Shape.named(
+    "AppState",
+    .fields([
+      "state": .oneOf([.literal("active"), .literal("inactive"), .literal("background")]), "isActive": .boolean,
+    ]))
 
   nonisolated static let appInfoShape = Shape.named(
     "AppInfo",
@@ -44,19 +64,37 @@ public final class AppPlugin: Plugin {
       "language": .string, "region": Shape.string.orNull, "deviceId": .string,
     ]))
 
-  private let context: PluginContext
+  let context: PluginContext
+  private var urls: URLInbox?
   private let probe = DeviceProbe()
+  private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
 
   /// Keeps the context; the launch is counted in `start()`.
   public init(context: PluginContext) throws {
     self.context = context
+    urls = URLInbox(context: context)
+  }
+
+  /// Delivers waiting URLs once `appUrlOpen` has a listener.
+  public func listenersChanged(event: String, count: Int) {
+    if event == URLInbox.event { urls?.listenersChanged(count: count) }
   }
 
   /// Counts this launch in the data dir. A failure is reported on stderr and by
   /// `appInfo`/`deviceInfo`, never by stopping the run.
   public func start() async throws {
     _ = recordedLaunch()
+    if context.lifecycle.followsSession, context.manifest.lifecycle?.followSession != false {
+      let watcher = SessionWatcher(lifecycle: context.lifecycle, mainContext: context.glibMainContext)
+      watcher.start(address: context.environment["NBRIDGE_LOGIND_BUS"])
+      session = watcher
+    }
+  }
+
+  /// Stops following the session.
+  public func stop() async {
+    session?.stop()
   }
 
   /// The launch record, counting this launch the first time it is asked for.
@@ -102,4 +140,15 @@ struct ExitOptions: Decodable {
   }
 
   private enum Field: String, CodingKey { case code }
+}
+
+/// `getState()`'s result and `stateChange`'s payload.
+struct AppStatePayload: Encodable {
+  let state: String
+  let isActive: Bool
+
+  init(_ state: AppState) {
+    self.state = state.rawValue
+    isActive = state.isActive
+  }
 }

@@ -51,7 +51,7 @@ public final class PasteboardPlugin: Plugin {
         "change",
         payload: .named("PasteboardChange", .fields(["name": Shape.string.orNull, "changeCount": .integer])),
         summary: "A pasteboard changed, in this process or another (name is null for the general pasteboard).",
-        keepsAlive: true)
+        keepsAlive: true, coalescesWhileSuspended: true)
     ])
 
   private nonisolated static let nameOption = Shape.fields(["name?": .string])

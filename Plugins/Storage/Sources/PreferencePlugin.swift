@@ -12,17 +12,17 @@ public final class PreferencePlugin: Plugin {
       Action(
         "get", options: .fields(["key": .string, "defaultValue?": .any]), result: .any,
         summary: "The stored value, else defaultValue, else null."
-      ) { (plugin, options: KeyOptions, _) in
+      ) { (plugin, options: PreferenceGetOptions, _) in
         try plugin.engine.value(forKey: options.key, group: StorageLimits.defaultGroup) ?? options.defaultValue
       },
       Action(
         "set", options: .fields(["key": .string, "value": .any]),
         summary: "Stores a JSON value; resolves once it is committed to disk."
-      ) { (plugin, options: SetOptions, _, reply: Reply<JSONValue>) in
+      ) { (plugin, options: PreferenceSetOptions, _, reply: Reply<JSONValue>) in
         try plugin.engine.write(.set(group: StorageLimits.defaultGroup, key: options.key, json: options.json), answering: reply)
       },
       Action("remove", options: .fields(["key": .string]), summary: "Removes a key.") {
-        (plugin, options: KeyOptions, _, reply: Reply<JSONValue>) in
+        (plugin, options: PreferenceKeyOptions, _, reply: Reply<JSONValue>) in
         try plugin.engine.write(.remove(group: StorageLimits.defaultGroup, key: options.key), answering: reply)
       },
     ])

@@ -16,6 +16,20 @@ struct KeyOptions: Decodable {
   private enum Field: String, CodingKey { case key, group, defaultValue }
 }
 
+/// Options of `remove`: `{key, group?}`.
+struct RemoveOptions: Decodable {
+  let key: String
+  let group: String
+
+  init(from decoder: any Decoder) throws {
+    let fields = try decoder.container(keyedBy: Field.self)
+    key = try StorageLimits.key(try fields.decodeIfPresent(JSONValue.self, forKey: .key))
+    group = try StorageLimits.group(try fields.decodeIfPresent(JSONValue.self, forKey: .group))
+  }
+
+  private enum Field: String, CodingKey { case key, group }
+}
+
 /// Options of `set`: `{key, value, group?}`, with the value already written as JSON text.
 struct SetOptions: Decodable {
   let key: String

@@ -24,7 +24,7 @@ public final class StoragePlugin: Plugin {
       Action(
         "remove", options: .fields(["key": .string, "group?": .string]),
         summary: "Removes a key (nothing happens when it is absent)."
-      ) { (plugin, options: KeyOptions, _, reply: Reply<JSONValue>) in
+      ) { (plugin, options: RemoveOptions, _, reply: Reply<JSONValue>) in
         try plugin.engine.write(.remove(group: options.group, key: options.key), answering: reply)
       },
       Action(

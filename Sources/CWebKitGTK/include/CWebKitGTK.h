@@ -39,6 +39,10 @@ void *nbw_window_new(const char *title, int width, int height, int resizable, nb
 void nbw_window_show(void *window, void *view);
 /// gtk_widget_destroy.
 void nbw_window_destroy(void *window);
+/// The window's lifecycle state as it changes: 0 focused, 1 shown but not focused, 2 minimized or hidden.
+typedef void (*nbw_state_cb)(int state, void *data);
+/// Watches `window-state-event`, `notify::is-active` and map/unmap, calling `changed` with the state.
+void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data);
 
 /// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
 void *nbw_context_new(const char *data_dir, const char *cache_dir);

@@ -5,6 +5,7 @@
   internal.hooks = {
     makeError: internal.makeError,
     emit: internal.emit,
+    lifecycleListener: internal.lifecycleListener,
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
     formatError(e) {

@@ -58,6 +58,7 @@
   const hidden = (name, value) =>
     Object.defineProperty(global, name, { value, configurable: false, enumerable: false });
   hidden('__nbridgeEvent', (sid, event, payload) => internal.emit(sid, event, payload));
+  hidden('__nbridgeLifecycle', (name) => internal.lifecycleListener(name));
   hidden('__nbridgeStream', (id, value) => {
     const callback = streams.get(id);
     if (callback) callback(value);

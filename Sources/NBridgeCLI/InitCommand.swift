@@ -1,0 +1,77 @@
+import ArgumentParser
+import Glibc
+import NBridgeRuntime
+
+extension NBridgeCommand {
+  /// `nbridge init [--plugin NAME] [--nbridge URL|PATH] [--force] DIR`.
+  struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Make a new app in DIR, or with --plugin a Swift package: a plugin and its own nbridge CLI.",
+      discussion: """
+        An app: www/index.js, www/nbridge.json (its id made from DIR's name), Tests/js and a README. \
+        With --plugin NAME, also a Swift package that depends on nbridge \(NBridgeVersion.current) or later: \
+        Sources/<NAME>Plugin (one action, one event), Sources/<name>/main.swift (the whole CLI with the \
+        plugin in it), a Swift test and a Makefile ('make run', 'make test'). DIR must be empty or new.
+        """)
+
+    @Argument(help: "The folder to create (it must be empty or not exist yet).")
+    var directory: String
+
+    @Option(help: ArgumentHelp("Make a plugin package whose plugin is called NAME (such as Greeter).", valueName: "name"))
+    var plugin: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Where the plugin package gets nbridge: a git URL (used with from: \(NBridgeVersion.current)) or a local folder.",
+        valueName: "url-or-path"))
+    var nbridge: String = NBridgeVersion.repository
+
+    @Flag(help: "Write into DIR even when it is not empty (files of the same name are replaced).")
+    var force = false
+
+    var scaffold: Scaffold {
+      get throws {
+        let folder = absolutePath(directory)
+        guard let plugin else { return Scaffold.app(in: folder) }
+        guard let names = PluginNames(plugin) else {
+          throw ValidationError(
+            "--plugin must be a Swift type name of letters and digits that starts with a letter, such as Greeter (got \"\(plugin)\")"
+          )
+        }
+        return Scaffold.plugin(names, in: folder, nbridge: NBridgeDependency(nbridge))
+      }
+    }
+
+    func validate() throws {
+      _ = try scaffold
+      if !force, let entries = directoryEntries(absolutePath(directory)), !entries.isEmpty {
+        throw ValidationError("\(directory) is not empty (\(entries.count) entries); use --force to write into it anyway")
+      }
+    }
+
+    func run() throws {
+      let scaffold = try scaffold
+      do {
+        try scaffold.write()
+      } catch {
+        writeStderr("nbridge: \(error)\n")
+        throw ExitCode(1)
+      }
+      print(scaffold.nextSteps(for: directory), terminator: "")
+    }
+  }
+}
+
+/// The names in a directory other than `.` and `..`; nil when it does not exist (or is no directory).
+func directoryEntries(_ path: String) -> [String]? {
+  guard let dir = opendir(path) else { return nil }
+  defer { closedir(dir) }
+  var names: [String] = []
+  while let entry = readdir(dir) {
+    let name = withUnsafePointer(to: entry.pointee.d_name) {
+      $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}

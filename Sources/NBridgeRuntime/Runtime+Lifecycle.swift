@@ -1,0 +1,125 @@
+import Glibc
+import NBridgePlugin
+
+/// The lifecycle on the loop: moves delivered in order (observers, then the script's `app`
+/// events and WKBridgeKit's listeners), and suspension: while the app is in background with
+/// nothing holding it awake, JS timers are frozen and every other way into JS (events, call
+/// results, streamed values) waits in `heldDeliveries` for the app to wake.
+extension Runtime {
+  /// The service whose listeners hear `stateChange`, `pause` and `resume`.
+  static let lifecycleService = "app"
+
+  /// Connects the run's `Lifecycle` to the loop; called once, from `init`.
+  func wireLifecycle() {
+    lifecycle.now = { monotonicNanos() }
+    // Weak throughout: a plugin may keep the lifecycle, and posted work may outlive the run.
+    lifecycle.requestHandler = { [weak self] state in
+      // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.
+      LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.deliverMove(to: state) } }
+    }
+    handleControl(op: "state") { [weak self] request in
+      guard let self else { throw BridgeError.unavailable("the app is exiting") }
+      return try self.answerStateOp(request)
+    }
+    lifecycle.holdsChanged = { [weak self] in
+      guard let self else { return }
+      if self.lifecycle.isHeldAwake {
+        self.wake()
+      } else {
+        LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.suspendIfIdle() } }
+      }
+    }
+  }
+
+  /// The control socket's `state` op: `{"op":"state"}` reads the state, `"set": "background"`
+  /// or `"foreground"` (also `"inactive"`, `"active"`) moves it first; the reply is
+  /// `{state, isActive, suspended}` after the move has been delivered.
+  func answerStateOp(_ request: ControlRequest) throws(BridgeError) -> JSONObject {
+    if request.fields["set"] != nil {
+      let wanted = try request.string("set")
+      let states = ["background": AppState.background, "foreground": .active, "active": .active, "inactive": .inactive]
+      guard let state = states[wanted] else {
+        throw BridgeError.invalidParameter("set", "must be background, foreground or inactive (got \"\(wanted)\")")
+      }
+      deliverMove(to: state)
+    }
+    var reply = JSONObject()
+    reply["state"] = .string(lifecycle.state.rawValue)
+    reply["isActive"] = .bool(lifecycle.state.isActive)
+    reply["suspended"] = .bool(lifecycle.isSuspended)
+    return reply
+  }
+
+  /// Moves to `state` now: observers, then the script's events in Capacitor's order.
+  func deliverMove(to state: AppState) {
+    guard exitCode == nil, let change = lifecycle.apply(state) else { return }
+    let payload: JSONValue = ["state": .string(state.rawValue), "isActive": .bool(state.isActive)]
+    if change.leavesBackground {
+      wake()
+      emit(service: Self.lifecycleService, event: "resume", payload: .null)
+      lifecycleListener("Resume")
+      emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
+      stopsWhenSuspended = false
+    } else if change.entersBackground {
+      emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
+      emit(service: Self.lifecycleService, event: "pause", payload: .null)
+      lifecycleListener("Pause")
+      suspendIfIdle()
+    } else {
+      emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
+    }
+  }
+
+  /// Suspends the app when it is in background and nothing holds it awake; stops the process
+  /// too when Ctrl-Z asked for it.
+  func suspendIfIdle() {
+    guard exitCode == nil, lifecycle.state == .background, !lifecycle.isHeldAwake else { return }
+    if !lifecycle.isSuspended {
+      lifecycle.isSuspended = true
+      loop.jsTimersFrozen = true
+    }
+    if stopsWhenSuspended {
+      stopsWhenSuspended = false
+      SignalHandling.stopProcess()
+    }
+  }
+
+  /// Lets JS run again: unfreezes its timers and delivers what waited, in order.
+  func wake() {
+    guard lifecycle.isSuspended else { return }
+    lifecycle.isSuspended = false
+    loop.jsTimersFrozen = false
+    while !lifecycle.isSuspended, exitCode == nil, !heldDeliveries.isEmpty {
+      let next = heldDeliveries.removeFirst()
+      next.body()
+    }
+  }
+
+  /// Runs `body` (which enters JS) now, or, while the app is suspended, when it wakes; a `key`
+  /// replaces a waiting delivery with the same key (a pasteboard `change` is coalesced).
+  func deliverToJS(coalescing key: String? = nil, _ body: @escaping @BridgeActor () -> Void) {
+    guard lifecycle.isSuspended else { return body() }
+    if let key, let index = heldDeliveries.firstIndex(where: { $0.key == key }) {
+      heldDeliveries[index].body = body
+      return
+    }
+    heldDeliveries.append(HeldDelivery(key: key, body: body))
+  }
+
+  /// Calls WKBridgeKit's `nbridge.call<name>Listener()` if the script or page defines it.
+  private func lifecycleListener(_ name: String) {
+    if let page {
+      page.evaluateInPage("__nbridgeLifecycle(\(JSONValue.string(name).jsonText))")
+      return
+    }
+    do { _ = try callHook("lifecycleListener", [js.string(name)]) } catch { reportUncaught(error.value) }
+    afterCallback()
+  }
+}
+
+/// A way into JS that waits while the app is suspended.
+struct HeldDelivery {
+  /// Deliveries with the same key are coalesced into the latest.
+  var key: String?
+  var body: @BridgeActor () -> Void
+}

@@ -1,0 +1,83 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge app` under Xvfb with a real window manager (openbox): minimizing, restoring and
+/// focusing another window move the app's state, and the page hears it.
+@Suite(.serialized) struct WindowLifecycleTests {
+  static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/lifecycle-page").path
+
+  static func xdotool(_ arguments: [String], display: String) throws -> String {
+    let r = try ChildProcess.run("xdotool", arguments, environment: ["DISPLAY": display], timeout: 20)
+    return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The first window named `name`, once it exists.
+  static func window(_ name: String, display: String) throws -> String {
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+      if let id = try xdotool(["search", "--name", name], display: display).split(separator: "\n").first {
+        return String(id)
+      }
+      usleep(100_000)
+    }
+    throw ChildProcessError.notReady("no window named \(name)")
+  }
+
+  /// The page's console lines after `mark`, without the `index.html:N: ` prefix.
+  static func lines(_ output: String, after mark: Int = 0) -> [String] {
+    output.split(separator: "\n").dropFirst(mark).compactMap { line in
+      guard line.hasPrefix("index.html:") else { return nil }
+      return line.split(separator: " ", maxSplits: 1).last.map(String.init)
+    }
+  }
+
+  @Test func minimizeRestoreAndFocusElsewhereMoveTheState() throws {
+    let xvfb = try XvfbServer()
+    let display = xvfb.display
+    let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
+    defer { wm.stop() }
+    let dir = try TemporaryDirectory(prefix: "nbridge-lifecycle")
+    var env = NBridgeBinary.headless
+    env["DISPLAY"] = display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let app = try NBridgeBinary.start(["app", Self.page], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
+    let window = try Self.window("Lifecycle Page", display: display)
+    func waitFor(_ wanted: [String], after mark: Int) -> Bool {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        let seen = Self.lines(app.stdout, after: mark)
+        if seen.count >= wanted.count, Array(seen.suffix(wanted.count)) == wanted { return true }
+        usleep(50_000)
+      }
+      return false
+    }
+    var mark = app.stdout.split(separator: "\n").count
+
+    _ = try Self.xdotool(["windowminimize", window], display: display)
+    #expect(waitFor(["state background false", "pause", "callPauseListener"], after: mark), "\(app.stdout)")
+    mark = app.stdout.split(separator: "\n").count
+
+    _ = try Self.xdotool(["windowactivate", window], display: display)
+    #expect(waitFor(["state active true"], after: mark), "\(app.stdout)")
+    let restored = Self.lines(app.stdout, after: mark)
+    #expect(Array(restored.prefix(2)) == ["resume", "callResumeListener"], "\(restored)")
+    mark = app.stdout.split(separator: "\n").count
+
+    // Another window takes the focus: the app is shown but not focused.
+    let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
+    defer { other.stop() }
+    let otherWindow = try Self.window("^other$", display: display)
+    _ = try Self.xdotool(["windowactivate", otherWindow], display: display)
+    #expect(waitFor(["state inactive false"], after: mark), "\(app.stdout)")
+    mark = app.stdout.split(separator: "\n").count
+
+    _ = try Self.xdotool(["windowactivate", window], display: display)
+    #expect(waitFor(["state active true"], after: mark), "\(app.stdout)")
+    #expect(!Self.lines(app.stdout, after: mark).contains("pause"))
+  }
+}

@@ -1,0 +1,101 @@
+import NBridgeBuiltins
+import NBridgePlugin
+import NBridgeTesting
+import Testing
+
+/// The built-in plugins' declared shapes agree with what their code does: each action's options
+/// shape with what its `Decodable` reads, and each result with what a sample call returns.
+@Suite struct ShapeDriftTests {
+  /// Every built-in action as `service.action`, with its declared and its recorded options shape.
+  static var actions: [(name: String, declared: Shape, decoded: Shape, result: Shape)] {
+    func list<P: Plugin>(_ type: P.Type) -> [(String, Shape, Shape, Shape)] {
+      P.definition.actions.map { ("\(P.definition.service).\($0.name)", $0.options, $0.decodedOptions, $0.result) }
+    }
+    return Builtins.plugins.flatMap { list($0) }.map { (name: $0.0, declared: $0.1, decoded: $0.2, result: $0.3) }
+  }
+
+  @Test func everyOptionsShapeIsWhatItsDecodableReads() {
+    for action in Self.actions {
+      let problems = ShapeCheck.options(declared: action.declared, decoded: action.decoded, at: "options")
+      #expect(
+        problems.isEmpty,
+        "\(action.name) declares \(action.declared.typeScript), its Decodable reads \(action.decoded.typeScript): \(problems.joined(separator: "; "))"
+      )
+    }
+  }
+
+  /// A sample call of every built-in action, in an order where each finds what it needs.
+  /// `app.exit` ends the run, so its result (declared `void`) is never seen; `background.completeFetch`
+  /// needs a fetch in flight (its `true`/`false` is checked by the CLI's fetch tests).
+  static let samples: [(String, String)] = [
+    ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"),
+    ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
+    ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
+    ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"),
+    ("preference.remove", "{ key: 'p' }"),
+    ("pasteboard.setString", "{ string: 'hi' }"), ("pasteboard.getString", "{}"), ("pasteboard.hasString", "{}"),
+    ("pasteboard.changeCount", "{}"), ("pasteboard.clear", "{}"), ("pasteboard.create", "{ name: 'drift' }"),
+    ("pasteboard.remove", "{ name: 'drift' }"),
+    ("notification.show", "{ title: 'T', body: 'B', data: { n: 1 } }"),
+    ("notification.schedule", "{ id: 'later', title: 'T', body: 'B', after: 600000, every: 600000 }"),
+    ("notification.getPending", "{}"), ("notification.getDelivered", "{}"), ("notification.cancel", "{ id: 'later' }"),
+    ("notification.checkPermission", "{}"), ("notification.requestPermission", "{}"),
+    ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
+    ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
+    ("background.getFetchStatus", "{}"),
+  ]
+
+  @Test func everyActionHasASampleCall() {
+    let sampled = Set(Self.samples.map(\.0) + ["app.exit", "background.completeFetch"])
+    for action in Self.actions {
+      #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
+    }
+    #expect(Self.actions.first { $0.name == "app.exit" }?.result == .void)
+  }
+
+  @Test func everyResultMatchesItsDeclaredShape() async throws {
+    let calls = Self.samples.map { name, options in
+      "results.push(['\(name)', await nbridge.\(name)(\(options))]);"
+    }.joined(separator: "\n")
+    let value = try await JSHarness.evaluate(
+      "const results = [];\n\(calls)\nreturn results;", plugins: Builtins.plugins,
+      configure: { $0.environment = [:] })
+    let results = try #require(value.arrayValue)
+    #expect(results.count == Self.samples.count)
+    for pair in results {
+      let name = pair[0]?.stringValue ?? "?"
+      let declared = try #require(Self.actions.first { $0.name == name }?.result)
+      let problems = ShapeCheck.value(pair[1] ?? .null, against: declared, at: "result")
+      #expect(
+        problems.isEmpty,
+        "\(name) returned \((pair[1] ?? .null).jsonText), declared \(declared.typeScript): \(problems.joined(separator: "; "))"
+      )
+    }
+  }
+
+  @Test func eventPayloadsMatchTheirDeclaredShapes() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      const seen = {};
+      const received = nbridge.notification.addListener('received', (event) => { seen['notification.received'] = event; });
+      await nbridge.notification.show({ title: 'T', body: 'B' });
+      received.remove();
+      const change = new Promise((resolve) => {
+        const handle = nbridge.pasteboard.addListener('change', (event) => { handle.remove(); resolve(event); });
+      });
+      await nbridge.pasteboard.setString({ string: 'changed' });
+      seen['pasteboard.change'] = await change;
+      return seen;
+      """, plugins: Builtins.plugins, configure: { $0.environment = [:] })
+    func events<P: Plugin>(_ type: P.Type) -> [(String, Shape)] {
+      P.definition.events.map { ("\(P.definition.service).\($0.name)", $0.payload) }
+    }
+    let declared = Builtins.plugins.flatMap { events($0) }
+    for name in ["notification.received", "pasteboard.change"] {
+      let payload = try #require(value[name], "no \(name) event came")
+      let shape = try #require(declared.first { $0.0 == name }?.1)
+      let problems = ShapeCheck.value(payload, against: shape, at: "payload")
+      #expect(problems.isEmpty, "\(name) sent \(payload.jsonText): \(problems.joined(separator: "; "))")
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// A plugin author's path, end to end: `nbridge init --plugin Greeter` makes a package that depends
+/// on a tagged clone of this repository by version (`from:`, through a file URL), and that package
+/// builds, passes its own Swift and JS tests, and its CLI runs the plugin from JS.
+///
+/// The clone is of the committed HEAD (what CI checks out). The package builds nbridge once more
+/// from scratch; its build time is printed.
+@Suite(.serialized) struct PluginPackageTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+  @Test func aScaffoldedPluginPackageBuildsAgainstATaggedNBridgeAndPassesItsTests() throws {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-package")
+    let clone = scratch.file("nbridge")
+    let greeter = scratch.file("greeter")
+    let environment: [String: String?] = NBridgeBinary.headless.merging([
+      "NBRIDGE_DATA_DIR": scratch.file("data"), "NBRIDGE_SHARED_DIR": scratch.file("shared"),
+    ]) { $1 }
+
+    let version = try NBridgeBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(version.split(separator: ".").count == 3, "a MAJOR.MINOR.PATCH version, got \(version)")
+    try check(ChildProcess.run("git", ["clone", "--quiet", Self.root, clone], timeout: 300), "git clone")
+    try check(ChildProcess.run("git", ["-C", clone, "tag", version]), "git tag")
+
+    let made = try NBridgeBinary.run(["init", "--plugin", "Greeter", "--nbridge", "file://" + clone, greeter])
+    try check(made, "nbridge init --plugin")
+    let manifest = try String(contentsOfFile: greeter + "/Package.swift", encoding: .utf8)
+    #expect(manifest.contains(".package(url: \"file://\(clone)\", from: \"\(version)\")"))
+
+    let started = Date()
+    try check(ChildProcess.run("swift", ["build", "--build-tests"], directory: greeter, timeout: 3600), "swift build")
+    print("PluginPackageTests: the scaffolded package built in \(Int(Date().timeIntervalSince(started))) s")
+
+    let swiftTests = try ChildProcess.run("swift", ["test", "--skip-build"], directory: greeter, timeout: 600)
+    try check(swiftTests, "swift test")
+    #expect((swiftTests.stdout + swiftTests.stderr).contains("Test run with 3 tests"))
+
+    let cli = greeter + "/.build/debug/greeter"
+    let jsTests = try ChildProcess.run(cli, ["test", "Tests/js"], environment: environment, directory: greeter)
+    try check(jsTests, "greeter test")
+    #expect(jsTests.stdout.hasSuffix("3 passed, 0 failed\n"))
+
+    let run = try ChildProcess.run(
+      cli, ["run", "www/index.js", "--", "Ada"], environment: environment, directory: greeter)
+    try check(run, "greeter run")
+    #expect(run.stdout == "(greeting #1)\nHello, Ada!\n")
+
+    let types = try ChildProcess.run(cli, ["types"])
+    try check(types, "greeter types")
+    #expect(types.stdout.contains("  greeter: NBridgeGreeterService;\n"))
+    #expect(types.stdout.contains("  hello(options: { name: string }): Promise<{ message: string; count: number }>;\n"))
+    #expect(
+      types.stdout.contains(
+        "  addListener(event: 'greeted', callback: (payload: { name: string; count: number }) => void): NBridgeListenerHandle;\n"
+      ))
+    // The built-in plugins are there too: the whole CLI, with one more plugin.
+    #expect(types.stdout.contains("  storage: NBridgeStorageService;\n"))
+  }
+
+  /// Fails with the command's output when it did not exit 0.
+  private func check(_ result: (status: Int32, stdout: String, stderr: String), _ what: String) throws {
+    try #require(result.status == 0, "\(what) exited \(result.status):\n\(result.stdout)\n\(result.stderr)")
+  }
+}
