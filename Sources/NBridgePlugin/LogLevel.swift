@@ -1,7 +1,14 @@
 /// How much a log record matters: `nbridge.log.debug|info|warn|error`, the manifest's
 /// `log.level` and `--log-level` (the minimum a run prints and forwards), the viewer's `--level`.
 public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, Codable {
-  case debug, info, warn, error
+  /// Detail for the developer while debugging.
+  case debug
+  /// What the app does, in the normal course.
+  case info
+  /// Something odd the app got over (the seed's `warning`).
+  case warn
+  /// Something failed outright.
+  case error
 
   /// Reads `debug`, `info`, `warn` (or the seed's `warning`) and `error`, in any case.
   public init?(name: String) {
