@@ -56,7 +56,7 @@ let package = Package(
 
     // Built-in plugins, each written only against the public plugin API.
     .target(
-      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/App/Sources",
+      name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",

@@ -29,6 +29,8 @@ struct Figures {
   var appLoad: Double?
   var webviewFloorPSS: Double?
   var appPSS: Double?
+  var suspendedIdleCPU: Double?
+  var expirationSkew: Double?
   var fetchWake: Double?
 
   /// The JSON object with exactly the issue's keys.
@@ -44,6 +46,7 @@ struct Figures {
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
+      ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
       ("fetch_wake_ms", fetchWake),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
@@ -85,10 +88,13 @@ struct Figures {
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
       Goal(
-        text: "webview_roundtrip ≤ 1.3 × webview_floor_roundtrip", value: ratio(webviewRoundTrip, webviewFloorRoundTrip),
+        text: "webview_roundtrip ≤ 1.3 × webview_floor_roundtrip",
+        value: ratio(webviewRoundTrip, webviewFloorRoundTrip),
         limit: 1.3),
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
+      Goal(text: "suspended_idle_cpu_pct ≤ 0.5", value: suspendedIdleCPU, limit: 0.5),
+      Goal(text: "expiration_skew_ms ≤ 20", value: expirationSkew, limit: 20),
       Goal(
         text: "fetch_wake_ms ≤ nbridge_startup_ms + 50", value: fetchWake,
         limit: nbridgeStartup.map { $0 + 50 }),
@@ -118,13 +124,17 @@ struct Figures {
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
       ("(same child, 0 calls, MiB)", rssAfterNoCalls, "its baseline (not in JSON)"),
-      ("webview_floor_roundtrip_us", webviewFloorRoundTrip, "bare WebKitGTK: await postMessage to a handler with reply"),
+      (
+        "webview_floor_roundtrip_us", webviewFloorRoundTrip, "bare WebKitGTK: await postMessage to a handler with reply"
+      ),
       ("webview_roundtrip_us", webviewRoundTrip, "nbridge app: await nbridge.echo.echo({key, value})"),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip, "same call, WKBridge JSON + evaluate resolvePromise"),
       ("webview_floor_load_ms", webviewFloorLoad, "bare window: process start → sample page loaded, first message"),
       ("app_load_ms", appLoad, "nbridge app: process start → sample page loaded, bridge ready"),
       ("webview_floor_pss_mib", webviewFloorPSS, "bare window, PSS of all its processes"),
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
+      ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
+      ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
       ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),
     ]
     func number(_ value: Double?) -> String {

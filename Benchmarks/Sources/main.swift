@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,window,fetch` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,lifecycle,window,fetch` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -91,6 +91,14 @@ if want("memory") {
 progress("1,000,000 echo calls in a child")
 figures.rssAfterCalls = processes.rssAfterCalls(count: 1_000_000)
 figures.rssAfterNoCalls = processes.rssAfterCalls(count: 0)
+}
+
+if want("lifecycle") {
+  let lifecycle = LifecycleBench(processes: processes)
+  progress("suspended app CPU (5 s)")
+  figures.suspendedIdleCPU = lifecycle.suspendedIdleCPU(seconds: 5)
+  progress("expiration skew (5 rounds of a 2 s budget)")
+  figures.expirationSkew = lifecycle.expirationSkew(rounds: 5)
 }
 
 if want("window") {

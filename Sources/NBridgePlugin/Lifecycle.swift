@@ -20,6 +20,8 @@ public final class Lifecycle {
   public private(set) var state: AppState
   /// Whether JS is held back now (background, nothing holding the app awake).
   public package(set) var isSuspended = false
+  /// Whether the desktop session (logind) may move the state: not under `nbridge test`.
+  public package(set) var followsSession = true
   /// The monotonic time (`CLOCK_MONOTONIC` nanoseconds) the app last entered background, while it is there.
   public private(set) var backgroundSince: UInt64?
 

@@ -41,6 +41,8 @@ public final class Runtime {
   var heldDeliveries: [HeldDelivery] = []
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
+  /// The time limits of `nbridge test`'s tests: timer id → the hold that keeps the run alive.
+  var testTimers: [Int: Int] = [:]
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
 
@@ -53,6 +55,7 @@ public final class Runtime {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
     lifecycle = Lifecycle(state: configuration.initialState)
+    lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
   }

@@ -32,6 +32,8 @@ public struct RuntimeConfiguration: Sendable {
   package var controlListener: ControlListener?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).
   public var initialState: AppState = .active
+  /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
+  public var followsSession: Bool = true
 
   /// A configuration.
   public init(plugins: PluginRegistry, manifest: AppManifest, dataDirectory: String, sharedDirectory: String) {

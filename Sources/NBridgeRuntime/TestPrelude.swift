@@ -109,8 +109,9 @@ let testPreludeSource = ##"""
     } else {
       for (const t of tests) {
         let timer;
+        // A native timer: it fires even while the app is suspended (it brings it back first).
         const timeout = new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error('the test did not settle within ' + timeoutMs + ' ms (--test-timeout)')), timeoutMs);
+          timer = native.testTimer(timeoutMs, () => reject(new Error('the test did not settle within ' + timeoutMs + ' ms (--test-timeout)')));
         });
         try {
           await Promise.race([Promise.resolve().then(() => t.fn()), timeout]);
@@ -118,7 +119,7 @@ let testPreludeSource = ##"""
         } catch (e) {
           report(false, t.name, e);
         } finally {
-          clearTimeout(timer);
+          native.clearTestTimer(timer);
         }
       }
     }

@@ -84,6 +84,7 @@ public struct TestRunner: Sendable {
     configuration.allow = allow
     configuration.deny = deny
     configuration.headless = !desktop
+    configuration.followsSession = false
     configuration.environment = ProcessEnvironment.current
     let timeout = testTimeout
     return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
@@ -169,7 +170,36 @@ extension Runtime {
     js.setProperty(native, "print", js.function("print", testPrint))
     js.setProperty(native, "testDone", js.function("testDone", testDoneCallback))
     js.setProperty(native, "simulate", js.function("simulate", testSimulate))
+    js.setProperty(native, "testTimer", js.function("testTimer", testTimerCallback))
+    js.setProperty(native, "clearTestTimer", js.function("clearTestTimer", clearTestTimerCallback))
     return native
+  }
+
+  /// A test's time limit: a native timer that keeps the run alive and, when it fires while the
+  /// app is suspended, brings the app back to the foreground so the failure can be reported.
+  func addTestTimer(milliseconds: Double, _ function: JSObjectRef) -> Int {
+    let held = Protected(function, in: js)
+    let hold = loop.hold("test time limit")
+    let box = TimerID()
+    let id = loop.addTimer(delay: UInt64(max(0, min(milliseconds, 1e9)) * 1e6), interval: nil, keepsAlive: false) {
+      [unowned self] in
+      self.loop.release(hold)
+      self.testTimers[box.id] = nil
+      if self.lifecycle.isSuspended { self.deliverMove(to: .active) }
+      do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch
+      {}
+      self.afterCallback()
+    }
+    box.id = id
+    testTimers[id] = hold
+    return id
+  }
+
+  /// Cancels a test's time limit.
+  func clearTestTimer(_ id: Int) {
+    guard let hold = testTimers.removeValue(forKey: id) else { return }
+    loop.cancelTimer(id)
+    loop.release(hold)
   }
 
   /// `simulate(state, {for, then})`: the move at the next turn, and on to `then` after `for` ms;
@@ -181,7 +211,8 @@ extension Runtime {
     }
     let resolve = Protected(resolveFn, in: js)
     let hold = loop.hold("simulate")
-    let settle: @BridgeActor () -> Void = { [unowned self] in
+    let settle: @BridgeActor () -> Void = { [weak self] in
+      guard let self else { return }
       self.loop.release(hold)
       self.deliverToJS { [weak self] in
         guard let self else { return }
@@ -234,4 +265,26 @@ private let testSimulate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, ar
     return NativeResult(value: runtime.simulate(state, forMilliseconds: ms >= 0 ? ms : nil, then: next))
   }
   return result.value
+}
+
+private let testTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  let result = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current, let function = runtime.js.object(args[1]) else { return NativeResult() }
+    let ms = JSValueToNumber(runtime.js.ref, args[0], nil)
+    let id = runtime.addTestTimer(milliseconds: ms.isFinite ? ms : 0, function)
+    return NativeResult(value: JSValueMakeNumber(runtime.js.ref, Double(id)))
+  }
+  return result.value
+}
+
+private let clearTestTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, _ in
+  let args = NativeArguments(count: argc, values: argv)
+  _ = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
+    if id.isFinite { runtime.clearTestTimer(Int(id)) }
+    return NativeResult()
+  }
+  return nil
 }

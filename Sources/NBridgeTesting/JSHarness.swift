@@ -44,6 +44,7 @@ public enum JSHarness {
       plugins: PluginRegistry(plugins + [HarnessPlugin.self]), manifest: AppManifest(id: "harness", name: "harness"),
       dataDirectory: scratch.file("data"), sharedDirectory: scratch.file("shared"))
     configuration.headless = true
+    configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
     configure(&configuration)
     let captured = Mutex<(String, String)>(("", ""))

@@ -91,10 +91,10 @@ import Testing
     let ps = try NBridgeBinary.run(["ps", "--json"], environment: env)
     #expect(ps.status == 0)
     let rows = try JSONValue(parsing: ps.stdout)
-    #expect(rows == [["app": .string(id), "pid": .number(Double(first.pid)), "state": nil]])
+    #expect(rows == [["app": .string(id), "pid": .number(Double(first.pid)), "state": "active"]])
     let text = try NBridgeBinary.run(["ps"], environment: env)
     #expect(text.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) } == [
-      ["APP", "PID", "STATE"], [id, String(first.pid), "-"],
+      ["APP", "PID", "STATE"], [id, String(first.pid), "active"],
     ])
   }
 

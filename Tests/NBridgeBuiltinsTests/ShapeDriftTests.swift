@@ -31,7 +31,8 @@ import Testing
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"),
     ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
     ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
-    ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"), ("preference.remove", "{ key: 'p' }"),
+    ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"),
+    ("preference.remove", "{ key: 'p' }"),
     ("pasteboard.setString", "{ string: 'hi' }"), ("pasteboard.getString", "{}"), ("pasteboard.hasString", "{}"),
     ("pasteboard.changeCount", "{}"), ("pasteboard.clear", "{}"), ("pasteboard.create", "{ name: 'drift' }"),
     ("pasteboard.remove", "{ name: 'drift' }"),
@@ -65,7 +66,10 @@ import Testing
       let name = pair[0]?.stringValue ?? "?"
       let declared = try #require(Self.actions.first { $0.name == name }?.result)
       let problems = ShapeCheck.value(pair[1] ?? .null, against: declared, at: "result")
-      #expect(problems.isEmpty, "\(name) returned \((pair[1] ?? .null).jsonText), declared \(declared.typeScript): \(problems.joined(separator: "; "))")
+      #expect(
+        problems.isEmpty,
+        "\(name) returned \((pair[1] ?? .null).jsonText), declared \(declared.typeScript): \(problems.joined(separator: "; "))"
+      )
     }
   }
 

@@ -56,8 +56,9 @@ test('show takes action buttons', async () => {
 });
 
 test('schedule after a delay is pending, then delivered', async () => {
+  // A second out: long enough that a loaded machine still finds it pending on the next call.
   const received = nextEvent('received', (r) => r.id === 'soon');
-  const { id } = await n.schedule({ title: 'Soon', body: 'in 50 ms', after: 50, id: 'soon' });
+  const { id } = await n.schedule({ title: 'Soon', body: 'in a second', after: 1000, id: 'soon' });
   assert.equal(id, 'soon');
   const pending = await n.getPending();
   assert.deepEqual(pending.map((r) => r.id), ['soon']);

@@ -66,6 +66,7 @@ public final class AppPlugin: Plugin {
 
   private let context: PluginContext
   private let probe = DeviceProbe()
+  private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
 
   /// Keeps the context; the launch is counted in `start()`.
@@ -77,6 +78,16 @@ public final class AppPlugin: Plugin {
   /// `appInfo`/`deviceInfo`, never by stopping the run.
   public func start() async throws {
     _ = recordedLaunch()
+    if context.lifecycle.followsSession, context.manifest.lifecycle?.followSession != false {
+      let watcher = SessionWatcher(lifecycle: context.lifecycle, mainContext: context.glibMainContext)
+      watcher.start(address: context.environment["NBRIDGE_LOGIND_BUS"])
+      session = watcher
+    }
+  }
+
+  /// Stops following the session.
+  public func stop() async {
+    session?.stop()
   }
 
   /// The launch record, counting this launch the first time it is asked for.

@@ -31,7 +31,7 @@ final class TaskBudget {
   init(seconds: Double, context: PluginContext) {
     self.seconds = seconds
     self.context = context
-    observation = context.lifecycle.observe { [unowned self] change in self.stateChanged(change) }
+    observation = context.lifecycle.observe { [weak self] change in self?.stateChanged(change) }
     if context.lifecycle.state == .background { stateChanged(AppStateChange(from: .active, to: .background)) }
   }
 
@@ -92,8 +92,8 @@ final class TaskBudget {
     guard let startedAt else { return }
     let elapsed = Self.now() - startedAt
     let warnAt = seconds - warningLead - elapsed
-    if warnAt >= 0 { timers.append(context.setTimer(after: warnAt) { [unowned self] in self.warn() }) }
-    timers.append(context.setTimer(after: max(0, seconds - elapsed)) { [unowned self] in self.expire() })
+    if warnAt >= 0 { timers.append(context.setTimer(after: warnAt) { [weak self] in self?.warn() }) }
+    timers.append(context.setTimer(after: max(0, seconds - elapsed)) { [weak self] in self?.expire() })
   }
 
   private func warn() {
