@@ -32,6 +32,11 @@ struct Figures {
   var suspendedIdleCPU: Double?
   var expirationSkew: Double?
   var fetchWake: Double?
+  var urlHandoffWarm: Double?
+  var urlHandoffCold: Double?
+  var xdgOpenHandoff: Double?
+  var controlPing: Double?
+  var unixEchoFloor: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -48,6 +53,8 @@ struct Figures {
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
       ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
       ("fetch_wake_ms", fetchWake),
+      ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
+      ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -98,6 +105,11 @@ struct Figures {
       Goal(
         text: "fetch_wake_ms ≤ nbridge_startup_ms + 50", value: fetchWake,
         limit: nbridgeStartup.map { $0 + 50 }),
+      Goal(
+        text: "url_handoff_warm − nbridge_startup ≤ 5 ms",
+        value: urlHandoffWarm.flatMap { warm in nbridgeStartup.map { warm - $0 } }, limit: 5),
+      Goal(text: "url_handoff_cold ≤ 2.5 × nbridge_startup", value: ratio(urlHandoffCold, nbridgeStartup), limit: 2.5),
+      Goal(text: "control_ping ≤ 3 × unix_echo_floor", value: ratio(controlPing, unixEchoFloor), limit: 3),
     ]
   }
 
@@ -136,6 +148,11 @@ struct Figures {
       ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
       ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
       ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),
+      ("url_handoff_warm_ms", urlHandoffWarm, "nbridge open URL → a running app's appUrlOpen listener"),
+      ("url_handoff_cold_ms", urlHandoffCold, "nbridge open URL → listener of the app it launches"),
+      ("xdg_open_handoff_ms", xdgOpenHandoff, "xdg-open URL (Xvfb) → a running app's listener"),
+      ("control_ping_us", controlPing, "{\"op\":\"ping\"} round trip on a running app's control socket"),
+      ("unix_echo_floor_us", unixEchoFloor, "the same line through a bare Unix-socket echo thread"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

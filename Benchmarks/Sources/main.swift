@@ -25,7 +25,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,lifecycle,window,fetch` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,storage,pasteboard,memory,lifecycle,window,fetch,urls` runs only those sections (all by default).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -119,6 +119,16 @@ if want("window") {
 if want("fetch") {
   progress("background fetch wake-ups through nbridge daemon (5)")
   figures.fetchWake = FetchWakeBench(nbridge: nbridgeBinary, directory: subdirectory("fetch")).run(rounds: 5)
+}
+
+if want("urls") {
+  progress("URL hand-off and the control socket")
+  let urls = URLHandoffBench(nbridge: nbridgeBinary, directory: subdirectory("urls")).run(rounds: 10)
+  figures.urlHandoffWarm = urls.warmMs
+  figures.urlHandoffCold = urls.coldMs
+  figures.xdgOpenHandoff = urls.xdgOpenMs
+  figures.controlPing = urls.pingUs
+  figures.unixEchoFloor = urls.echoFloorUs
 }
 
 print(figures.table())

@@ -18,6 +18,7 @@ public struct NBridgeCommand: ParsableCommand {
     version: NBridgeVersion.current,
     subcommands: [
       Run.self, App.self, Test.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
+      Install.self, Uninstall.self, Open.self,
     ])
 
   /// Made by the argument parser.

@@ -4,76 +4,69 @@ import NBridgePlugin
 import NBridgeRuntime
 
 extension NBridgeCommand {
-  /// `nbridge simulate background|foreground|fetch APP`: moves a running app's state through its
-  /// control socket, as the desktop would, or delivers it one background fetch (Xcode's
-  /// "Simulate Background Fetch").
+  /// `nbridge simulate background|foreground|fetch APP`: drives a running app's lifecycle from
+  /// outside, through its control socket, as the desktop (or Xcode's debug menu) would.
   struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Move a running app to background or foreground, or deliver it a background fetch.",
-      discussion: """
-        APP is the app's id, its entry script or its folder. The app must be running \
-        (nbridge run or nbridge app); otherwise the command exits 1 (fetch --launch starts it in \
-        background for the fetch). background/foreground print the state the app answers, such \
-        as 'background (suspended)'; fetch prints `fetch 7: newData in 120 ms`.
-        """)
+      abstract: "Drive a running app's lifecycle: move it to background or foreground, or deliver a fetch.",
+      discussion: "APP is the app's id, its entry script or its folder.",
+      subcommands: [Background.self, Foreground.self, Fetch.self])
+  }
+}
 
-    @Argument(help: ArgumentHelp("What to simulate: background, foreground or fetch.", valueName: "event"))
-    var event: String
+extension NBridgeCommand.Simulate {
+  /// `nbridge simulate background APP`.
+  struct Background: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Move a running app to background (it suspends once no task is open).",
+      discussion: "Prints the state the app answers, such as 'background (suspended)'. Not running: exit 1.")
 
     @Argument(help: "The app: its id, entry script or folder.")
     var app: String
 
-    @Flag(help: "fetch: start the app in background for the fetch when it is not running.")
+    func run() throws { try SimulateTarget.move(app, to: "background") }
+  }
+
+  /// `nbridge simulate foreground APP`.
+  struct Foreground: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Bring a running app back to the foreground (active).",
+      discussion: "Prints the state the app answers. Not running: exit 1.")
+
+    @Argument(help: "The app: its id, entry script or folder.")
+    var app: String
+
+    func run() throws { try SimulateTarget.move(app, to: "foreground") }
+  }
+
+  /// `nbridge simulate fetch APP [--launch]`, Xcode's "Simulate Background Fetch".
+  struct Fetch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Deliver one background fetch (reason 'simulated') and print how it ended.",
+      discussion: "Prints `fetch 7: newData in 120 ms`. APP is the app's id, its entry script or its folder.")
+
+    @Argument(help: "The app: its id, its entry script or its folder.")
+    var app: String
+
+    @Flag(help: "Start the app in background for the fetch when it is not running.")
     var launch = false
 
     @OptionGroup var options: AppOptions
 
-    func validate() throws {
-      guard ["background", "foreground", "fetch"].contains(event) else {
-        throw ValidationError("EVENT must be background, foreground or fetch (got '\(event)')")
-      }
-      if launch && event != "fetch" { throw ValidationError("--launch goes with fetch only") }
-    }
-
     func run() throws {
-      let id: String
-      do { id = try SimulateTarget.appID(app) } catch {
-        writeLine(2, "nbridge simulate: \(error)")
-        throw ExitCode(2)
-      }
-      if event == "fetch" { return try fetch(id: id) }
-      let reply: ControlClient.Reply
-      do {
-        reply = try ControlClient.send(["op": "state", "set": .string(event)], toApp: id, timeout: 5)
-      } catch .notRunning {
-        writeLine(2, "nbridge simulate: \(id) is not running")
-        throw ExitCode(1)
-      } catch {
-        writeLine(2, "nbridge simulate: \(id): \(error)")
-        throw ExitCode(1)
-      }
-      guard reply.ok, let state = reply.fields["state"]?.stringValue else {
-        writeLine(2, "nbridge simulate: \(id): \(reply.fields["message"]?.stringValue ?? "the app refused")")
-        throw ExitCode(1)
-      }
-      writeLine(1, state + (reply.fields["suspended"] == .bool(true) ? " (suspended)" : ""))
-    }
-
-    /// One fetch with reason 'simulated': to the running app, else (`--launch`) to a run started for it.
-    private func fetch(id: String) throws {
       // The app's own time limit bounds the fetch; this bounds a run that never answers at all.
-      switch FetchHandOff.send(reason: "simulated", toApp: id, timeout: 86_400 + 60) {
+      switch FetchHandOff.send(reason: "simulated", toApp: (try? SimulateTarget.appID(app)) ?? app, timeout: 86_400 + 60) {
       case .answered(let reply):
-        writeLine(1, reply["line"]?.stringValue ?? "fetch: \(JSONValue.object(reply).jsonText)")
+        print(reply["line"]?.stringValue ?? "fetch: \(JSONValue.object(reply).jsonText)")
         return
       case .failed(let why):
-        writeLine(2, "nbridge: \(why)")
+        writeStderr("nbridge: \(why)\n")
         throw ExitCode(1)
       case .notRunning:
         break
       }
       guard launch else {
-        writeLine(2, "nbridge: \(app) is not running (add --launch to start it for the fetch)")
+        writeStderr("nbridge: \(app) is not running (add --launch to start it for the fetch)\n")
         throw ExitCode(1)
       }
       guard let entry = SimulateTarget.entry(app) else { throw ValidationError("cannot find the entry script of \(app)") }
@@ -81,17 +74,13 @@ extension NBridgeCommand {
       request.fetch = "simulated"
       request.run(try request.configuration())
     }
-
-    private func writeLine(_ fd: Int32, _ text: String) {
-      let line = text + "\n"
-      _ = line.withCString { write(fd, $0, strlen($0)) }
-    }
   }
 }
 
 /// Which app a CLI argument names: an existing file is an entry script, an existing folder
 /// holds one (its `nbridge.json`), anything else is an app id.
 enum SimulateTarget {
+  /// The app id `argument` names.
   static func appID(_ argument: String) throws(AppSetup.Problem) -> String {
     var info = stat()
     guard stat(argument, &info) == 0 else { return argument }
@@ -109,5 +98,29 @@ enum SimulateTarget {
       return fileIsReadable(index) ? index : nil
     }
     return app
+  }
+
+  /// Sends the `state` op moving `app` to `event` and prints the state it answers.
+  static func move(_ app: String, to event: String) throws {
+    let id: String
+    do { id = try appID(app) } catch {
+      writeStderr("nbridge simulate: \(error)\n")
+      throw ExitCode(2)
+    }
+    let reply: ControlClient.Reply
+    do {
+      reply = try ControlClient.send(["op": "state", "set": .string(event)], toApp: id, timeout: 5)
+    } catch .notRunning {
+      writeStderr("nbridge simulate: \(id) is not running\n")
+      throw ExitCode(1)
+    } catch {
+      writeStderr("nbridge simulate: \(id): \(error)\n")
+      throw ExitCode(1)
+    }
+    guard reply.ok, let state = reply.fields["state"]?.stringValue else {
+      writeStderr("nbridge simulate: \(id): \(reply.fields["message"]?.stringValue ?? "the app refused")\n")
+      throw ExitCode(1)
+    }
+    print(state + (reply.fields["suspended"] == .bool(true) ? " (suspended)" : ""))
   }
 }

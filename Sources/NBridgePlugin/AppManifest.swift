@@ -19,6 +19,9 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var lifecycle: LifecycleSettings?
   /// Limits of background execution (`background`).
   public var background: BackgroundSettings?
+  /// The URL schemes the app handles (`urlSchemes`: lowercase, such as `dbuurl`); `nbridge install`
+  /// registers them with the desktop and `nbridge open` hands their URLs to the app.
+  public var urlSchemes: [String]?
 
   /// A manifest with the given fields; `permissions` nil allows every registered service.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)

@@ -11,6 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
+    "urlSchemes",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -71,6 +72,7 @@ public enum AppSetup {
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
+    manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     return manifest
   }
 

@@ -177,7 +177,7 @@ public final class Runtime {
       service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
       headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings,
-      lifecycle: lifecycle)
+      lifecycle: lifecycle, launchURL: configuration.launchURL)
     slot.context = context
     return context
   }

@@ -30,6 +30,8 @@ public struct RuntimeConfiguration: Sendable {
   /// The app's control socket, claimed by `nbridge run`/`nbridge app` before the run; the
   /// runtime serves it on its loop and removes it at the end.
   package var controlListener: ControlListener?
+  /// The URL this run was launched to open (`nbridge run --url`); the `app` plugin delivers it first.
+  public var launchURL: String?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).
   public var initialState: AppState = .active
   /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
