@@ -119,7 +119,7 @@
       }
       return new Uint8Array(bytes);
     }
-    const utf8 = new TextDecoder();
+    const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
     const percentDecode = (s) => (s.indexOf('%') < 0 ? s : utf8.decode(percentDecodeBytes(s)));
 
     // Hosts.
