@@ -5,7 +5,7 @@ SWIFT ?= swift
 BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
 	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 \
-	openbox xdotool x11-utils python3-dbus python3-gi
+	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils
 
 DENO := .build-tools/venv/bin/deno
 
@@ -33,9 +33,9 @@ run: build
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
-TEST_TARGETS := NBridgeSystemTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests NBridgeStorageTests \
-	NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBuiltinsTests PackageTests \
-	NBridgeBackgroundTests
+TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
+	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
+	NBridgeBuiltinsTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

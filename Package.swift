@@ -33,6 +33,8 @@ let package = Package(
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
     .target(name: "CWebKitGTK"),
+    // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
+    .target(name: "CSoup"),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -41,9 +43,13 @@ let package = Package(
     .target(name: "NBridgeSystem", swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", swiftSettings: strict),
+    // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
+    .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
-      name: "NBridgeRuntime", dependencies: ["NBridgePlugin", "NBridgeSystem", "CJavaScriptCore"], resources: [.embedInCode("JS")],
+      name: "NBridgeRuntime",
+      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore", "CSoup", "CSQLite"],
+      resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(
@@ -68,7 +74,7 @@ let package = Package(
       name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
-      name: "NBridgeBackground", dependencies: ["NBridgePlugin"], path: "Plugins/Background/Sources",
+      name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeBuiltins",
@@ -81,7 +87,7 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -120,6 +126,7 @@ let package = Package(
     .testTarget(
       name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
+    .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
     .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(

@@ -18,6 +18,8 @@ struct Figures {
   var storageBurst: Double?
   var storageGet: Double?
   var denoLocalStorageSet: Double?
+  var fetchLocalRPS: Double?
+  var denoFetchLocalRPS: Double?
   var pasteboardChange: Double?
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
@@ -33,6 +35,16 @@ struct Figures {
   var denoURLParse: Double?
   var suspendedIdleCPU: Double?
   var expirationSkew: Double?
+  var fetchWake: Double?
+  var urlHandoffWarm: Double?
+  var urlHandoffCold: Double?
+  var xdgOpenHandoff: Double?
+  var controlPing: Double?
+  var unixEchoFloor: Double?
+  var startupHelloBesideModule: Double?
+  var startupModuleHello: Double?
+  var esmGraphLoad: Double?
+  var denoEsmGraphLoad: Double?
 
   /// The JSON object with exactly the issue's keys.
   func json() -> String {
@@ -42,13 +54,19 @@ struct Figures {
       ("node_startup_ms", nodeStartup), ("node_rss_mib", nodeRSS), ("deno_startup_ms", denoStartup),
       ("sqlite_autocommit_us", sqliteAutocommit), ("sqlite_txn_us", sqliteTransaction), ("storage_set_us", storageSet),
       ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
-      ("deno_localstorage_set_us", denoLocalStorageSet), ("pasteboard_change_ms", pasteboardChange),
+      ("deno_localstorage_set_us", denoLocalStorageSet), ("fetch_local_rps", fetchLocalRPS),
+      ("deno_fetch_local_rps", denoFetchLocalRPS), ("pasteboard_change_ms", pasteboardChange),
       ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
       ("url_parse_ns", urlParse), ("deno_url_parse_ns", denoURLParse),
       ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
+      ("fetch_wake_ms", fetchWake),
+      ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
+      ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
+      ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -85,6 +103,9 @@ struct Figures {
         text: "storage_set ≤ deno_localstorage_set / 6", value: ratio(storageSet, denoLocalStorageSet.map { $0 / 6 }),
         limit: 1),
       Goal(text: "storage_set_burst ≤ 5 × sqlite_txn", value: ratio(storageBurst, sqliteTransaction), limit: 5),
+      Goal(
+        text: "fetch_local_rps ≥ 0.8 × deno_fetch_local_rps", value: ratio(fetchLocalRPS, denoFetchLocalRPS), limit: 0.8,
+        atLeast: true),
       Goal(text: "pasteboard_change_ms ≤ 50", value: pasteboardChange, limit: 50),
       Goal(text: "watch_idle_cpu_pct ≤ 0.5", value: watchIdleCPU, limit: 0.5),
       Goal(text: "rss_after_1m_calls_mib ≤ 64", value: rssAfterCalls, limit: 64),
@@ -97,6 +118,18 @@ struct Figures {
       Goal(text: "url_parse_ns ≤ 3 × deno_url_parse_ns", value: ratio(urlParse, denoURLParse), limit: 3),
       Goal(text: "suspended_idle_cpu_pct ≤ 0.5", value: suspendedIdleCPU, limit: 0.5),
       Goal(text: "expiration_skew_ms ≤ 20", value: expirationSkew, limit: 20),
+      Goal(
+        text: "fetch_wake_ms ≤ nbridge_startup_ms + 50", value: fetchWake,
+        limit: nbridgeStartup.map { $0 + 50 }),
+      Goal(
+        text: "url_handoff_warm − nbridge_startup ≤ 5 ms",
+        value: urlHandoffWarm.flatMap { warm in nbridgeStartup.map { warm - $0 } }, limit: 5),
+      Goal(text: "url_handoff_cold ≤ 2.5 × nbridge_startup", value: ratio(urlHandoffCold, nbridgeStartup), limit: 2.5),
+      Goal(text: "control_ping ≤ 3 × unix_echo_floor", value: ratio(controlPing, unixEchoFloor), limit: 3),
+      Goal(
+        text: "startup_module_hello ≤ 1.1 × startup_hello", value: ratio(startupModuleHello, startupHelloBesideModule),
+        limit: 1.1),
+      Goal(text: "esm_graph_load ≤ deno_esm_graph_load", value: ratio(esmGraphLoad, denoEsmGraphLoad), limit: 1),
     ]
   }
 
@@ -119,6 +152,8 @@ struct Figures {
       ("storage_set_burst_us", storageBurst, "10,000 storage.set, Promise.all, per set"),
       ("storage_get_us", storageGet, "await storage.get, sequential"),
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
+      ("fetch_local_rps", fetchLocalRPS, "sequential await (await fetch(url)).text(), local keep-alive server"),
+      ("deno_fetch_local_rps", denoFetchLocalRPS, "same in Deno"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),
@@ -136,6 +171,16 @@ struct Figures {
       ("deno_url_parse_ns", denoURLParse, "same script under Deno"),
       ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
       ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
+      ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),
+      ("url_handoff_warm_ms", urlHandoffWarm, "nbridge open URL → a running app's appUrlOpen listener"),
+      ("url_handoff_cold_ms", urlHandoffCold, "nbridge open URL → listener of the app it launches"),
+      ("xdg_open_handoff_ms", xdgOpenHandoff, "xdg-open URL (Xvfb) → a running app's listener"),
+      ("control_ping_us", controlPing, "{\"op\":\"ping\"} round trip on a running app's control socket"),
+      ("unix_echo_floor_us", unixEchoFloor, "the same line through a bare Unix-socket echo thread"),
+      ("(startup_hello_ms, same rounds)", startupHelloBesideModule, "nbridge run hello.js beside the module (not in JSON)"),
+      ("startup_module_hello_ms", startupModuleHello, "nbridge run hello.mjs (a one-line module), wall"),
+      ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
+      ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -25,7 +25,8 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,storage,url,pasteboard,memory,lifecycle,window` runs only those sections (all by default).
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls` runs
+/// only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -59,6 +60,18 @@ figures.nodeRSS = startups.node?.rssMiB
 figures.denoStartup = startups.deno?.ms
 }
 
+if want("modules") {
+  progress("modules: a one-line module's start-up, a 300-module graph (nbridge\(deno == nil ? "" : ", deno"))")
+  let modules = ModuleBench(
+    nbridge: nbridgeBinary, deno: deno, directory: subdirectory("modules"), environment: processes.environment)
+  let startups = modules.startups()
+  figures.startupHelloBesideModule = startups.plain
+  figures.startupModuleHello = startups.module
+  let graph = modules.graphLoad()
+  figures.esmGraphLoad = graph.nbridge
+  figures.denoEsmGraphLoad = graph.deno
+}
+
 if want("storage") {
 var autocommit: [Double] = [], transaction: [Double] = []
 var storage: [String: [Double]] = [:]
@@ -86,6 +99,13 @@ if want("url") {
   let urls = URLBench(processes: processes).run()
   figures.urlParse = urls.nbridge
   figures.denoURLParse = urls.deno
+}
+
+if want("webfetch") {
+  progress("fetch against a local server (nbridge\(deno == nil ? "" : ", deno"))")
+  let fetch = FetchBench(processes: processes).run(rounds: 3, requests: 3000)
+  figures.fetchLocalRPS = median(fetch.nbridge)
+  figures.denoFetchLocalRPS = fetch.deno.isEmpty ? nil : median(fetch.deno)
 }
 
 if want("pasteboard") {
@@ -121,6 +141,21 @@ if want("window") {
     figures.webviewFloorPSS = window.floorPSS
     figures.appPSS = window.appPSS
   }
+}
+
+if want("fetch") {
+  progress("background fetch wake-ups through nbridge daemon (5)")
+  figures.fetchWake = FetchWakeBench(nbridge: nbridgeBinary, directory: subdirectory("fetch")).run(rounds: 5)
+}
+
+if want("urls") {
+  progress("URL hand-off and the control socket")
+  let urls = URLHandoffBench(nbridge: nbridgeBinary, directory: subdirectory("urls")).run(rounds: 10)
+  figures.urlHandoffWarm = urls.warmMs
+  figures.urlHandoffCold = urls.coldMs
+  figures.xdgOpenHandoff = urls.xdgOpenMs
+  figures.controlPing = urls.pingUs
+  figures.unixEchoFloor = urls.echoFloorUs
 }
 
 print(figures.table())

@@ -47,7 +47,11 @@ extension NBridgeCommand {
 
     func run() throws {
       var configuration = try request.configuration()
-      configuration.claimControlSocket()
+      switch configuration.claimControlSocket(url: request.url, background: request.background) {
+      case .run: break
+      case .handedOff: throw ExitCode(0)
+      case .failed: throw ExitCode(1)
+      }
       let manifest = configuration.manifest
       var options = WindowOptions(page: absolutePath(page), title: manifest.window?.title ?? manifest.name)
       options.width = manifest.window?.width ?? options.width

@@ -11,6 +11,12 @@ struct AppOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Comma-separated services to deny.", valueName: "list"))
   var deny: String?
 
+  @Option(help: ArgumentHelp("Open the app for this URL (its appUrlOpen event, getLaunchUrl); when the app runs already, hand the URL to it and exit.", valueName: "url"))
+  var url: String?
+
+  @Flag(help: "With --url: hand the URL over without making the app active.")
+  var background = false
+
   var allowed: [String] { split(allow) }
   var denied: [String] { split(deny) }
 

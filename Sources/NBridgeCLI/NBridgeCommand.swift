@@ -16,7 +16,10 @@ public struct NBridgeCommand: ParsableCommand {
     commandName: "nbridge",
     abstract: "Run a hybrid app's JavaScript on Linux with native Swift plugins.",
     version: NBridgeVersion.current,
-    subcommands: [Run.self, App.self, Test.self, Plugins.self, Types.self, Init.self, Ps.self, Simulate.self])
+    subcommands: [
+      Run.self, App.self, Test.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
+      Install.self, Uninstall.self, Open.self,
+    ])
 
   /// Made by the argument parser.
   public init() {}

@@ -16,12 +16,17 @@ extension NBridgeCommand {
     @Option(help: "Stop the script after this many seconds, even in an endless loop (exit 124).")
     var timeout: Double?
 
+    @Flag(
+      help: "Run for a background fetch: start in background, deliver one fetch, end when it is done and no task is open.")
+    var fetch = false
+
     @Argument(parsing: .postTerminator, help: "Arguments for the script (after --).")
     var scriptArguments: [String] = []
 
     var request: RunRequest {
       var request = RunRequest(file: file, app: app, arguments: scriptArguments)
       request.timeout = timeout
+      if fetch { request.fetch = "schedule" }
       return request
     }
 
@@ -29,7 +34,21 @@ extension NBridgeCommand {
 
     func run() throws {
       let request = request
-      request.run(try request.configuration())
+      let configuration = try request.configuration()
+      if fetch {
+        // A run of the app that is already going takes the fetch (it skips it while active).
+        switch FetchHandOff.send(reason: "schedule", toApp: configuration.manifest.id, timeout: 5) {
+        case .notRunning: break
+        case .answered(let reply):
+          let delivered = reply["delivered"] == .bool(true)
+          print("\(configuration.manifest.id) is running: fetch \(delivered ? "handed over" : "skipped (the app is active, or a fetch is pending)")")
+          return
+        case .failed(let why):
+          writeStderr("nbridge: \(why)\n")
+          throw ExitCode(1)
+        }
+      }
+      request.run(configuration)
     }
   }
 }

@@ -11,6 +11,10 @@ struct RunRequest {
   var denied: [String] = []
   var timeout: Double? = nil
   var scriptArguments: [String] = []
+  /// Set when the run is a fetch launch: `schedule` (`run --fetch`) or `simulated`.
+  var fetch: String? = nil
+  var url: String? = nil
+  var background = false
 
   /// The plain form `run FILE [-- ARGS...]` (no option), read without the argument parser:
   /// it is what most runs are, and the parser's reflection costs about 2 ms of a 20 ms
@@ -30,6 +34,8 @@ struct RunRequest {
     dataDir = app.dataDir
     allowed = app.allowed
     denied = app.denied
+    url = app.url
+    background = app.background
     scriptArguments = arguments
   }
 
@@ -37,6 +43,8 @@ struct RunRequest {
   func validate() throws {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
+    if let url, AppSetup.scheme(of: url) == nil { throw ValidationError("--url must be a URL with a scheme, got \"\(url)\"") }
+    if background && url == nil { throw ValidationError("--background needs --url URL") }
   }
 
   /// Runs the script and ends the process with its exit status. `_exit` (after flushing
@@ -45,7 +53,11 @@ struct RunRequest {
   /// hook by then.
   func run(_ configuration: RuntimeConfiguration) -> Never {
     var configuration = configuration
-    configuration.claimControlSocket()
+    switch configuration.claimControlSocket(url: url, background: background) {
+    case .run: break
+    case .handedOff: _exit(0)
+    case .failed: _exit(1)
+    }
     let status = Runtime.run(configuration, file: file)
     fflush(nil)
     _exit(status)
@@ -62,7 +74,7 @@ struct RunRequest {
       throw ValidationError(error.description)
     }
     let registry = PluginRegistry(NBridgeCommand.plugins)
-    let known = Set(registry.plugins.map(\.permission))
+    let known = Set(registry.plugins.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")
     }
@@ -75,7 +87,15 @@ struct RunRequest {
     configuration.deny = denied
     configuration.timeout = timeout
     configuration.environment = ProcessEnvironment.current
+    // What the background plugin needs to wake this app for a fetch and to know a fetch
+    // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.
+    configuration.environment["NBRIDGE_RUN_ENTRY"] = absolutePath(file)
+    configuration.environment["NBRIDGE_RUN_DATA_DIR"] =
+      (dataDir ?? ProcessEnvironment.value("NBRIDGE_DATA_DIR")).map(absolutePath)
+    configuration.environment["NBRIDGE_RUN_FETCH"] = fetch
+    if fetch != nil { configuration.initialState = .background }
     configuration.handlesSignals = true
+    if url != nil && background { configuration.initialState = .background }
     return configuration
   }
 }

@@ -19,6 +19,16 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var lifecycle: LifecycleSettings?
   /// Limits of background execution (`background`).
   public var background: BackgroundSettings?
+  /// The URL schemes the app handles (`urlSchemes`: lowercase, such as `dbuurl`); `nbridge install`
+  /// registers them with the desktop and `nbridge open` hands their URLs to the app.
+  public var urlSchemes: [String]?
+
+  /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
+  public var type: String?
+  /// The import map's bare specifiers, as a page's `<script type="importmap">` gives them (`imports`).
+  public var imports: [String: String]?
+  /// The import map's per-folder overrides (`scopes`): scope prefix to specifier map.
+  public var scopes: [String: [String: String]]?
 
   /// A manifest with the given fields; `permissions` nil allows every registered service.
   public init(id: String, name: String, version: String = "0.0.0", build: String = "0", permissions: [String]? = nil)

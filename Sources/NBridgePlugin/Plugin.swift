@@ -76,6 +76,10 @@ public struct EventSpec: Sendable, Hashable {
   /// Whether the emits that wait while the app is suspended are coalesced into the latest one
   /// (a pasteboard `change`: only the newest content matters).
   public var coalescesWhileSuspended: Bool
+  /// An action of the same service that a listener's return value is handed to, as
+  /// `{id: payload.id, result}` (a Promise is awaited; a throw or a rejection answers
+  /// `'failed'`); nil: return values are ignored. Background `fetch` uses `completeFetch`.
+  public var answeredBy: String?
 
   /// Declares an event.
   ///
@@ -86,13 +90,15 @@ public struct EventSpec: Sendable, Hashable {
   ///   - keepsAlive: whether a listener keeps the run alive until removed (for events from outside, such as clipboard changes).
   ///   - coalescesWhileSuspended: whether emits held while the app is suspended collapse into the latest one.
   public init(
-    _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false, coalescesWhileSuspended: Bool = false
+    _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false,
+    coalescesWhileSuspended: Bool = false, answeredBy: String? = nil
   ) {
     self.name = name
     self.payload = payload
     self.summary = summary
     self.keepsAlive = keepsAlive
     self.coalescesWhileSuspended = coalescesWhileSuspended
+    self.answeredBy = answeredBy
   }
 }
 

@@ -19,6 +19,8 @@ public final class PluginContext {
   public let headless: Bool
   /// The environment the run sees (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`, ...).
   public let environment: [String: String]
+  /// The URL this run was launched to open (`nbridge open`, `nbridge run --url`), or nil.
+  public let launchURL: String?
   /// The app's lifecycle, shared by the whole run: its state, moves, observers and awake holds.
   public let lifecycle: Lifecycle
   private unowned let host: any PluginHost
@@ -29,8 +31,9 @@ public final class PluginContext {
   package init(
     service: String, manifest: AppManifest, dataDirectory: String, sharedDirectory: String, arguments: [String],
     headless: Bool, environment: [String: String], host: any PluginHost,
-    warnings: (@Sendable (String) -> Void)? = nil, lifecycle: Lifecycle? = nil
+    warnings: (@Sendable (String) -> Void)? = nil, lifecycle: Lifecycle? = nil, launchURL: String? = nil
   ) {
+    self.launchURL = launchURL
     self.warnings = warnings
     self.lifecycle = lifecycle ?? Lifecycle()
     self.service = service

@@ -11,6 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
+    "urlSchemes", "type", "imports", "scopes",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -69,9 +70,52 @@ public enum AppSetup {
       build: try string("build") ?? "0", permissions: try strings("permissions", "service names"))
     manifest.window = try windowSettings(object["window"], path: path)
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
+    if let type = object["type"] {
+      guard case .string(let s) = type, s == "module" || s == "script" else {
+        throw Problem(description: "\(path): field \"type\" must be \"module\" or \"script\"")
+      }
+      manifest.type = s
+    }
+    manifest.imports = try specifierMap(object["imports"], field: "imports", path: path)
+    if let scopes = object["scopes"] {
+      guard case .object(let entries) = scopes else {
+        throw Problem(description: "\(path): field \"scopes\" must be an object of import maps")
+      }
+      var result: [String: [String: String]] = [:]
+      for (scope, value) in entries {
+        result[scope] = try specifierMap(value, field: "scopes[\"\(scope)\"]", path: path)
+      }
+      manifest.scopes = result
+    }
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
+    manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     return manifest
+  }
+
+  /// An import map's `{specifier: address}`: addresses are relative (`./`, `../`, `/`) or `file:` URLs,
+  /// and a specifier ending in `/` maps to an address ending in `/`.
+  static func specifierMap(_ value: JSONValue?, field: String, path: String) throws(Problem) -> [String: String]? {
+    guard let value else { return nil }
+    guard case .object(let entries) = value else {
+      throw Problem(description: "\(path): field \"\(field)\" must be an object of specifier: address")
+    }
+    var map: [String: String] = [:]
+    for (specifier, address) in entries {
+      guard case .string(let s) = address,
+        s.hasPrefix("./") || s.hasPrefix("../") || s.hasPrefix("/") || s.hasPrefix("file:")
+      else {
+        throw Problem(
+          description:
+            "\(path): field \"\(field)[\"\(specifier)\"]\" must be an address starting with ./, ../, / or file:")
+      }
+      if specifier.hasSuffix("/") && !s.hasSuffix("/") {
+        throw Problem(
+          description: "\(path): field \"\(field)[\"\(specifier)\"]\" must end in / like its specifier")
+      }
+      map[specifier] = s
+    }
+    return map
   }
 
   /// `allowNavigation`: each an `http(s)://host[:port]` origin, lowercased.

@@ -32,12 +32,24 @@ package enum ControlClient {
   }
 
   /// Sends `request` (an object with `op`; `id` is added when missing) to the app `id`'s socket.
-  package static func send(_ request: JSONValue, toApp id: String, timeout: Double = 5) throws(Failure) -> Reply {
-    try send(request, toSocket: ControlPaths.socket(forApp: id), timeout: timeout)
+  package static func send(_ request: JSONValue, toApp id: String, timeout: Double = 5, waking: Bool = false)
+    throws(Failure) -> Reply
+  {
+    try send(request, toSocket: ControlPaths.socket(forApp: id), timeout: timeout, waking: waking)
+  }
+
+  /// Whether the process is stopped (state `T` in `/proc/PID/stat`).
+  static func isStopped(_ pid: Int32) -> Bool {
+    guard let stat = POSIX.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    return stat[stat.index(after: close)...].dropFirst().first == "T"
   }
 
   /// Sends `request` to the socket at `path` and waits up to `timeout` seconds for its reply line.
-  package static func send(_ request: JSONValue, toSocket path: String, timeout: Double = 5) throws(Failure) -> Reply {
+  /// `waking` continues the app first when it is stopped (Ctrl-Z stops a suspended app), so it
+  /// can answer; the lifecycle then moves it as SIGCONT does.
+  package static func send(_ request: JSONValue, toSocket path: String, timeout: Double = 5, waking: Bool = false)
+    throws(Failure) -> Reply
+  {
     guard var request = request.objectValue else { throw .failed("a control request must be a JSON object") }
     let fd: Int32
     do {
@@ -53,6 +65,7 @@ package enum ControlClient {
       throw .noReply("\(path) closed the connection")
     }
     let peer = UnixSocket.peer(of: fd) ?? UnixSocket.Peer(pid: 0, uid: 0)
+    if waking, peer.pid > 0, isStopped(peer.pid) { kill(peer.pid, SIGCONT) }
     var line: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {

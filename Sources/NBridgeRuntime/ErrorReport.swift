@@ -19,7 +19,10 @@ enum ErrorReport {
         if line >= 1 && line <= lines.count {
           let sourceLine = String(lines[line - 1])
           text += "\n\n    \(sourceLine)"
-          if let token = quotedToken(in: message), let column = offset(of: token, in: sourceLine) {
+          if let columnValue = js.property(object, "nbridgeColumn"), JSValueIsNumber(js.ref, columnValue) {
+            let column = Int(JSValueToNumber(js.ref, columnValue, nil))
+            text += "\n    " + String(repeating: " ", count: max(0, column)) + "^"
+          } else if let token = quotedToken(in: message), let column = offset(of: token, in: sourceLine) {
             text += "\n    " + String(repeating: " ", count: column) + "^"
           }
         }

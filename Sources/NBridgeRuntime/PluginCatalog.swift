@@ -61,6 +61,9 @@ public enum PluginCatalog {
       }
       out += "\n"
     }
+    for permission in RuntimeConfiguration.runtimePermissions {
+      out += "(runtime)  (permission: \(permission.name)) — \(permission.summary)\n"
+    }
     return out
   }
 

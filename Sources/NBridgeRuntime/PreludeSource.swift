@@ -8,7 +8,7 @@ enum PreludeSource {
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
     PackageResources.domexception_js, PackageResources.encoding_js, PackageResources.lazy_js, PackageResources.web_js,
     PackageResources.page_shims_js, PackageResources.bridge_js,
-    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.hooks_js,
+    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
 
   /// The web API files `web.js` registers: evaluated by `native.loadDeferred` on first touch.

@@ -10,9 +10,10 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("now", nativeNow),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
+      ("loader", nativeLoader), ("now", nativeNow),
     ]
-    for (name, callback) in functions + WebNatives.functions {
+    for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
 
@@ -23,9 +24,10 @@ extension Runtime {
         "permission": .string(slot.plugin.permission),
         "allowed": .bool(slot.allowed),
         "actions": .array(slot.plugin.actions.map { .string($0.name) }),
-        "events": .array(slot.plugin.events.map { .string($0.name) }),
+        "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
       ])
     }
+    nativeObject = Protected(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "services", js.value(.array(services)))
@@ -43,6 +45,8 @@ extension Runtime {
     emitFunction = js.object(js.property(hooks, "emit"))
     formatErrorFunction = js.object(js.property(hooks, "formatError"))
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+    let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
+    entryFolder = (folder, PageFolder(folder))
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)

@@ -30,7 +30,7 @@ extension Runtime {
         [
           "name": .string(slot.plugin.service), "permission": .string(slot.plugin.permission),
           "allowed": .bool(slot.allowed), "actions": .array(slot.plugin.actions.map { .string($0.name) }),
-          "events": .array(slot.plugin.events.map { .string($0.name) }),
+          "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
         ]
       })
     let (codes, messages) = BridgeMessages.prelude

@@ -31,8 +31,25 @@ public final class Runtime {
   let timeOrigin = TimeOrigin()
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
+  /// The prelude's native object, which the module loader shares.
+  var nativeObject: Protected?
+  /// The module loader (JS/modules.js), once a module or `import()` needed it.
+  var protectedLoader: Protected?
+  /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
+  var columnShifts: [String: [[Int]]] = [:]
+  /// The entry's folder: where the manifest (and its import map) lives.
+  var entryDirectory = "/"
+  /// The entry file's absolute path.
+  var entryPath = ""
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
+  /// `fetch` requests in flight, by id.
+  var fetches: [Int: HTTPExchange] = [:]
+  var nextFetchID = 1
+  /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
+  var entryFolder: (lexical: String, folder: PageFolder?)?
+  /// `localStorage`'s file, opened on first use.
+  var localStorageFile: LocalStorageFile?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's control socket, served when the CLI claimed one for this run.
@@ -107,10 +124,16 @@ public final class Runtime {
   func runMain(source: String, name: String) -> Int32 {
     if let status = prepare(entry: name) { return status }
     sources[name] = source
-    do {
-      try evaluateAllowingTopLevelAwait(source, url: name)
-    } catch {
-      reportUncaught(error.value)
+    entryDirectory = dirOf(name)
+    entryPath = name
+    if isModuleEntry(name, source: source) {
+      runModuleMain(name, source: source)
+    } else {
+      do {
+        try evaluateAllowingTopLevelAwait(source, url: name)
+      } catch {
+        reportUncaught(error.value)
+      }
     }
     afterCallback()
     return finish()
@@ -186,7 +209,7 @@ public final class Runtime {
       service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
       headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings,
-      lifecycle: lifecycle)
+      lifecycle: lifecycle, launchURL: configuration.launchURL)
     slot.context = context
     return context
   }
@@ -233,6 +256,7 @@ public final class Runtime {
 
   func stopPlugins() {
     watchdog?.disarm()
+    for exchange in fetches.values { exchange.cancel() }
     for (_, call) in pendingCalls { call.cancel() }
     let live = slots.compactMap(\.instance)
     guard !live.isEmpty else { return }
@@ -252,15 +276,18 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = source
-    if !js.isValidScript(source) {
+    var script = scriptWithDynamicImports(source, url: url)
+    var shifts = columnShifts.removeValue(forKey: url) ?? []
+    if !js.isValidScript(script) {
       let head = "(async () => {"
-      let wrapped = head + source + "\n})();"
+      let wrapped = head + script + "\n})();"
       if js.isValidScript(wrapped) {
-        _ = try? callHook("shiftColumns", [js.string(url), JSValueMakeNumber(js.ref, Double(head.utf16.count))])
+        let width = head.utf16.count
+        shifts = [[1, 0, width]] + shifts.map { $0[0] == 1 ? [1, $0[1] + width, $0[2]] : $0 }
         script = wrapped
       }
     }
+    registerColumnShifts(url, shifts)
     _ = try js.evaluate(script, url: url)
   }
 

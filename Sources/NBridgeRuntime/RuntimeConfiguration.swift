@@ -30,6 +30,8 @@ public struct RuntimeConfiguration: Sendable {
   /// The app's control socket, claimed by `nbridge run`/`nbridge app` before the run; the
   /// runtime serves it on its loop and removes it at the end.
   package var controlListener: ControlListener?
+  /// The URL this run was launched to open (`nbridge run --url`); the `app` plugin delivers it first.
+  public var launchURL: String?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).
   public var initialState: AppState = .active
   /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
@@ -42,6 +44,12 @@ public struct RuntimeConfiguration: Sendable {
     self.dataDirectory = dataDirectory
     self.sharedDirectory = sharedDirectory
   }
+
+  /// The permissions the runtime itself checks (no service behind them), with what each guards:
+  /// `--allow`/`--deny` and the manifest accept them beside the services' permissions.
+  public static let runtimePermissions: [(name: String, summary: String)] = [
+    ("network", "fetch to http: and https: URLs (the app's own files need no permission)")
+  ]
 
   /// Whether the app may use a service guarded by `permission`.
   public func allows(permission: String) -> Bool {

@@ -1,5 +1,6 @@
 /// The test framework `nbridge test` evaluates before each test file: `test`, `assert` and the runner.
-/// A function of `(global, native, hooks)` returning `run(firstNumber, timeoutMs, file)`.
+/// A function of `(global, native, hooks)` returning `run(firstNumber, timeoutMs, file, setupError, ready)`;
+/// `ready` is a module test file's evaluation (its tests are registered when it settles).
 let testPreludeSource = ##"""
 (function (global, native, hooks) {
   'use strict';
@@ -93,7 +94,8 @@ let testPreludeSource = ##"""
     return 'thrown: ' + hooks.inspect(e);
   }
 
-  return async function run(first, timeoutMs, file, setupError) {
+  return async function run(first, timeoutMs, file, setupError, ready) {
+    if (ready) { try { await ready; } catch (e) { setupError = e; } }
     let passed = 0, failed = 0, n = first;
     const report = (ok, name, e) => {
       native.print(1, (ok ? 'ok ' : 'not ok ') + n + ' - ' + name + '\n');

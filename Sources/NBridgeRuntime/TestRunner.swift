@@ -19,7 +19,7 @@ public struct TestRunner: Sendable {
   /// A runner for `plugins`.
   public init(plugins: PluginRegistry) { self.plugins = plugins }
 
-  /// Every `*.test.js` under `paths` (files are taken as given), sorted.
+  /// Every `*.test.js` and `*.test.mjs` under `paths` (files are taken as given), sorted.
   public static func discover(_ paths: [String]) -> [String] {
     var found: [String] = []
     for path in paths {
@@ -47,7 +47,7 @@ public struct TestRunner: Sendable {
       guard stat(path, &st) == 0 else { continue }
       if (st.st_mode & S_IFMT) == S_IFDIR {
         walk(path, into: &found)
-      } else if name.hasSuffix(".test.js") {
+      } else if name.hasSuffix(".test.js") || name.hasSuffix(".test.mjs") {
         found.append(path)
       }
     }
@@ -57,8 +57,7 @@ public struct TestRunner: Sendable {
   public func run(paths: [String]) -> Int32 {
     let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
     guard !files.isEmpty else {
-      writeError(
-        "nbridge test: no *.test.js files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      writeError("nbridge test: no *.test.js or *.test.mjs files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
       return 1
     }
     var passed = 0
@@ -135,19 +134,30 @@ extension Runtime {
     }
     if prepare(entry: file) != nil { return (0, 1) }
     sources[file] = source
+    entryDirectory = dirOf(file)
+    entryPath = file
     do {
       let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }
       let runner = Protected(try js.call(factoryFunction, [js.global, testNative(), hooks]), in: js)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
-      do { try evaluateAllowingTopLevelAwait(source, url: file) } catch { setupError = error.value }
+      var ready: JSValueRef = JSValueMakeUndefined(js.ref)
+      do {
+        if isModuleEntry(file, source: source) {
+          ready = try startModuleTest(file)
+        } else {
+          try evaluateAllowingTopLevelAwait(source, url: file)
+        }
+      } catch {
+        setupError = error.value
+      }
       unhandled.removeAll()
       if let run = js.object(runner.value) {
         try js.call(
           run,
           [
             JSValueMakeNumber(js.ref, Double(firstNumber)), JSValueMakeNumber(js.ref, timeoutMs), js.string(file),
-            setupError,
+            setupError, ready,
           ])
         afterCallback()
       }

@@ -1,5 +1,6 @@
 import CWebKitGTK
 import NBridgePlugin
+import NBridgeRuntime
 
 /// The app's URI scheme: `nbridge://<app id>/<path>` serves the page's folder, and nothing else.
 extension AppWindow {

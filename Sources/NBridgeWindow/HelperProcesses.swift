@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeRuntime
 
 /// WebKit's helper processes (web, network) end with the window; the app waits for them so that
 /// nothing it started outlives it, even where nobody reaps orphans. Other children (a test's own

@@ -30,7 +30,7 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification"] {
+    for service in ["app", "storage", "preference", "pasteboard", "notification", "background"] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(r.stdout.contains("set(options: { key: string; value: JSONValue; group?: string }): Promise<void>;"))

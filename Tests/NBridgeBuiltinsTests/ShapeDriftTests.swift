@@ -25,9 +25,12 @@ import Testing
   }
 
   /// A sample call of every built-in action, in an order where each finds what it needs.
-  /// `app.exit` ends the run, so its result (declared `void`) is never seen.
+  /// `app.exit` ends the run, so its result (declared `void`) is never seen; `background.completeFetch`
+  /// needs a fetch in flight (its `true`/`false` is checked by the CLI's fetch tests);
+  /// `app.canOpenURL` and `app.openURL` run this program's `open` command, which a test process
+  /// does not have (their results are checked through the real binary by the URL tests).
   static let samples: [(String, String)] = [
-    ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"),
+    ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
     ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
     ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"),
@@ -40,11 +43,12 @@ import Testing
     ("notification.getPending", "{}"), ("notification.getDelivered", "{}"), ("notification.cancel", "{ id: 'later' }"),
     ("notification.checkPermission", "{}"), ("notification.requestPermission", "{}"),
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
-    ("background.endTask", "{ id: 1 }"),
+    ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
+    ("background.getFetchStatus", "{}"),
   ]
 
   @Test func everyActionHasASampleCall() {
-    let sampled = Set(Self.samples.map(\.0) + ["app.exit"])
+    let sampled = Set(Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

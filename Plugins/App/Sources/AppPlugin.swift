@@ -35,14 +35,14 @@ public final class AppPlugin: Plugin {
       ) { (plugin, _: NoOptions, _) in
         AppStatePayload(plugin.context.lifecycle.state)
       },
-    ],
+    ] + urlActions,
     events: [
       EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
       EventSpec(
         "pause", payload: .null,
         summary: "The app entered background; it is suspended after this turn unless a task is open."),
       EventSpec("resume", payload: .null, summary: "The app is leaving background (before `stateChange`)."),
-    ])
+    ] + urlEvents)
 
   nonisolated static let appStateShape = Shape.named(
     "AppState",
@@ -64,7 +64,8 @@ public final class AppPlugin: Plugin {
       "language": .string, "region": Shape.string.orNull, "deviceId": .string,
     ]))
 
-  private let context: PluginContext
+  let context: PluginContext
+  private var urls: URLInbox?
   private let probe = DeviceProbe()
   private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
@@ -72,6 +73,12 @@ public final class AppPlugin: Plugin {
   /// Keeps the context; the launch is counted in `start()`.
   public init(context: PluginContext) throws {
     self.context = context
+    urls = URLInbox(context: context)
+  }
+
+  /// Delivers waiting URLs once `appUrlOpen` has a listener.
+  public func listenersChanged(event: String, count: Int) {
+    if event == URLInbox.event { urls?.listenersChanged(count: count) }
   }
 
   /// Counts this launch in the data dir. A failure is reported on stderr and by

@@ -3,12 +3,15 @@ import NBridgePlugin
 /// `nbridge.background`: work that goes on out of sight. `beginTask` holds the app awake in
 /// background (and keeps the run alive) until `endTask`, within one app-wide budget of
 /// background time (`background.taskBudget`, default 600 s); tasks still open when it runs
-/// out hear `expiration` first and are then ended by the runtime.
+/// out hear `expiration` first and are then ended by the runtime. Background fetch
+/// (`BackgroundPlugin+Fetch.swift`) wakes the app periodically, through a systemd user timer
+/// or `nbridge daemon` when it is not running.
 @BridgeActor
 public final class BackgroundPlugin: Plugin {
-  /// `beginTask`, `endTask`, `timeRemaining`; the `expiration` event.
+  /// `beginTask`, `endTask`, `timeRemaining`; the `expiration` event; then the fetch actions and event.
   public nonisolated static let definition = PluginDefinition<BackgroundPlugin>(
-    service: "background", summary: "Background tasks within the app's budget of background time.",
+    service: "background",
+    summary: "Background tasks within the app's budget of background time, and periodic background fetch.",
     startsAtLaunch: true,
     actions: [
       Action(
@@ -29,15 +32,16 @@ public final class BackgroundPlugin: Plugin {
       ) { (plugin, _: NoOptions, _) in
         plugin.budget.remaining()
       },
-    ],
+    ] + fetchActions,
     events: [
       EventSpec(
         "expiration", payload: .named("BackgroundExpiration", .fields(["id": .integer, "name": Shape.string.orNull])),
         summary: "A task is about to be ended: 5 s of the budget left (half of it when under 10 s).")
-    ])
+    ] + fetchEvents)
 
   let context: PluginContext
   let budget: TaskBudget
+  private(set) lazy var fetches = FetchService(context: context)
 
   /// Reads the budget from the manifest; it starts counting when the app enters background.
   public init(context: PluginContext) throws {
@@ -45,9 +49,25 @@ public final class BackgroundPlugin: Plugin {
     budget = TaskBudget(seconds: context.manifest.background?.taskBudget ?? TaskBudget.defaultSeconds, context: context)
   }
 
-  /// Ends every open task (the run is ending).
+  /// Answers the control socket's `fetch` op; delivers the fetch a `run --fetch` launch was started for.
+  public func start() async throws {
+    guard context.isAllowed(service: "background") else { return }
+    context.handleControl("fetch") { [weak self] request in
+      guard let self else { throw BridgeError.unavailable("the app is ending") }
+      return try await self.handleFetchOp(request)
+    }
+    if let launch = FetchLaunch(environment: context.environment) { startLaunchFetch(launch) }
+  }
+
+  /// A fetch waiting for its first listener goes out once there is one.
+  public func listenersChanged(event: String, count: Int) {
+    if event == "fetch" { fetches.listenersChanged(count: count) }
+  }
+
+  /// Ends every open task and the pending fetch (the run is ending).
   public func stop() async {
     budget.endAll()
+    fetches.endPending()
   }
 }
 

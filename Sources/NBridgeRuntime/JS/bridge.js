@@ -205,16 +205,37 @@
   defineHidden(nb, 'args', args.slice());
   global.nbridge = nb;
 
+  // Hands a listener's return value (or its Promise's) to the action that answers the event,
+  // as {id, result}; a throw or a rejection answers 'failed'. The action decides which answer wins.
+  function answer(sid, action, payload, returned, threw) {
+    const aid = services[sid].actions.indexOf(action);
+    if (aid < 0) return;
+    const send = (result) => {
+      if (result === undefined) return;
+      invoke(sid, aid, services[sid].name + '.' + action, { id: payload.id, result }).catch((e) =>
+        native.reportError(e)
+      );
+    };
+    if (threw) send('failed');
+    else if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
+      returned.then(send, () => send('failed'));
+    } else send(returned);
+  }
+
   // Delivers a plugin event to the listeners of service `sid`.
   function emit(sid, event, payload) {
     const list = listeners.get(sid + ':' + event);
     if (!list || !list.length) return;
+    const answeredBy = services[sid].answers ? services[sid].answers[event] : undefined;
     for (const entry of list.slice()) {
+      let returned, threw = false;
       try {
-        entry.callback(payload);
+        returned = entry.callback(payload);
       } catch (e) {
-        native.reportError(e);
+        if (answeredBy === undefined) native.reportError(e);
+        threw = true;
       }
+      if (answeredBy !== undefined) answer(sid, answeredBy, payload, returned, threw);
     }
   }
 

@@ -102,15 +102,25 @@
     return text;
   }
   // Scripts run with top-level await are wrapped in an async function whose head sits on
-  // their first line: its width, by URL, is taken off first-line columns.
+  // their first line, and modules are rewritten: the widths inserted, by URL, as
+  // [line, generated column, width], are taken off the columns after them.
   const columnShifts = new Map();
   function unshift(where) {
-    const m = /^(.*):1:(\d+)$/.exec(where);
-    const shift = m && columnShifts.get(m[1]);
-    return shift ? m[1] + ':1:' + Math.max(1, Number(m[2]) - shift) : where;
+    const m = /^(.*):(\d+):(\d+)$/.exec(where);
+    const shifts = m && columnShifts.get(m[1]);
+    if (!shifts) return where;
+    const line = Number(m[2]);
+    const column = Number(m[3]) - 1;
+    let original = column;
+    for (const [l, at, width] of shifts) {
+      if (l !== line || column < at) continue;
+      original -= Math.min(width, column - at);
+    }
+    return m[1] + ':' + line + ':' + (Math.max(0, original) + 1);
   }
   function formatStack(stack) {
-    return String(stack || '').split('\n').filter((l) => l).map((line) => {
+    // The module loader's own frames say nothing about the app's code.
+    return String(stack || '').split('\n').filter((l) => l && !l.includes('@nbridge:modules:')).map((line) => {
       const at = line.lastIndexOf('@');
       if (at < 0) return '    at ' + unshift(line);
       const fn = line.slice(0, at);
@@ -174,8 +184,8 @@
     inspect,
     format,
     formatStack,
-    shiftColumns(url, width) {
-      columnShifts.set(url, width);
+    shiftColumns(url, shifts) {
+      columnShifts.set(url, shifts);
     },
   });
 });

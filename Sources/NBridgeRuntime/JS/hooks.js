@@ -8,6 +8,8 @@
     lifecycleListener: internal.lifecycleListener,
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
+    requireFile: internal.requireFile,
+    Promise: internal.OriginalPromise,
     uncaught: internal.uncaught,
     unhandledRejection: internal.unhandledRejection,
     formatError(e) {

@@ -1,4 +1,5 @@
-// CommonJS require() and load() for scripts, by relative or absolute path (no packages).
+// CommonJS require() and load() for scripts, by relative or absolute path (no packages), and
+// import() in scripts; require() of an ES module (.mjs) evaluates it synchronously (Node 22's rule).
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -37,31 +38,36 @@
         );
       }
       const file = findFile(dir, request);
-      const cached = modules.get(file.path);
-      if (cached) return cached.exports;
-      const module = { exports: {}, filename: file.path, loaded: false };
-      modules.set(file.path, module);
-      if (file.path.endsWith('.json')) {
-        module.exports = JSON.parse(file.text);
-      } else {
-        const wrapper = native.evaluate(
-          '(function (exports, require, module, __filename, __dirname) {' + file.text + '\n})',
-          file.path,
-        );
-        wrapper.call(
-          module.exports,
-          module.exports,
-          makeRequire(dirname(file.path)),
-          module,
-          file.path,
-          dirname(file.path),
-        );
-      }
-      module.loaded = true;
-      return module.exports;
+      return requireFile(file.path, file.text);
     }
     return require;
   }
+  function requireFile(path, text) {
+    const cached = modules.get(path);
+    if (cached) return cached.exports;
+    if (path.endsWith('.mjs')) return native.loader().require(path);
+    const source = text === undefined ? native.readFile(path) : text;
+    if (source === undefined) throw new Error("Cannot find module '" + path + "'");
+    const module = { exports: {}, filename: path, loaded: false };
+    modules.set(path, module);
+    if (path.endsWith('.json')) {
+      module.exports = JSON.parse(source);
+    } else {
+      const wrapper = native.evaluate(
+        '(function (exports, require, module, __filename, __dirname) {' + source + '\n})',
+        path,
+      );
+      wrapper.call(module.exports, module.exports, makeRequire(dirname(path)), module, path, dirname(path));
+    }
+    module.loaded = true;
+    return module.exports;
+  }
+  internal.requireFile = requireFile;
+  internal.OriginalPromise = Promise;
+  // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
+  Object.defineProperty(global, '$nbridge$import', {
+    value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
+  });
   function makeLoad(dir) {
     return function load(path) {
       if (typeof path !== 'string' || !path) throw new TypeError('load: the path must be a non-empty string');

@@ -10,6 +10,12 @@ async function main(): Promise<void> {
   const { id } = await nbridge.notification.show({ title: 't', body: 'b' });
   const p = await nbridge.notification.checkPermission();
   const direct = await nbridge.callToNative('storage', 'keys', {});
+  const launch = await nbridge.app.getLaunchUrl();
+  const launchURL: string | undefined = launch?.url;
+  nbridge.app.addListener('appUrlOpen', (open) => console.log(open.url, open.launch === true));
+  const claimed: boolean = await nbridge.app.canOpenURL({ url: 'dbuurl://localhost/data' });
+  const { completed } = await nbridge.app.openURL({ url: 'dbuurl://localhost/data' });
+  console.log(launchURL, claimed, completed === true);
   console.log(count, v, text, id, p, direct, nbridge.platform(), nbridge.args.length);
 }
 main();

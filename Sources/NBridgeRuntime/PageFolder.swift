@@ -1,14 +1,15 @@
 import Glibc
 import NBridgeSystem
 
-/// The folder `nbridge app` serves under its URI scheme: a request's path maps to a file inside
-/// it, never outside (`..` and symbolic links that lead out are not found).
-struct PageFolder: Sendable {
+/// The folder of the app's page or entry script: `nbridge app` serves it under its URI scheme, and
+/// a headless `fetch` reads it for relative and `file:` URLs. A request's path maps to a file
+/// inside it, never outside (`..` and symbolic links that lead out are not found).
+package struct PageFolder: Sendable {
   /// The folder's real path, without a trailing slash.
-  let root: String
+  package let root: String
 
   /// The folder at `path`, resolved to its real path; nil when it is not a folder.
-  init?(_ path: String) {
+  package init?(_ path: String) {
     guard let real = realPath(path) else { return nil }
     var info = stat()
     guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
@@ -16,22 +17,47 @@ struct PageFolder: Sendable {
   }
 
   /// The file a request path names (`/` is `index.html`), when it lies inside the folder.
-  func file(forRequestPath path: String) -> String? {
+  package func file(forRequestPath path: String) -> String? {
     var decoded = percentDecoded(path)
     if decoded.isEmpty || decoded.hasSuffix("/") { decoded += "index.html" }
     guard !decoded.split(separator: "/").contains("..") else { return nil }
-    guard let real = realPath(root + (decoded.hasPrefix("/") ? "" : "/") + decoded) else { return nil }
-    guard real.hasPrefix(root + "/") else { return nil }
+    return insideFile(root + (decoded.hasPrefix("/") ? "" : "/") + decoded)
+  }
+
+  /// What a `file:` URL's percent-encoded absolute path names: a file inside the folder, one
+  /// missing there (under the folder's real path or `alias`, its path as the user wrote it), or
+  /// a place outside it (a symbolic link leading out is outside).
+  package func lookUp(absolutePath path: String, alias: String) -> Lookup {
+    var decoded = percentDecoded(path)
+    if decoded.hasSuffix("/") { decoded += "index.html" }
+    guard !decoded.split(separator: "/").contains("..") else { return .outside }
+    if let real = realPath(decoded) {
+      guard real.hasPrefix(root + "/") else { return .outside }
+      return insideFile(real).map { .file($0) } ?? .missing
+    }
+    let under = decoded.hasPrefix(root + "/") || decoded.hasPrefix(alias + "/")
+    return under ? .missing : .outside
+  }
+
+  /// What `lookUp(absolutePath:alias:)` found.
+  package enum Lookup: Equatable {
+    case file(String)
+    case missing
+    case outside
+  }
+
+  private func insideFile(_ path: String) -> String? {
+    guard let real = realPath(path), real.hasPrefix(root + "/") else { return nil }
     var info = stat()
     guard stat(real, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
     return real
   }
 
   /// The bytes of a file, or nil when it cannot be read.
-  static func contents(of path: String) -> [UInt8]? { try? POSIX.readFile(path) }
+  package static func contents(of path: String) -> [UInt8]? { try? POSIX.readFile(path) }
 
   /// The content type for a file name, by its extension.
-  static func mimeType(of path: String) -> String {
+  package static func mimeType(of path: String) -> String {
     let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
     switch ext {
     case "html", "htm": return "text/html; charset=utf-8"
@@ -71,7 +97,7 @@ struct PageFolder: Sendable {
 }
 
 /// realpath(3), or nil.
-func realPath(_ path: String) -> String? {
+package func realPath(_ path: String) -> String? {
   guard let resolved = realpath(path, nil) else { return nil }
   defer { free(resolved) }
   return String(cString: resolved)

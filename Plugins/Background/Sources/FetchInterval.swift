@@ -1,0 +1,43 @@
+import NBridgePlugin
+
+/// How often the app wants background fetches: `setMinimumFetchInterval`'s `interval`.
+enum FetchInterval: Equatable, Sendable {
+  /// No fetches (the default, as on iOS).
+  case never
+  /// At most one fetch per this many seconds, before backoff.
+  case seconds(Double)
+
+  /// The shortest interval: 600 s, the seed's ~10 minutes; `NBRIDGE_FETCH_MINIMUM` lowers it (tests).
+  static func floor(environment: [String: String]) -> Double {
+    if let text = environment["NBRIDGE_FETCH_MINIMUM"], let value = Double(text), value > 0, value.isFinite {
+      return value
+    }
+    return 600
+  }
+
+  /// Reads `'never'`, `'minimum'` or a number of seconds (raised to `floor`).
+  init(option: JSONValue, floor: Double) throws {
+    switch option {
+    case .string("never"): self = .never
+    case .string("minimum"): self = .seconds(floor)
+    case .number(let n) where n.isFinite && n > 0: self = .seconds(Swift.max(n, floor))
+    default:
+      throw BridgeError.invalidParameter(
+        "interval", "must be 'never', 'minimum' or a positive number of seconds (got \(option.jsonText))")
+    }
+  }
+
+  /// `'never'` or the seconds, as `getFetchStatus` reports it.
+  var json: JSONValue {
+    switch self {
+    case .never: "never"
+    case .seconds(let s): .number(s)
+    }
+  }
+
+  /// The seconds, or nil for `never`.
+  var seconds: Double? {
+    if case .seconds(let s) = self { return s }
+    return nil
+  }
+}

@@ -1,0 +1,50 @@
+import NBridgePlugin
+import Testing
+
+@testable import NBridgeBackground
+
+@Suite struct FetchScheduleTextTests {
+  @Test func intervalsAreRaisedToTheFloor() throws {
+    #expect(try FetchInterval(option: "never", floor: 600) == .never)
+    #expect(try FetchInterval(option: "minimum", floor: 600) == .seconds(600))
+    #expect(try FetchInterval(option: 60, floor: 600) == .seconds(600))
+    #expect(try FetchInterval(option: 3600, floor: 600) == .seconds(3600))
+    #expect(try FetchInterval(option: 2, floor: 1) == .seconds(2))
+    #expect(FetchInterval.floor(environment: ["NBRIDGE_FETCH_MINIMUM": "1"]) == 1)
+    #expect(FetchInterval.floor(environment: ["NBRIDGE_FETCH_MINIMUM": "soon"]) == 600)
+    for bad: JSONValue in ["sometimes", 0, -5, .null, true] {
+      #expect(throws: BridgeError.self) { try FetchInterval(option: bad, floor: 600) }
+    }
+  }
+
+  @Test func theCalendarTimeIsTheNextWholeSecondInUTC() {
+    // 2026-11-23T19:30:05.001Z
+    #expect(SystemdFetchTimer.calendar(milliseconds: 1_795_462_205_001) == "2026-11-23 19:30:06 UTC")
+    #expect(SystemdFetchTimer.calendar(milliseconds: 1_795_462_205_000) == "2026-11-23 19:30:05 UTC")
+  }
+
+  @Test func unitArgumentsAreQuotedOnlyWhenTheyNeedIt() {
+    #expect(SystemdFetchTimer.quoted("/usr/bin/nbridge") == "/usr/bin/nbridge")
+    #expect(SystemdFetchTimer.quoted("/home/a b/app.js") == "\"/home/a b/app.js\"")
+    #expect(SystemdFetchTimer.quoted("100%$x\"") == "\"100%%$$x\\\"\"")
+  }
+
+  @Test func theServiceRunsTheFetchWithTheRunsFolders() {
+    let command = FetchWakeCommand(
+      executable: "/opt/nbridge", entry: "/srv/my app/index.js", dataDirectory: "/data",
+      environment: ["XDG_DATA_HOME": "/x", "HOME": "/home/u", "NBRIDGE_FETCH_MINIMUM": ""])
+    let timer = SystemdFetchTimer(appID: "dev.example", environment: ["XDG_CONFIG_HOME": "/cfg"])
+    #expect(timer.timerPath == "/cfg/systemd/user/nbridge-fetch-dev.example.timer")
+    #expect(
+      timer.serviceText(command) == """
+        [Unit]
+        Description=nbridge background fetch for dev.example
+
+        [Service]
+        Type=oneshot
+        Environment=XDG_DATA_HOME=/x
+        ExecStart=/opt/nbridge run --fetch --data-dir /data "/srv/my app/index.js"
+
+        """)
+  }
+}

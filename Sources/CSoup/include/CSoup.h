@@ -1,0 +1,50 @@
+// libsoup 3 for `fetch` in a headless run, opened with dlopen on the first request so a script
+// that never fetches maps none of it. The API below is nbridge's own: one request is a handle,
+// its progress arrives through one callback on the thread that iterates GLib's default main
+// context (nbridge's loop), and nothing here starts a thread.
+#ifndef NBRIDGE_CSOUP_H
+#define NBRIDGE_CSOUP_H
+
+#include <stddef.h>
+
+/// What a request reports, in order: one NBH_HEAD then one NBH_BODY, or one NBH_ERROR at
+/// either step. After NBH_BODY or NBH_ERROR the handle is gone.
+typedef enum {
+  /// `status`, `text` the reason phrase, `names`/`values`/`count` the response headers.
+  NBH_HEAD = 0,
+  /// `bytes`/`length`: the whole body, malloc'd; the callee owns it (free).
+  NBH_BODY = 1,
+  /// `text` GLib's message, `error_kind` what happened (nbh_error_kind).
+  NBH_ERROR = 2,
+} nbh_event;
+
+/// What a failed request ran into, from the GError's domain and code.
+typedef enum {
+  NBH_FAILED = 0,
+  NBH_CANCELLED = 1,
+  NBH_CONNECTION_REFUSED = 2,
+  NBH_HOST_NOT_FOUND = 3,
+  NBH_BAD_CERTIFICATE = 4,
+  NBH_TIMED_OUT = 5,
+  NBH_BAD_URL = 6,
+  NBH_CONNECTION_CLOSED = 7,
+} nbh_error_kind;
+
+/// A request's progress (see nbh_event); strings and arrays live for the duration of the call.
+typedef void (*nbh_callback)(void *data, int event, int status, const char *text, const char *const *names,
+                             const char *const *values, size_t count, void *bytes, size_t length, int error_kind);
+
+/// Opens libsoup-3.0 and resolves every function; 0 on success, else sets *error.
+int nbh_load(const char **error);
+
+/// Starts `method url` (redirects are not followed: the caller follows them) with `count`
+/// request headers and a copy of `body` (NULL for none); returns the request's handle, or NULL
+/// (and no event) when libsoup cannot parse the URL.
+/// soup_session_send_async, then g_input_stream_read_async until the end of the body.
+void *nbh_send(const char *method, const char *url, const char *const *names, const char *const *values, size_t count,
+               const void *body, size_t length, const char *user_agent, nbh_callback callback, void *data);
+
+/// g_cancellable_cancel: the request ends soon with NBH_ERROR / NBH_CANCELLED.
+void nbh_cancel(void *request);
+
+#endif

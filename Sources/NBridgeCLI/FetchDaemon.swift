@@ -1,0 +1,189 @@
+import Glibc
+import NBridgePlugin
+import NBridgeSystem
+
+/// The loop of `nbridge daemon`: holds `daemon.lock` in the fetch folder (one daemon per
+/// folder, its pid written in the lock file), sleeps in `poll` until the soonest schedule is
+/// due or the folder changes (inotify), runs each due app's command detached, and leaves when
+/// no schedule and no woken run is left. SIGTERM ends it and the runs it started.
+final class FetchDaemon {
+  /// One app's schedule, as the background plugin writes it.
+  struct Schedule {
+    var id: String
+    var at: Int64
+    var interval: Double
+    var command: [String]
+    var environment: [String: String]
+    var log: String?
+  }
+
+  /// The longest sleep: the wall clock is looked at again at least this often (ms).
+  static let longestWait: Int64 = 60_000
+
+  let folder: String
+  private let environment: [String: String]
+  /// The `at` each app was last woken for.
+  private var woken: [String: Int64] = [:]
+  /// A retry time for a schedule whose run ended without moving it.
+  private var retries: [String: (at: Int64, time: Int64)] = [:]
+  /// The runs started and not yet ended.
+  private var children: [pid_t: String] = [:]
+
+  init(environment: [String: String]) {
+    self.environment = environment
+    folder = FetchWakeFolder.path(environment: environment)
+  }
+
+  /// Runs until no schedule is left (0), or another daemon holds the folder (0), or a signal.
+  func run() -> Int32 {
+    do { try POSIX.makeDirectories(folder) } catch {
+      writeStderr("nbridge daemon: \(error)\n")
+      return 1
+    }
+    guard let lock = try? POSIX.open("\(folder)/daemon.lock", O_RDWR | O_CREAT) else { return 1 }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return 0 }
+    writePID(lock)
+
+    let signalFD = DaemonSignals.install()
+    let watchFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+    inotify_add_watch(watchFD, folder, mask)
+
+    while true {
+      reap()
+      var schedules = load()
+      if schedules.isEmpty && children.isEmpty {
+        // Leave; but an app that wrote a record while we held the lock did not start a daemon,
+        // so look once more after letting go, and stay if one appeared and the lock is still free.
+        flock(lock, LOCK_UN)
+        schedules = load()
+        if schedules.isEmpty || flock(lock, LOCK_EX | LOCK_NB) != 0 { return 0 }
+        writePID(lock)
+      }
+      let wait = wake(schedules, now: ISO8601.currentMilliseconds())
+      var fds = [pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+      _ = poll(&fds, 2, Int32(min(wait, Self.longestWait)))
+      drain(watchFD)
+      if fds[1].revents != 0 {
+        var byte: UInt8 = 0
+        var stop = false
+        while read(signalFD, &byte, 1) == 1 { stop = stop || Int32(byte) != SIGCHLD }
+        if stop {
+          for pid in children.keys { kill(pid, SIGTERM) }
+          return 0
+        }
+      }
+    }
+  }
+
+  /// Starts the runs that are due; returns how long to sleep (ms) until the next one.
+  private func wake(_ schedules: [Schedule], now: Int64) -> Int64 {
+    var wait = Self.longestWait
+    let running = Set(children.values)
+    for schedule in schedules where !running.contains(schedule.id) {
+      if woken[schedule.id] == schedule.at && retries[schedule.id]?.at != schedule.at { continue }
+      let due = retries[schedule.id].flatMap { $0.at == schedule.at ? $0.time : nil } ?? schedule.at
+      guard due <= now else {
+        wait = min(wait, due - now)
+        continue
+      }
+      woken[schedule.id] = schedule.at
+      retries[schedule.id] = nil
+      var variables = environment
+      for (name, value) in schedule.environment { variables[name] = value }
+      if let log = schedule.log, let slash = log.lastIndex(of: "/") {
+        try? POSIX.makeDirectories(String(log[..<slash]))
+      }
+      do {
+        let pid = try Spawn.detached(schedule.command, environment: variables, output: schedule.log)
+        children[pid] = schedule.id
+      } catch {
+        writeStderr("nbridge daemon: \(schedule.id): \(error)\n")
+        retries[schedule.id] = (schedule.at, now + Int64(schedule.interval * 1000))
+      }
+    }
+    return max(wait, 0)
+  }
+
+  /// Collects ended runs; one that left its schedule where it was is tried again an interval later.
+  private func reap() {
+    while true {
+      var status: Int32 = 0
+      let pid = waitpid(-1, &status, WNOHANG)
+      guard pid > 0 else { return }
+      guard let id = children.removeValue(forKey: pid) else { continue }
+      if let schedule = load().first(where: { $0.id == id }), woken[id] == schedule.at {
+        retries[id] = (schedule.at, ISO8601.currentMilliseconds() + Int64(schedule.interval * 1000))
+      }
+    }
+  }
+
+  /// Every readable `*.json` schedule in the folder.
+  func load() -> [Schedule] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var schedules: [Schedule] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard name.hasSuffix(".json"), let text = POSIX.readText("\(folder)/\(name)"),
+        let schedule = Self.parse(text)
+      else { continue }
+      schedules.append(schedule)
+    }
+    return schedules
+  }
+
+  /// A schedule from its record's text; nil when it is not one.
+  static func parse(_ text: String) -> Schedule? {
+    guard let json = try? JSONValue(parsing: text), let id = json["id"]?.stringValue,
+      let at = json["at"]?.numberValue, let command = json["command"]?.arrayValue?.compactMap(\.stringValue),
+      !command.isEmpty
+    else { return nil }
+    var variables: [String: String] = [:]
+    for (name, value) in json["environment"]?.objectValue ?? JSONObject() {
+      if let text = value.stringValue { variables[name] = text }
+    }
+    return Schedule(
+      id: id, at: Int64(at), interval: max(json["interval"]?.numberValue ?? 600, 1), command: command,
+      environment: variables, log: json["log"]?.stringValue)
+  }
+
+  private func writePID(_ lock: Int32) {
+    ftruncate(lock, 0)
+    let text = Array("\(getpid())\n".utf8)
+    _ = text.withUnsafeBytes { pwrite(lock, $0.baseAddress, $0.count, 0) }
+  }
+
+  private func drain(_ fd: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+  }
+}
+
+/// The daemon's signals through a pipe `poll` watches: SIGCHLD (a woken run ended) and
+/// SIGTERM/SIGINT/SIGHUP (leave).
+enum DaemonSignals {
+  nonisolated(unsafe) static var writer: Int32 = -1
+
+  /// Installs the handlers; returns the pipe's reading end.
+  static func install() -> Int32 {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return -1 }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    writer = fds[1]
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&unblock, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    for number in [SIGTERM, SIGINT, SIGHUP, SIGCHLD] { signal(number, onDaemonSignal) }
+    return fds[0]
+  }
+}
+
+private let onDaemonSignal: @convention(c) (Int32) -> Void = { number in
+  var byte = UInt8(truncatingIfNeeded: number)
+  _ = write(DaemonSignals.writer, &byte, 1)
+}

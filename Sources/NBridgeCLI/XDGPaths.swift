@@ -1,0 +1,20 @@
+import NBridgeRuntime
+
+/// The XDG base folders `nbridge install` and `nbridge open` use (the variable, else the default under `$HOME`).
+enum XDGPaths {
+  static var home: String { ProcessEnvironment.value("HOME") ?? "/tmp" }
+  /// `$XDG_DATA_HOME` (`~/.local/share`).
+  static var dataHome: String { ProcessEnvironment.value("XDG_DATA_HOME") ?? home + "/.local/share" }
+  /// `$XDG_CONFIG_HOME` (`~/.config`).
+  static var configHome: String { ProcessEnvironment.value("XDG_CONFIG_HOME") ?? home + "/.config" }
+  /// `$XDG_STATE_HOME` (`~/.local/state`).
+  static var stateHome: String { ProcessEnvironment.value("XDG_STATE_HOME") ?? home + "/.local/state" }
+  /// Where installed apps' records are.
+  static var installed: String { dataHome + "/nbridge/installed" }
+  /// Where desktop entries go.
+  static var applications: String { dataHome + "/applications" }
+  /// The user's default handlers.
+  static var mimeAppsList: String { configHome + "/mimeapps.list" }
+  /// The log of an app launched by `nbridge open`.
+  static func log(forApp id: String) -> String { stateHome + "/nbridge/" + id + ".log" }
+}

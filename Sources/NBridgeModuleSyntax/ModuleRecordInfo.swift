@@ -1,0 +1,62 @@
+/// What a module's static imports and exports say, and its source rewritten into a function the
+/// loader calls: the record the JS loader links and evaluates.
+public struct ModuleRecordInfo: Sendable, Equatable {
+  /// A module this one asks for: `import ... from 'specifier' with { type: 'json' }`.
+  public struct Request: Sendable, Equatable {
+    /// The specifier as written.
+    public var specifier: String
+    /// The `type` import attribute, if any.
+    public var type: String?
+    /// Where the request is written (1-based line, 0-based column).
+    public var line: Int
+    public var column: Int
+  }
+
+  /// One imported binding: `import { name as local }`, `import local from`, `import * as local`.
+  public struct Import: Sendable, Equatable {
+    /// The local name in this module.
+    public var local: String
+    /// The exported name asked for; `*` for a namespace import.
+    public var name: String
+    /// Index into `requests`.
+    public var request: Int
+    public var line: Int
+    public var column: Int
+  }
+
+  /// An export of this module: local (`localName` set), re-exported (`request` and `importName`).
+  public struct Export: Sendable, Equatable {
+    /// The name importers use.
+    public var name: String
+    /// The local binding behind it, for a local export.
+    public var localName: String?
+    /// For `export { a as b } from`, `export * as ns from`: the request and the name asked for (`*`).
+    public var request: Int?
+    public var importName: String?
+    public var line: Int
+    public var column: Int
+  }
+
+  /// Requests in source order, each specifier and type once.
+  public var requests: [Request] = []
+  /// Imported bindings.
+  public var imports: [Import] = []
+  /// Named exports (local and re-exported).
+  public var exports: [Export] = []
+  /// `export * from` requests.
+  public var starExports: [Int] = []
+  /// Whether the module awaits at its top level (it is evaluated asynchronously).
+  public var hasTopLevelAwait = false
+  /// The rewritten source: a generator function expression `(function* (P) { ... })`.
+  public var source = ""
+  /// The prefix of every name the rewrite introduces (free in this module).
+  public var prefix = ""
+  /// Text the rewrite inserted, by generated line: `[line, generated column, width]`, for
+  /// stack traces to map columns back to the source as written.
+  public var columnShifts: [[Int]] = []
+  /// The local name of `export default <expression>` (named "default" by the loader).
+  public var defaultLocal: String?
+
+  /// An empty record.
+  public init() {}
+}

@@ -1,0 +1,142 @@
+import CJavaScriptCore
+import CSoup
+import Glibc
+import NBridgePlugin
+
+/// One `fetch` request in flight through libsoup: the JS function told of its progress
+/// (`handler(0, status, reason, headers)`, then `handler(1, arrayBuffer)`, or
+/// `handler(2, kind, message)`), and the hold that keeps the run alive until it ends.
+@BridgeActor
+final class HTTPExchange {
+  let id: Int
+  private let handler: Protected
+  private weak var runtime: Runtime?
+  private var request: UnsafeMutableRawPointer?
+  private let hold: Int
+
+  /// What a failed request ran into, as `TypeError.cause.code` names it.
+  static let errorKinds = [
+    "network_error", "aborted", "connection_refused", "host_not_found", "bad_certificate", "timed_out", "bad_url",
+    "connection_closed",
+  ]
+
+  /// An exchange reporting to `handler`; `start` sends it.
+  init(id: Int, runtime: Runtime, handler: JSObjectRef) {
+    self.id = id
+    self.runtime = runtime
+    self.handler = Protected(handler, in: runtime.js)
+    hold = runtime.loop.hold("fetch")
+  }
+
+  /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` through libsoup; the
+  /// outcome reaches the handler, at once when libsoup cannot be opened or the URL is refused.
+  func start(method: String, url: String, headers: String, body: UnsafeRawBufferPointer?, userAgent: String) {
+    var failure: UnsafePointer<CChar>?
+    guard nbh_load(&failure) == 0 else {
+      let reason = failure.map { String(cString: $0) } ?? "unknown error"
+      deliver(.failure(kind: 0, message: "libsoup 3 (libsoup-3.0-0) cannot be opened: \(reason)"))
+      return
+    }
+    let lines = headers.isEmpty ? [] : headers.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var names: [UnsafePointer<CChar>?] = []
+    var values: [UnsafePointer<CChar>?] = []
+    let storage = lines.map { strdup($0) }
+    defer { storage.forEach { free($0) } }
+    var index = 0
+    while index + 1 < storage.count {
+      names.append(UnsafePointer(storage[index]))
+      values.append(UnsafePointer(storage[index + 1]))
+      index += 2
+    }
+    let retained = Unmanaged.passRetained(self)
+    request = nbh_send(
+      method, url, names, values, names.count, body?.baseAddress, body?.count ?? 0, userAgent, exchangeEvent,
+      retained.toOpaque())
+    if request == nil {
+      retained.release()
+      deliver(.failure(kind: Int(NBH_BAD_URL.rawValue), message: "libsoup cannot parse the URL \(url)"))
+    }
+  }
+
+  /// Cancels the request; it ends with an `aborted` failure unless it has ended already.
+  func cancel() {
+    if let request { nbh_cancel(request) }
+  }
+
+  enum Event {
+    case head(status: Int, reason: String, headers: String)
+    case body(UnsafeMutableRawPointer?, Int)
+    case failure(kind: Int, message: String)
+  }
+
+  /// Passes one event to the JS handler; the last one releases the hold.
+  func deliver(_ event: Event) {
+    guard let runtime, runtime.exitCode == nil else {
+      if case .body(let bytes, _) = event { free(bytes) }
+      return finish()
+    }
+    let js = runtime.js
+    let ctx = js.ref
+    var arguments: [JSValueRef?]
+    switch event {
+    case .head(let status, let reason, let headers):
+      // Each string is kept from the GC while the next is made (a Swift array is not scanned).
+      let reasonValue = js.string(reason)
+      JSValueProtect(ctx, reasonValue)
+      defer { JSValueUnprotect(ctx, reasonValue) }
+      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.string(headers)]
+    case .body(let bytes, let length):
+      let buffer = bytes.flatMap { bytes in
+        JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, freeBytes, nil, nil)
+      }
+      arguments = [JSValueMakeNumber(ctx, 1), buffer ?? JSObjectMakeArrayBufferWithBytesNoCopy(ctx, nil, 0, nil, nil, nil)]
+      finish()
+    case .failure(let kind, let message):
+      let name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
+      let nameValue = js.string(name)
+      JSValueProtect(ctx, nameValue)
+      defer { JSValueUnprotect(ctx, nameValue) }
+      arguments = [JSValueMakeNumber(ctx, 2), nameValue, js.string(message)]
+      finish()
+    }
+    do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }
+    runtime.afterCallback()
+  }
+
+  private func finish() {
+    request = nil
+    runtime?.loop.release(hold)
+    runtime?.fetches[id] = nil
+  }
+}
+
+/// The raw parts of a libsoup event, carried into `@BridgeActor` code (it is the same thread).
+private struct RawEvent: @unchecked Sendable {
+  let data: UnsafeMutableRawPointer?
+  let event: Int32
+  let bytes: UnsafeMutableRawPointer?
+  let length: Int
+}
+
+private let exchangeEvent: nbh_callback = { data, event, status, text, names, values, count, bytes, length, kind in
+  let message = text.map { String(cString: $0) } ?? ""
+  var headers = ""
+  for i in 0..<count {
+    if i > 0 { headers += "\n" }
+    headers += String(cString: names![i]!) + "\n" + String(cString: values![i]!)
+  }
+  let raw = RawEvent(data: data, event: event, bytes: bytes, length: length)
+  let status = Int(status), kind = Int(kind)
+  BridgeActor.assumeIsolated {
+    guard let data = raw.data else { return }
+    let last = raw.event != Int32(NBH_HEAD.rawValue)
+    let unmanaged = Unmanaged<HTTPExchange>.fromOpaque(data)
+    let exchange = unmanaged.takeUnretainedValue()
+    switch raw.event {
+    case Int32(NBH_HEAD.rawValue): exchange.deliver(.head(status: status, reason: message, headers: headers))
+    case Int32(NBH_BODY.rawValue): exchange.deliver(.body(raw.bytes, raw.length))
+    default: exchange.deliver(.failure(kind: kind, message: message))
+    }
+    if last { unmanaged.release() }
+  }
+}

@@ -1,0 +1,29 @@
+// Blob, File, FormData, fetch, Headers, Request, Response, Storage, QuotaExceededError,
+// localStorage and sessionStorage, through lazy.js's lazy globals: the first touch of one evaluates its file
+// (blob.js, fetch.js, storage.js), so a script that uses none of them does not even parse them.
+(function (global, internal) {
+  'use strict';
+  const native = internal.native;
+  const exported = {};
+  // Each lazy file is a function of (global, internal, exports); it may load another first.
+  internal.loadWeb = function loadWeb(file) {
+    if (!exported[file]) {
+      exported[file] = {};
+      native.evaluate(native.source(file), 'nbridge:' + file + '.js')(global, internal, exported[file]);
+    }
+    return exported[file];
+  };
+  internal.lazyGlobals(['Blob', 'File', 'FormData'], () => internal.loadWeb('blob'));
+  internal.lazyGlobals(['fetch', 'Headers', 'Request', 'Response'], () => internal.loadWeb('fetch'));
+  internal.lazyGlobals(['Storage', 'QuotaExceededError'], () => internal.loadWeb('storage'));
+  // Each storage on its own: touching sessionStorage does not open localStorage's file.
+  internal.lazyGlobals(['localStorage'], () => ({ localStorage: internal.loadWeb('storage').localStorage() }));
+  internal.lazyGlobals(['sessionStorage'], () => ({ sessionStorage: internal.loadWeb('storage').sessionStorage() }));
+  // The entry script's folder as a file: URL with a trailing slash: the base of relative fetches.
+  const setEntry = internal.setEntry;
+  internal.setEntry = function (path) {
+    setEntry(path);
+    const folder = path.slice(0, path.lastIndexOf('/') + 1) || '/';
+    internal.entryFolderURL = 'file://' + folder.split('/').map(encodeURIComponent).join('/');
+  };
+});

@@ -1,0 +1,12 @@
+import NBridgePlugin
+
+extension RegisteredPlugin {
+  /// `{event: action}` for the events whose listeners answer through an action (the prelude's `answers`).
+  var eventAnswers: JSONValue {
+    var answers = JSONObject()
+    for event in events {
+      if let action = event.answeredBy { answers[event.name] = .string(action) }
+    }
+    return .object(answers)
+  }
+}

@@ -1,0 +1,224 @@
+import CJavaScriptCore
+import NBridgeModuleSyntax
+import NBridgePlugin
+import Synchronization
+
+/// The entries of the runs in this process that loaded the module loader (a plain script never does).
+package enum ModuleLoaderStatistics {
+  /// Entry paths, one per load.
+  package static let entries = Mutex<[String]>([])
+}
+
+/// ES modules: which entries are modules, the loader (JS/modules.js, evaluated on first use) and
+/// the native half it is built on (`native.compile`: the Swift rewrite, then JavaScriptCore's parse).
+extension Runtime {
+  /// Whether the entry `path` with `source` runs as a module: `.mjs`, the manifest's
+  /// `"type": "module"`, or a static `import`/`export` at its top level.
+  func isModuleEntry(_ path: String, source: String) -> Bool {
+    if path.hasSuffix(".mjs") { return true }
+    if path.hasSuffix(".cjs") { return false }
+    if configuration.manifest.type == "module" { return true }
+    return ScriptSyntax.isModule(source)
+  }
+
+  /// The loader object (`internal.loader` of modules.js), made on first use.
+  func moduleLoader() throws(JSException) -> JSObjectRef {
+    if let loader = protectedLoader?.value, let object = js.object(loader) { return object }
+    var text = String(decoding: PackageResources.modules_js, as: UTF8.self)
+    while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
+    let factory = try js.evaluate(text, url: "nbridge:modules")
+    guard let factoryFunction = js.object(factory), let native = nativeObject?.value else {
+      throw JSException(value: js.string("the module loader did not load"))
+    }
+    let shared = JSObjectMake(js.ref, nil, nil)!
+    js.setProperty(shared, "native", native)
+    js.setProperty(shared, "moduleType", JSValueMakeBoolean(js.ref, configuration.manifest.type == "module"))
+    for name in ["requireFile", "Promise"] {
+      if let value = js.property(hooks, name) { js.setProperty(shared, name, value) }
+    }
+    let manifest = configuration.manifest
+    if manifest.imports != nil || manifest.scopes != nil {
+      func object(_ entries: [String: String]) -> JSONValue {
+        var o = JSONObject()
+        for (key, value) in entries { o[key] = .string(value) }
+        return .object(o)
+      }
+      var scopes = JSONObject()
+      for (scope, entries) in manifest.scopes ?? [:] { scopes[scope] = object(entries) }
+      let map: JSONValue = [
+        "base": .string(entryDirectory), "imports": object(manifest.imports ?? [:]), "scopes": .object(scopes),
+      ]
+      js.setProperty(shared, "importMap", js.value(map))
+    }
+    try js.call(factoryFunction, [js.global, shared])
+    let entry = entryPath
+    ModuleLoaderStatistics.entries.withLock { $0.append(entry) }
+    guard let object = js.object(js.property(shared, "loader")) else {
+      throw JSException(value: js.string("the module loader did not load"))
+    }
+    protectedLoader = Protected(object, in: js)
+    return object
+  }
+
+  /// Loads, links and evaluates the module `path` as the run's entry; errors are reported as uncaught.
+  func runModuleMain(_ path: String, source: String) {
+    do throws(JSException) {
+      let loader = try moduleLoader()
+      if let run = js.object(js.property(loader, "run")) {
+        var exception: JSValueRef?
+        let arguments: [JSValueRef?] = [js.string(path), js.string(source)]
+        _ = arguments.withUnsafeBufferPointer {
+          JSObjectCallAsFunction(js.ref, run, loader, 2, $0.baseAddress, &exception)
+        }
+        if let exception { throw JSException(value: exception) }
+      }
+    } catch {
+      reportUncaught(error.value)
+    }
+  }
+
+  /// Starts evaluating the module `path` for `nbridge test`; returns its promise (or throws a load error).
+  func startModuleTest(_ path: String) throws(JSException) -> JSValueRef {
+    let loader = try moduleLoader()
+    guard let main = js.object(js.property(loader, "main")) else { return JSValueMakeUndefined(js.ref) }
+    var exception: JSValueRef?
+    var argument: JSValueRef? = js.string(path)
+    let result = JSObjectCallAsFunction(js.ref, main, loader, 1, &argument, &exception)
+    if let exception { throw JSException(value: exception) }
+    return result ?? JSValueMakeUndefined(js.ref)
+  }
+
+  /// A script's source with `import(...)` routed to the loader, relative to the script's file.
+  func scriptWithDynamicImports(_ source: String, url: String) -> String {
+    let call = "$nbridge$import(" + jsonQuoted(url) + ","
+    guard let (rewritten, shifts) = ScriptSyntax.rewriteDynamicImports(source, replacement: call) else { return source }
+    columnShifts[url] = shifts
+    return rewritten
+  }
+
+  /// Tells the prelude's stack formatting the widths a rewrite inserted into `url`.
+  func registerColumnShifts(_ url: String, _ shifts: [[Int]]) {
+    guard !shifts.isEmpty else { return }
+    let value = js.value(.array(shifts.map { .array($0.map { .number(Double($0)) }) }))
+    _ = try? callHook("shiftColumns", [js.string(url), value])
+  }
+}
+
+/// `"text"` as a JS string literal.
+func jsonQuoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\r": out += "\\r"
+    case "\u{2028}": out += "\\u2028"
+    case "\u{2029}": out += "\\u2029"
+    default:
+      if scalar.value < 0x20 {
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out + "\""
+}
+
+/// `native.compile(source, path, detect)`: the module's record with its function `fn`; null when
+/// `detect` is set and the file holds no module syntax (it is CommonJS); throws a SyntaxError.
+let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  let args = NativeArguments(count: argc, values: argv)
+  let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let js = runtime.js
+    let source = js.toString(args[0])
+    let path = js.toString(args[1])
+    let detect = JSValueToBoolean(js.ref, args[2])
+    runtime.sources[path] = source
+    let info: ModuleRecordInfo
+    do throws(ModuleSyntaxError) {
+      info = try ModuleRewriter.rewrite(source)
+    } catch {
+      return NativeResult(exception: runtime.syntaxError(error.message, path: path, line: error.line, column: error.column))
+    }
+    if detect && info.requests.isEmpty && info.exports.isEmpty && !info.hasTopLevelAwait
+      && !source.contains("import.meta")
+    {
+      return NativeResult(value: JSValueMakeNull(js.ref))
+    }
+    let function: JSValueRef
+    do throws(JSException) {
+      function = try js.evaluate(info.source, url: path)
+    } catch {
+      return NativeResult(exception: error.value)
+    }
+    runtime.registerColumnShifts(path, info.columnShifts)
+    let record: JSONValue = [
+      "requests": .array(
+        info.requests.map { r in
+          [
+            "specifier": .string(r.specifier), "type": r.type.map { .string($0) } ?? .null,
+            "line": .number(Double(r.line)), "column": .number(Double(r.column)),
+          ]
+        }),
+      "imports": .array(
+        info.imports.map { i in
+          [
+            "local": .string(i.local), "name": .string(i.name), "request": .number(Double(i.request)),
+            "line": .number(Double(i.line)), "column": .number(Double(i.column)),
+          ]
+        }),
+      "exports": .array(
+        info.exports.map { e in
+          var object = JSONObject()
+          object["name"] = .string(e.name)
+          object["line"] = .number(Double(e.line))
+          object["column"] = .number(Double(e.column))
+          if let local = e.localName { object["local"] = .string(local) }
+          if let request = e.request { object["request"] = .number(Double(request)) }
+          if let importName = e.importName { object["importName"] = .string(importName) }
+          return .object(object)
+        }),
+      "stars": .array(info.starExports.map { .number(Double($0)) }),
+      "tla": .bool(info.hasTopLevelAwait),
+      "defaultLocal": info.defaultLocal.map { .string($0) } ?? .null,
+    ]
+    let object = js.value(record)
+    if let o = js.object(object) { js.setProperty(o, "fn", function) }
+    return NativeResult(value: object)
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+/// `native.loader()`: the module loader, evaluated on first use (for `require()` of a module and
+/// `import()` in scripts).
+let nativeLoader: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    do throws(JSException) {
+      return NativeResult(value: try runtime.moduleLoader())
+    } catch {
+      return NativeResult(exception: error.value)
+    }
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+extension Runtime {
+  /// A JS `SyntaxError` at `path:line` (the error report shows the line and a caret at `column`).
+  func syntaxError(_ message: String, path: String, line: Int, column: Int) -> JSValueRef {
+    var exception: JSValueRef?
+    var argument: JSValueRef? = js.string(message)
+    let constructor = js.object(js.property(js.global, "SyntaxError"))!
+    let error = JSObjectCallAsConstructor(js.ref, constructor, 1, &argument, &exception)!
+    js.setProperty(error, "line", JSValueMakeNumber(js.ref, Double(line)))
+    js.setProperty(error, "sourceURL", js.string(path))
+    js.setProperty(error, "nbridgeColumn", JSValueMakeNumber(js.ref, Double(column)))
+    return error
+  }
+}

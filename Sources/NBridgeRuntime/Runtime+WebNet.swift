@@ -1,0 +1,223 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// The native floor of `fetch`, `localStorage` and the web classes loaded on first touch: the
+/// JS semantics live in `JS/fetch.js`, `JS/blob.js` and `JS/storage.js`.
+extension Runtime {
+  /// The native functions these add to the prelude's `native`.
+  static let webNetFunctions: [(String, JSObjectCallAsFunctionCallback)] = [
+    ("source", nativeSource), ("http", nativeHTTP), ("httpCancel", nativeHTTPCancel), ("appFile", nativeAppFile),
+    ("storageLoad", nativeStorageLoad), ("storageSet", nativeStorageSet), ("storageRemove", nativeStorageRemove),
+    ("storageClear", nativeStorageClear), ("encodeUTF8", nativeEncodeUTF8), ("decodeUTF8", nativeDecodeUTF8),
+  ]
+
+  /// The JS files evaluated on first touch of one of their globals, by name.
+  static let lazySources: [String: [UInt8]] = [
+    "blob": PackageResources.blob_js, "fetch": PackageResources.fetch_js, "storage": PackageResources.storage_js,
+  ]
+
+  /// The permission that guards `fetch` to `http:` and `https:` URLs.
+  static let networkPermission = RuntimeConfiguration.runtimePermissions[0].name
+
+  /// A JS `Error` with `message`, to throw from a native function.
+  func thrownError(_ message: String) -> JSException {
+    var argument: JSValueRef? = js.string(message)
+    return JSException(value: JSObjectMakeError(js.ref, 1, &argument, nil) ?? JSValueMakeUndefined(js.ref))
+  }
+
+  /// `localStorage`'s file, opened on first use.
+  func openLocalStorage() throws(JSException) -> LocalStorageFile {
+    if let localStorageFile { return localStorageFile }
+    do {
+      let file = try LocalStorageFile(path: configuration.dataDirectory + "/localStorage.sqlite")
+      localStorageFile = file
+      return file
+    } catch {
+      throw thrownError("localStorage: cannot open \(error.path): \(error.message)")
+    }
+  }
+
+  /// Calls `body` with a JS string value's UTF-16 units, without copying them.
+  func withUnits<T>(_ value: JSValueRef?, _ body: (UnsafeBufferPointer<UInt16>) throws(LocalStorageFailure) -> T)
+    throws(LocalStorageFailure) -> T
+  {
+    guard let value, let string = JSValueToStringCopy(js.ref, value, nil) else {
+      return try body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+    defer { JSStringRelease(string) }
+    return try body(UnsafeBufferPointer(start: JSStringGetCharactersPtr(string), count: JSStringGetLength(string)))
+  }
+
+  /// Runs a write to `localStorage`'s file; a full disk throws the `QuotaExceededError` the prelude names.
+  func writeLocalStorage(_ body: (LocalStorageFile) throws(LocalStorageFailure) -> Void) throws(JSException) -> JSValueRef? {
+    let file = try openLocalStorage()
+    do {
+      try body(file)
+    } catch {
+      throw thrownError((error.full ? "QuotaExceededError: " : "") + "localStorage: cannot write \(error.path): \(error.message)")
+    }
+    return nil
+  }
+}
+
+private let nativeSource: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    guard let bytes = Runtime.lazySources[runtime.js.toString(args[0])] else { return nil }
+    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+/// `http(method, url, headers, body, userAgent, handler)`: the request's id, or 0 when the
+/// `network` permission is not granted (nothing is sent).
+private let nativeHTTP: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    guard runtime.configuration.allows(permission: Runtime.networkPermission) else { return JSValueMakeNumber(ctx, 0) }
+    guard let handler = runtime.js.object(args[5]) else { return JSValueMakeNumber(ctx, 0) }
+    var body: UnsafeRawBufferPointer?
+    if let value = args[3], JSValueGetTypedArrayType(ctx, value, nil) == kJSTypedArrayTypeArrayBuffer,
+      let buffer = JSValueToObject(ctx, value, nil)
+    {
+      body = UnsafeRawBufferPointer(
+        start: JSObjectGetArrayBufferBytesPtr(ctx, buffer, nil), count: JSObjectGetArrayBufferByteLength(ctx, buffer, nil))
+    }
+    let id = runtime.nextFetchID
+    runtime.nextFetchID += 1
+    let exchange = HTTPExchange(id: id, runtime: runtime, handler: handler)
+    runtime.fetches[id] = exchange
+    exchange.start(
+      method: runtime.js.toString(args[0]), url: runtime.js.toString(args[1]), headers: runtime.js.toString(args[2]),
+      body: body, userAgent: runtime.js.toString(args[4]))
+    return JSValueMakeNumber(ctx, Double(id))
+  }
+}
+
+private let nativeHTTPCancel: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
+    if id.isFinite { runtime.fetches[Int(id)]?.cancel() }
+    return nil
+  }
+}
+
+/// `appFile(path)`: `[arrayBuffer, contentType]` for a file in the entry script's folder, null
+/// when it is missing there, undefined when the path lies outside the folder.
+private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    guard let (lexical, folder) = runtime.entryFolder, let folder else { return JSValueMakeUndefined(ctx) }
+    switch folder.lookUp(absolutePath: runtime.js.toString(args[0]), alias: lexical) {
+    case .outside: return JSValueMakeUndefined(ctx)
+    case .missing: return JSValueMakeNull(ctx)
+    case .file(let path):
+      guard let bytes = PageFolder.contents(of: path) else { return JSValueMakeNull(ctx) }
+      let copy = malloc(max(bytes.count, 1))!
+      bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+      let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy, bytes.count, freeBytes, nil, nil)
+      // Kept from the GC while the type string is made (a Swift array is not scanned).
+      if let buffer { JSValueProtect(ctx, buffer) }
+      defer { if let buffer { JSValueUnprotect(ctx, buffer) } }
+      let values: [JSValueRef?] = [buffer, runtime.js.string(PageFolder.mimeType(of: path))]
+      return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, 2, $0.baseAddress, nil) }
+    }
+  }
+}
+
+/// `storageLoad()`: `[key, value, key, value, ...]` in the order first written.
+private let nativeStorageLoad: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ throws(JSException) in
+    let file = try runtime.openLocalStorage()
+    let ctx = runtime.js.ref
+    var values: [JSValueRef?] = []
+    do throws(LocalStorageFailure) {
+      try file.forEach { key, keyLength, value, valueLength in
+        for (units, length) in [(key, keyLength), (value, valueLength)] {
+          let string = JSStringCreateWithCharacters(units, length)
+          let value = JSValueMakeString(ctx, string)
+          JSStringRelease(string)
+          // Kept from the GC until they are in the array: a Swift array is not scanned.
+          JSValueProtect(ctx, value)
+          values.append(value)
+        }
+      }
+    } catch {
+      throw runtime.thrownError("localStorage: cannot read \(error.path): \(error.message)")
+    }
+    defer { for value in values { JSValueUnprotect(ctx, value) } }
+    return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, values.count, $0.baseAddress, nil) }
+  }
+}
+
+private let nativeStorageSet: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in
+      try runtime.withUnits(args[0]) { key throws(LocalStorageFailure) in
+        try runtime.withUnits(args[1]) { value throws(LocalStorageFailure) in try file.set(key: key, value: value) }
+      }
+    }
+  }
+}
+
+private let nativeStorageRemove: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in
+      try runtime.withUnits(args[0]) { key throws(LocalStorageFailure) in try file.remove(key: key) }
+    }
+  }
+}
+
+private let nativeStorageClear: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ throws(JSException) in
+    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in try file.clear() }
+  }
+}
+
+/// `encodeUTF8(string)`: an ArrayBuffer of the string's UTF-8 (a lone surrogate becomes U+FFFD).
+private let nativeEncodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    var text = ""
+    if let value = args[0], let string = JSValueToStringCopy(ctx, value, nil) {
+      text = String(decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(string), count: JSStringGetLength(string)), as: UTF16.self)
+      JSStringRelease(string)
+    }
+    let copy = text.withUTF8 { utf8 in
+      let copy = malloc(max(utf8.count, 1))!
+      if let base = utf8.baseAddress { copy.copyMemory(from: base, byteCount: utf8.count) }
+      return (copy, utf8.count)
+    }
+    return JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy.0, copy.1, freeBytes, nil, nil)
+  }
+}
+
+/// `decodeUTF8(bytes)`: the text of a Uint8Array or ArrayBuffer by the Encoding Standard's UTF-8
+/// decode (a leading BOM dropped, each maximal invalid subpart one U+FFFD).
+private let nativeDecodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    guard let value = args[0], let object = runtime.js.object(value) else { return runtime.js.string("") }
+    var base: UnsafeRawPointer?
+    var count = 0
+    switch JSValueGetTypedArrayType(ctx, value, nil) {
+    case kJSTypedArrayTypeArrayBuffer:
+      base = UnsafeRawPointer(JSObjectGetArrayBufferBytesPtr(ctx, object, nil))
+      count = JSObjectGetArrayBufferByteLength(ctx, object, nil)
+    case kJSTypedArrayTypeNone:
+      break
+    default:
+      base = UnsafeRawPointer(JSObjectGetTypedArrayBytesPtr(ctx, object, nil))?.advanced(
+        by: JSObjectGetTypedArrayByteOffset(ctx, object, nil))
+      count = JSObjectGetTypedArrayByteLength(ctx, object, nil)
+    }
+    guard let base, count > 0 else { return runtime.js.string("") }
+    var bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+    if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { bytes = UnsafeBufferPointer(rebasing: bytes[3...]) }
+    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
+  }
+}
+
+/// Frees a malloc'd ArrayBuffer store. Defined here, outside any actor: JavaScriptCore calls it
+/// from whichever thread collects the buffer (a closure written inside `@BridgeActor` code would
+/// be isolated to it, and Swift stops the process when it runs elsewhere).
+let freeBytes: JSTypedArrayBytesDeallocator = { bytes, _ in free(bytes) }

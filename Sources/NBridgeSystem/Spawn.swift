@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Starting other programs (`xdg-open`, `update-desktop-database`, an app launched by
+/// `nbridge open`) with `posix_spawn` — never `fork`, unsafe in a threaded process — with
+/// default signal handling and, beyond stdio and the one passed, only what is not
+/// close-on-exec (nbridge opens everything close-on-exec).
+package enum Spawn {
+  /// Where a child's stdout and stderr go.
+  package enum Output: Sendable {
+    /// This process's own.
+    case inherit
+    /// `/dev/null`.
+    case discard
+    /// Appended to a file (created 0600).
+    case append(String)
+  }
+
+  /// `POSIX_SPAWN_SETSID` (glibc hides it without `_GNU_SOURCE`).
+  private static let setSessionFlag: Int16 = 0x80
+
+  /// Starts `arguments` (the program looked up on `PATH` unless it holds a `/`) and returns its
+  /// pid. `newSession` detaches it from our terminal and process group; `passing` is handed to
+  /// it as descriptor 3.
+  package static func start(
+    _ arguments: [String], environment: [String: String], output: Output = .inherit, newSession: Bool = false,
+    passing descriptor: Int32? = nil
+  ) throws(SystemError) -> pid_t {
+    guard let program = locate(arguments[0], path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+      throw SystemError(operation: "start \(arguments[0]) (not found on PATH)", code: ENOENT)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    switch output {
+    case .inherit: break
+    case .discard:
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    case .append(let path):
+      posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
+    // The one passed is moved above 3 first (a dup2 onto itself would keep close-on-exec).
+    var passed: Int32 = -1
+    if let descriptor {
+      passed = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
+      guard passed >= 0 else { throw SystemError(operation: "pass a descriptor to \(arguments[0])", code: errno) }
+      posix_spawn_file_actions_adddup2(&actions, passed, 3)
+    }
+    defer { if passed >= 0 { close(passed) } }
+    // No other descriptor may reach the child: one inherited from our parent (a test runner
+    // watching for its child's end by a pipe) would tie the parent to a detached app for its life.
+    for fd in openDescriptors() where fd > 2 && !(descriptor != nil && fd == 3) {
+      posix_spawn_file_actions_addclose(&actions, fd)
+    }
+
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK) | Int16(POSIX_SPAWN_SETSIGDEF) | (newSession ? setSessionFlag : 0))
+
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for p in argv { free(p) }
+      for p in envp { free(p) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    guard result == 0 else { throw SystemError(operation: "start \(arguments[0])", code: result) }
+    return pid
+  }
+
+  /// Waits for `pid` to exit; its status (128 + n when killed by signal n).
+  package static func wait(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      if errno != EINTR { return 127 }
+    }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Runs `arguments` to its end; its exit status, or nil when it could not start.
+  package static func run(_ arguments: [String], environment: [String: String], output: Output = .inherit) -> Int32? {
+    guard let pid = try? start(arguments, environment: environment, output: output) else { return nil }
+    return wait(pid)
+  }
+
+  /// Runs `arguments` to its end in this process's environment with its output discarded (the
+  /// fetch scheduler's `systemctl` calls); its exit status, or nil when it could not start.
+  package static func run(_ arguments: [String]) -> Int32? {
+    run(arguments, environment: currentEnvironment, output: .discard)
+  }
+
+  /// Starts `arguments` in a session of its own (no terminal, no signals from ours), its output
+  /// appended to `output` (or discarded); `environment` nil is this process's. The `nbridge
+  /// daemon` the fetch scheduler starts, and the runs the daemon wakes.
+  package static func detached(_ arguments: [String], environment: [String: String]? = nil, output: String? = nil)
+    throws(SystemError) -> pid_t
+  {
+    try start(
+      arguments, environment: environment ?? currentEnvironment, output: output.map { .append($0) } ?? .discard,
+      newSession: true)
+  }
+
+  /// This process's environment (`environ`).
+  package static var currentEnvironment: [String: String] {
+    var variables: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.firstIndex(of: "=") {
+        variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      entry += 1
+    }
+    return variables
+  }
+
+  /// Whether `name` is an executable on `path`.
+  package static func locate(_ name: String, path: String) -> String? {
+    if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+    for folder in path.split(separator: ":") where !folder.isEmpty {
+      let candidate = "\(folder)/\(name)"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return nil
+  }
+
+  /// The descriptors open in this process (`/proc/self/fd`), the listing's own included.
+  static func openDescriptors() -> [Int32] {
+    guard let directory = opendir("/proc/self/fd") else { return [] }
+    defer { closedir(directory) }
+    var fds: [Int32] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if let fd = Int32(name) { fds.append(fd) }
+    }
+    return fds
+  }
+
+  /// This program's own path (`/proc/self/exe`).
+  package static var currentExecutable: String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

@@ -1,0 +1,102 @@
+import NBridgeModuleSyntax
+import Testing
+
+/// The rewrite of a module into the loader's function, without a JS context.
+@Suite struct ModuleRewriterTests {
+  /// The rewritten body between the header line's end and the footer, line by line.
+  func lines(_ info: ModuleRecordInfo) -> [Substring] {
+    info.source.split(separator: "\n", omittingEmptySubsequences: false)
+  }
+
+  @Test func recordsEveryImportForm() throws {
+    let info = try ModuleRewriter.rewrite(
+      """
+      import d from './a.js';
+      import * as ns from "./b.js"
+      import { x, y as z, "s t" as u, default as e } from './a.js';
+      import d2, { w } from './c.js';
+      import './side.js';
+      import j from './d.json' with { type: 'json' };
+      """)
+    #expect(info.requests.map(\.specifier) == ["./a.js", "./b.js", "./c.js", "./side.js", "./d.json"])
+    #expect(info.requests[4].type == "json")
+    #expect(info.requests[1].line == 2)
+    let pairs = info.imports.map { "\($0.local)=\($0.name)@\($0.request)" }
+    #expect(pairs == ["d=default@0", "ns=*@1", "x=x@0", "z=y@0", "u=s t@0", "e=default@0", "d2=default@2", "w=w@2", "j=default@4"])
+  }
+
+  @Test func recordsEveryExportForm() throws {
+    let info = try ModuleRewriter.rewrite(
+      """
+      export const a = 1, { b, c: [d] } = o;
+      export function f() {}
+      export async function* g() {}
+      export class C {}
+      let x, y;
+      export { x, y as "why" };
+      export { k as kk, default as dd } from './m.js';
+      export * from './n.js';
+      export * as ns from './n.js';
+      export default 42;
+      """)
+    let local = info.exports.compactMap { e in e.localName.map { "\(e.name)=\($0)" } }
+    #expect(local == ["a=a", "b=b", "d=d", "f=f", "g=g", "C=C", "x=x", "why=y", "default=\(info.prefix)d"])
+    let indirect = info.exports.compactMap { e in e.request.map { "\(e.name)=\(e.importName ?? "")@\($0)" } }
+    #expect(indirect == ["kk=k@0", "dd=default@0", "ns=*@1"])
+    #expect(info.starExports == [1])
+  }
+
+  @Test func keepsEveryLineAndTheColumnsOfUntouchedLines() throws {
+    let source = "import { a } from './a.js';\nconst s = `x${a}`;\n\n      throw new Error(a);\nlet q = 1 / 2 / 3;"
+    let info = try ModuleRewriter.rewrite(source)
+    let body = lines(info)
+    // header on line 1, then the source's lines, then the footer's two lines
+    #expect(body.count == source.split(separator: "\n", omittingEmptySubsequences: false).count + 2)
+    #expect(body[4] == "let q = 1 / 2 / 3;")
+    #expect(body[3].hasPrefix("      throw new Error("))
+    // the uses of `a` read through the import record; the shift is recorded for stack traces
+    #expect(body[1].contains("\(info.prefix).a"))
+    #expect(info.columnShifts.contains { $0[0] == 4 })
+  }
+
+  @Test func leavesShadowingLocalsAlone() throws {
+    let info = try ModuleRewriter.rewrite(
+      """
+      import { x } from './a.js';
+      function f(x) { return x; }
+      const g = (x) => x + 1;
+      const h = x => x;
+      { let x = 2; x; }
+      try {} catch (x) { x; }
+      const o = { x: 1, x() {}, get x() { return 0; } };
+      console.log(x, o.x, { x });
+      """)
+    let body = lines(info)
+    let p = info.prefix
+    for shadowing in body[1...6] { #expect(!shadowing.contains("\(p).x"), "\(shadowing)") }
+    #expect(body[7].contains("(\(p).x, o.x, { x:\(p).x })"))
+  }
+
+  @Test func findsTopLevelAwaitOnlyOutsideFunctions() throws {
+    #expect(try ModuleRewriter.rewrite("await 1;").hasTopLevelAwait)
+    #expect(try ModuleRewriter.rewrite("for await (const x of y) {}").hasTopLevelAwait)
+    #expect(try !ModuleRewriter.rewrite("async function f() { await 1 }\nconst g = async () => await 2;").hasTopLevelAwait)
+    #expect(try ModuleRewriter.rewrite("const g = async () => 1, v = await 2;").hasTopLevelAwait)
+  }
+
+  @Test func rejectsWhatModulesForbid() {
+    for source in [
+      "import { a } from './a.js'; let a;", "export { nope };", "let a; export { a, a };", "return 1;", "yield 1;",
+      "import { a, a } from './a.js';", "<!-- comment", "new.target",
+    ] {
+      #expect(throws: ModuleSyntaxError.self, "\(source)") { try ModuleRewriter.rewrite(source) }
+    }
+  }
+
+  @Test func rewritesDynamicImportAndImportMeta() throws {
+    let info = try ModuleRewriter.rewrite("const m = import('./x.js');\nconsole.log(import.meta.url);")
+    #expect(info.source.contains("= \(info.prefix).import('./x.js')"))
+    #expect(info.source.contains("\(info.prefix).import.meta.url"))
+    #expect(info.requests.isEmpty)
+  }
+}

@@ -1,0 +1,1 @@
+export const h = 'scoped preact h';

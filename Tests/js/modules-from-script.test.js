@@ -1,0 +1,17 @@
+// A plain script reaches modules through import() and require().
+test('import() from a script resolves against the script file', async () => {
+  const ns = await import('./modules/values.mjs');
+  assert.equal(ns.one, 1);
+  assert.equal(typeof ns.default, 'function');
+});
+
+test('require() of an ES module returns its namespace (Node 22 rule)', () => {
+  const ns = require('./modules/values.mjs');
+  assert.equal(ns.two, 2);
+  assert.equal(ns[Symbol.toStringTag], 'Module');
+});
+
+test('require() of a module that awaits at top level is refused', () => {
+  const error = assert.throws(() => require('./modules/tla-a.mjs'));
+  assert.equal(error.code, 'ERR_REQUIRE_ASYNC_MODULE');
+});

@@ -1,0 +1,1 @@
+module.exports = { answer: 42, greet: (n) => 'hello ' + n };

@@ -1,0 +1,5 @@
+export default class {
+  hello() {
+    return 'hi';
+  }
+}

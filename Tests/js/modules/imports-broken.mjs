@@ -1,0 +1,2 @@
+import { fine } from './broken.mjs';
+export default fine;

@@ -1,0 +1,3 @@
+export * from './values.mjs';
+export * as all from './values.mjs';
+export { one as default, two as deux } from './values.mjs';

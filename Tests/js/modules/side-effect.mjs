@@ -1,0 +1,1 @@
+globalThis.sideEffects = (globalThis.sideEffects || 0) + 1;

@@ -1,0 +1,2 @@
+import { log } from './tla-log.mjs';
+log.push('b');
