@@ -33,6 +33,12 @@ struct Figures {
   var appPSS: Double?
   var urlParse: Double?
   var denoURLParse: Double?
+  var logEcho: Double?
+  var logCall: Double?
+  var logCallPlain: Double?
+  var logThroughput: Double?
+  var logLateLost: Double?
+  var logLateDoubled: Double?
   var suspendedIdleCPU: Double?
   var expirationSkew: Double?
   var fetchWake: Double?
@@ -61,6 +67,7 @@ struct Figures {
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
       ("app_load_ms", appLoad), ("webview_floor_pss_mib", webviewFloorPSS), ("app_pss_mib", appPSS),
       ("url_parse_ns", urlParse), ("deno_url_parse_ns", denoURLParse),
+      ("log_call_us", logCall), ("log_throughput_lps", logThroughput), ("log_late_viewer_lost", logLateLost),
       ("suspended_idle_cpu_pct", suspendedIdleCPU), ("expiration_skew_ms", expirationSkew),
       ("fetch_wake_ms", fetchWake),
       ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
@@ -116,6 +123,10 @@ struct Figures {
       Goal(text: "app_load ≤ 1.15 × webview_floor_load", value: ratio(appLoad, webviewFloorLoad), limit: 1.15),
       Goal(text: "app_pss ≤ 1.1 × webview_floor_pss", value: ratio(appPSS, webviewFloorPSS), limit: 1.1),
       Goal(text: "url_parse_ns ≤ 3 × deno_url_parse_ns", value: ratio(urlParse, denoURLParse), limit: 3),
+      Goal(text: "log_call ≤ 3 × echo round trip (same run)", value: ratio(logCall, logEcho), limit: 3),
+      Goal(text: "log_throughput_lps ≥ 100,000", value: logThroughput, limit: 100_000, atLeast: true),
+      Goal(text: "log_late_viewer_lost = 0", value: logLateLost, limit: 0),
+      Goal(text: "log_late_viewer doubled = 0", value: logLateDoubled, limit: 0),
       Goal(text: "suspended_idle_cpu_pct ≤ 0.5", value: suspendedIdleCPU, limit: 0.5),
       Goal(text: "expiration_skew_ms ≤ 20", value: expirationSkew, limit: 20),
       Goal(
@@ -169,6 +180,12 @@ struct Figures {
       ("app_pss_mib", appPSS, "nbridge app, PSS of all its processes"),
       ("url_parse_ns", urlParse, "new URL(u, base?) over 1,000 fixed URLs, per parse"),
       ("deno_url_parse_ns", denoURLParse, "same script under Deno"),
+      ("(log: echo round trip, µs)", logEcho, "await nbridge.echo.echo, measured in the log section (not in JSON)"),
+      ("log_call_us", logCall, "nbridge.log.info('message', i), JS thread, --log-to a port nobody listens on"),
+      ("(log call, no --log-to, µs)", logCallPlain, "same, printing only (not in JSON)"),
+      ("log_throughput_lps", logThroughput, "lines/s, first call → last ack, to nbridge logs --json > /dev/null"),
+      ("log_late_viewer_lost", logLateLost, "50,000 lines, viewer 2 s late, queue 100,000: lines lost"),
+      ("(log late viewer, doubled)", logLateDoubled, "same: lines printed twice (not in JSON)"),
       ("suspended_idle_cpu_pct", suspendedIdleCPU, "suspended app with a 10 ms setInterval, 5 s, % of a core"),
       ("expiration_skew_ms", expirationSkew, "expiration listener vs. its deadline (2 s budget), median"),
       ("fetch_wake_ms", fetchWake, "nbridge daemon: fetch due → exited app's fetch listener called"),

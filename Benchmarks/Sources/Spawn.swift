@@ -8,7 +8,10 @@ struct Spawned {
   let stdoutPath: String
 
   /// Starts `argv` (searched in PATH) with `environment` added to / removed from ours.
-  init(_ argv: [String], set: [String: String] = [:], unset: [String] = [], stdout: String = "/dev/null") {
+  init(
+    _ argv: [String], set: [String: String] = [:], unset: [String] = [], stdout: String = "/dev/null",
+    stderr: String = "/dev/null"
+  ) {
     var environment = ProcessInfo.processInfo.environment
     for name in unset { environment[name] = nil }
     for (name, value) in set { environment[name] = value }
@@ -17,7 +20,7 @@ struct Spawned {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let cArgs = argv.map { strdup($0) } + [nil]
     let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

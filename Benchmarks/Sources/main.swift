@@ -25,8 +25,8 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls` runs
-/// only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log`
+/// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
@@ -140,6 +140,27 @@ if want("window") {
     figures.appLoad = window.appLoad
     figures.webviewFloorPSS = window.floorPSS
     figures.appPSS = window.appPSS
+  }
+}
+
+if want("log") {
+  let bench = LogBench(nbridge: nbridgeBinary, directory: subdirectory("log"))
+  progress("log: echo round trip of this run, then nbridge.log.info on the JS thread")
+  figures.logEcho = median(InProcess.echo(directory: subdirectory("log-echo"), calls: 100_000, asyncCalls: 1, rounds: 3)["echo"] ?? [])
+  var forwarding: [Double] = [], plain: [Double] = []
+  for _ in 0..<3 {
+    let cost = bench.callCost(calls: 200_000)
+    forwarding += cost.forwarding.map { [$0] } ?? []
+    plain += cost.plain.map { [$0] } ?? []
+  }
+  figures.logCall = median(forwarding)
+  figures.logCallPlain = median(plain)
+  progress("log: throughput to nbridge logs --json > /dev/null")
+  figures.logThroughput = median((0..<3).compactMap { _ in bench.throughput(lines: 100_000) })
+  progress("log: 50,000 lines, viewer 2 s late")
+  if let late = bench.lateViewer(lines: 50_000, delay: 2, queue: 100_000) {
+    figures.logLateLost = Double(late.lost)
+    figures.logLateDoubled = Double(late.doubled)
   }
 }
 

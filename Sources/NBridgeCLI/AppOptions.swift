@@ -11,6 +11,15 @@ struct AppOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Comma-separated services to deny.", valueName: "list"))
   var deny: String?
 
+  @Option(help: ArgumentHelp("The least level nbridge.log prints: debug, info, warn, error (default: the manifest's log.level, else debug).", valueName: "level"))
+  var logLevel: String?
+
+  @Option(help: ArgumentHelp("Forward nbridge.log records and console output to 'nbridge logs' at HOST:PORT (:2532 is loopback; env NBRIDGE_LOG_TO).", valueName: "host:port"))
+  var logTo: String?
+
+  @Option(help: ArgumentHelp("Records kept for the viewer until it acknowledges them (default 10000; the oldest go first).", valueName: "n"))
+  var logQueue: Int?
+
   @Option(help: ArgumentHelp("Open the app for this URL (its appUrlOpen event, getLaunchUrl); when the app runs already, hand the URL to it and exit.", valueName: "url"))
   var url: String?
 

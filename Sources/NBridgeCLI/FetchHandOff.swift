@@ -29,12 +29,4 @@ enum FetchHandOff {
       return .failed("\(id): \(error)")
     }
   }
-
-  /// The app id `app` names: an entry script or its folder (its manifest's id), else the id itself.
-  static func appID(_ app: String) -> String {
-    guard let entry = SimulateTarget.entry(app), let manifest = try? AppSetup.manifest(forEntry: entry) else {
-      return app
-    }
-    return manifest.id
-  }
 }

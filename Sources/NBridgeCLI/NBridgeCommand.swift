@@ -17,7 +17,7 @@ public struct NBridgeCommand: ParsableCommand {
     abstract: "Run a hybrid app's JavaScript on Linux with native Swift plugins.",
     version: NBridgeVersion.current,
     subcommands: [
-      Run.self, App.self, Test.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
+      Run.self, App.self, Test.self, Logs.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
       Install.self, Uninstall.self, Open.self,
     ])
 

@@ -11,6 +11,9 @@ struct RunRequest {
   var denied: [String] = []
   var timeout: Double? = nil
   var scriptArguments: [String] = []
+  var logLevel: String? = nil
+  var logTo: String? = nil
+  var logQueue: Int? = nil
   /// Set when the run is a fetch launch: `schedule` (`run --fetch`) or `simulated`.
   var fetch: String? = nil
   var url: String? = nil
@@ -34,6 +37,9 @@ struct RunRequest {
     dataDir = app.dataDir
     allowed = app.allowed
     denied = app.denied
+    logLevel = app.logLevel
+    logTo = app.logTo
+    logQueue = app.logQueue
     url = app.url
     background = app.background
     scriptArguments = arguments
@@ -45,6 +51,27 @@ struct RunRequest {
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
     if let url, AppSetup.scheme(of: url) == nil { throw ValidationError("--url must be a URL with a scheme, got \"\(url)\"") }
     if background && url == nil { throw ValidationError("--background needs --url URL") }
+    if let logLevel, LogLevel(name: logLevel) == nil {
+      throw ValidationError("--log-level must be one of \(LogLevel.accepted) (got \"\(logLevel)\")")
+    }
+    if let logQueue, logQueue < 1 { throw ValidationError("--log-queue must be at least 1 (got \(logQueue))") }
+  }
+
+  /// Where records go: `--log-to`, else `NBRIDGE_LOG_TO`; nil when neither is set.
+  func logDestination() throws -> LogDestination? {
+    guard let text = logTo ?? ProcessEnvironment.value("NBRIDGE_LOG_TO"), !text.isEmpty else { return nil }
+    var destination: LogDestination
+    do {
+      destination = try LogDestination(parsing: text)
+    } catch {
+      throw ValidationError(logTo == nil ? "NBRIDGE_LOG_TO: \(error.description)" : error.description)
+    }
+    if let logQueue {
+      // A bigger queue asked for is a bigger memory allowance too: 256 bytes a record past 8 MiB.
+      destination.queueLimit = logQueue
+      destination.byteLimit = max(destination.byteLimit, logQueue * 256)
+    }
+    return destination
   }
 
   /// Runs the script and ends the process with its exit status. `_exit` (after flushing
@@ -86,6 +113,8 @@ struct RunRequest {
     configuration.allow = allowed
     configuration.deny = denied
     configuration.timeout = timeout
+    configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
+    configuration.logDestination = try logDestination()
     configuration.environment = ProcessEnvironment.current
     // What the background plugin needs to wake this app for a fetch and to know a fetch
     // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.

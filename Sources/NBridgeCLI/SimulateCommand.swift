@@ -55,7 +55,7 @@ extension NBridgeCommand.Simulate {
 
     func run() throws {
       // The app's own time limit bounds the fetch; this bounds a run that never answers at all.
-      switch FetchHandOff.send(reason: "simulated", toApp: FetchHandOff.appID(app), timeout: 86_400 + 60) {
+      switch FetchHandOff.send(reason: "simulated", toApp: (try? SimulateTarget.appID(app)) ?? app, timeout: 86_400 + 60) {
       case .answered(let reply):
         print(reply["line"]?.stringValue ?? "fetch: \(JSONValue.object(reply).jsonText)")
         return

@@ -15,6 +15,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var window: WindowSettings?
   /// Origins the page may navigate to inside the window (`allowNavigation`).
   public var allowNavigation: [String]?
+  /// What `nbridge.log` prints and forwards (`log` in `nbridge.json`).
+  public var log: LogSettings?
   /// How the app follows the desktop (`lifecycle`).
   public var lifecycle: LifecycleSettings?
   /// Limits of background execution (`background`).
@@ -59,4 +61,13 @@ public struct WindowSettings: Sendable, Hashable, Codable {
     self.height = height
     self.resizable = resizable
   }
+}
+
+/// `log` in `nbridge.json`: `{"level": "info"}`, the least level `nbridge.log` prints and forwards.
+public struct LogSettings: Sendable, Hashable, Codable {
+  /// The minimum level (default: debug, everything); `--log-level` overrides it.
+  public var level: LogLevel?
+
+  /// Settings; a nil level takes the default.
+  public init(level: LogLevel? = nil) { self.level = level }
 }

@@ -11,7 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
-    "urlSchemes", "type", "imports", "scopes",
+    "urlSchemes", "type", "imports", "scopes", "log",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -87,6 +87,7 @@ public enum AppSetup {
       }
       manifest.scopes = result
     }
+    manifest.log = try logSettings(object["log"], path: path)
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
@@ -170,6 +171,20 @@ public enum AppSetup {
       settings.resizable = b
     }
     return settings
+  }
+
+  /// `log`: `{level}`, the least level `nbridge.log` prints and forwards.
+  static func logSettings(_ value: JSONValue?, path: String) throws(Problem) -> LogSettings? {
+    guard let value else { return nil }
+    guard case .object(let fields) = value else { throw Problem(description: "\(path): field \"log\" must be an object") }
+    for key in fields.keys where key != "level" {
+      throw Problem(description: "\(path): unknown field \"log.\(key)\" (allowed: level)")
+    }
+    guard let level = fields["level"] else { return LogSettings() }
+    guard case .string(let name) = level, let parsed = LogLevel(name: name) else {
+      throw Problem(description: "\(path): field \"log.level\" must be one of \(LogLevel.accepted), got \(level.jsonText)")
+    }
+    return LogSettings(level: parsed)
   }
 
   /// `lifecycle`: `{followSession}`.

@@ -6,7 +6,7 @@
 /// name in `CHANGELOG.md`.
 public enum NBridgeVersion {
   /// The released version this build is, `MAJOR.MINOR.PATCH`.
-  public static let current = "0.1.0"
+  public static let current = "0.2.0"
   /// The git repository plugin packages depend on: the default of `nbridge init --plugin`'s `--nbridge`.
   public static let repository = "https://github.com/nbridge/nbridge"
 }

@@ -7,8 +7,8 @@ enum PreludeSource {
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
     PackageResources.domexception_js, PackageResources.encoding_js, PackageResources.lazy_js, PackageResources.web_js,
-    PackageResources.page_shims_js, PackageResources.bridge_js,
-    PackageResources.wkbridge_js, PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
+    PackageResources.page_shims_js, PackageResources.bridge_js, PackageResources.wkbridge_js, PackageResources.log_js,
+    PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
 
   /// The web API files `web.js` registers: evaluated by `native.loadDeferred` on first touch.
@@ -19,7 +19,9 @@ enum PreludeSource {
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
-  static let page = compose([PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js])
+  static let page = compose([
+    PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js, PackageResources.log_js,
+  ])
 
   /// One function calling each file's function in order with the same `global` and `internal`.
   static func compose(_ files: [[UInt8]]) -> String {

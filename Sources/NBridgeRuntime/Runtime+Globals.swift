@@ -11,7 +11,7 @@ extension Runtime {
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
-      ("loader", nativeLoader), ("now", nativeNow),
+      ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog),
     ]
     for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
@@ -37,6 +37,7 @@ extension Runtime {
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
     js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
+    js.setProperty(shared, "logLevel", JSValueMakeNumber(ctx, Double(logMinimum.rawValue)))
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
@@ -95,7 +96,9 @@ func withRuntime(
 private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let fd = Int32(JSValueToNumber(runtime.js.ref, args[0], nil))
-    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]))
+    // The console's level (0 debug ... 3 error), for the log viewer.
+    let level = args.count > 2 ? LogLevel(rawValue: Int(JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
+    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
     return nil
   }
 }

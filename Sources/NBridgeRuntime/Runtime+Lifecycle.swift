@@ -55,11 +55,13 @@ extension Runtime {
     guard exitCode == nil, let change = lifecycle.apply(state) else { return }
     let payload: JSONValue = ["state": .string(state.rawValue), "isActive": .bool(state.isActive)]
     if change.leavesBackground {
-      wake()
+      // `resume` and `stateChange` come first; what waited while suspended follows them.
+      unsuspend()
       emit(service: Self.lifecycleService, event: "resume", payload: .null)
       lifecycleListener("Resume")
       emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
       stopsWhenSuspended = false
+      deliverHeld()
     } else if change.entersBackground {
       emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
       emit(service: Self.lifecycleService, event: "pause", payload: .null)
@@ -86,9 +88,21 @@ extension Runtime {
 
   /// Lets JS run again: unfreezes its timers and delivers what waited, in order.
   func wake() {
-    guard lifecycle.isSuspended else { return }
+    guard unsuspend() else { return }
+    deliverHeld()
+  }
+
+  /// Ends suspension (JS timers run again); false when the app was not suspended.
+  @discardableResult
+  func unsuspend() -> Bool {
+    guard lifecycle.isSuspended else { return false }
     lifecycle.isSuspended = false
     loop.jsTimersFrozen = false
+    return true
+  }
+
+  /// Delivers, in order, what waited while the app was suspended.
+  func deliverHeld() {
     while !lifecycle.isSuspended, exitCode == nil, !heldDeliveries.isEmpty {
       let next = heldDeliveries.removeFirst()
       next.body()

@@ -36,7 +36,7 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     let shared: JSONValue = [
       "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
-      "args": .array(configuration.arguments.map { .string($0) }),
+      "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
     ]
     return "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
   }
@@ -70,8 +70,15 @@ extension Runtime {
       listenersChanged(slot: slots[head[0]], event: String(body[body.index(after: newline)...]), count: head[1])
     case "p":
       reply(nil)
-      guard let fd = body.first else { return }
-      emitOutput(fd == "2" ? 2 : 1, String(body.dropFirst()))
+      guard let fd = body.first, let level = body.dropFirst().first?.wholeNumberValue else { return }
+      emitOutput(fd == "2" ? 2 : 1, String(body.dropFirst(2)), level: LogLevel(rawValue: level))
+    case "g":
+      reply(nil)
+      guard let level = body.first?.wholeNumberValue.flatMap(LogLevel.init(rawValue:)) else { return }
+      let newline = body.firstIndex(of: "\n") ?? body.endIndex
+      let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
+      let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
+      text.withUnsafeBufferPointer { units in stack.withUnsafeBufferPointer { log(level: level, message: units, stack: $0) } }
     default:
       reply(nil)
     }

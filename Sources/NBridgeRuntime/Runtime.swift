@@ -41,6 +41,12 @@ public final class Runtime {
   var entryDirectory = "/"
   /// The entry file's absolute path.
   var entryPath = ""
+  /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns of log callers).
+  var logColumnShifts: [String: Int] = [:]
+  /// Forwards log records and output to a viewer (`--log-to`).
+  var logSender: LogSender?
+  /// File names `nbridge.log` callers have had, by their UTF-16.
+  var logFiles: [[UInt16]: (path: String, name: String)] = [:]
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
@@ -147,6 +153,7 @@ public final class Runtime {
     }
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, seconds: timeout) }
+    startLogForwarding()
     do {
       if installsGlobals { try installGlobals(entry: entry) }
     } catch {
@@ -163,6 +170,7 @@ public final class Runtime {
     if exitCode == nil { loop.run() }
     stopControlServer()
     stopPlugins()
+    finishLogForwarding()
     return exitCode ?? ExitStatus.success
   }
 
@@ -284,6 +292,7 @@ public final class Runtime {
       if js.isValidScript(wrapped) {
         let width = head.utf16.count
         shifts = [[1, 0, width]] + shifts.map { $0[0] == 1 ? [1, $0[1] + width, $0[2]] : $0 }
+        logColumnShifts[url] = width
         script = wrapped
       }
     }
@@ -291,9 +300,11 @@ public final class Runtime {
     _ = try js.evaluate(script, url: url)
   }
 
-  /// Writes to the run's stdout (1) or stderr (2).
-  func emitOutput(_ fd: Int32, _ text: String) {
+  /// Writes to the run's stdout (1) or stderr (2), and forwards it to the log viewer (`--log-to`)
+  /// at `level` (by default info for stdout, error for stderr).
+  func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
     if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
+    if logSender != nil { forwardOutput(text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 
   func bridgeError(from error: any Error) -> BridgeError {

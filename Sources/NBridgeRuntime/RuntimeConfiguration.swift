@@ -24,6 +24,10 @@ public struct RuntimeConfiguration: Sendable {
   public var timeout: Double?
   /// Where `console` and error reports go (fd 1 or 2, text); nil writes to the process's stdout/stderr.
   public var output: (@Sendable (Int32, String) -> Void)?
+  /// The least level `nbridge.log` prints (`--log-level`); nil takes the manifest's `log.level`, else debug.
+  public var logLevel: LogLevel?
+  /// Forward `nbridge.log` records and console output to a viewer (`--log-to`, `nbridge logs`).
+  public var logDestination: LogDestination?
   /// Handle SIGINT/SIGTERM, and SIGTSTP/SIGCONT for the lifecycle (the CLI does; an embedding
   /// program may not want to).
   public var handlesSignals: Bool = false

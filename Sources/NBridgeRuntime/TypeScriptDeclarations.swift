@@ -90,6 +90,18 @@ public enum TypeScriptDeclarations {
         onBridgeReady(callback?: (bridge: NBridge) => void): Promise<NBridge>;
         /** The script's arguments (after `--`). */
         readonly args: string[];
+        /** Levelled log records with the caller's file:line, printed and forwarded to `nbridge logs` (--log-to). */
+        readonly log: NBridgeLog;
+      }
+
+      /** `nbridge.log`: synchronous, never throws; arguments formatted as `console` formats them. */
+      interface NBridgeLog {
+        debug(...args: unknown[]): void;
+        info(...args: unknown[]): void;
+        warn(...args: unknown[]): void;
+        /** The same as `warn`. */
+        warning(...args: unknown[]): void;
+        error(...args: unknown[]): void;
       }
 
       declare var nbridge: NBridge;

@@ -253,4 +253,34 @@ import Testing
     #expect(child.waitForOutput("fetch 1 schedule background"))
     #expect(child.isRunning)
   }
+
+  @Test func aSuspendedAppRunsForASimulatedFetchThenSuspendsAgain() throws {
+    let entry = try app(
+      """
+      nbridge.background.addListener('fetch', async ({ id }) => {
+        console.log('fetch', id, (await nbridge.app.getState()).state);
+        return 'newData';
+      });
+      setInterval(() => {}, 1000);
+      console.log('ready');
+      """)
+    let child = try NBridgeBinary.start(["run", entry], environment: env)
+    defer { child.stop() }
+    #expect(child.waitForOutput("ready"))
+    let moved = try NBridgeBinary.run(["simulate", "background", "dev.nbridge.fetchtest"], environment: env)
+    #expect(moved.stdout == "background (suspended)\n", "\(moved.stderr)")
+    let r = try NBridgeBinary.run(["simulate", "fetch", "dev.nbridge.fetchtest"], environment: env)
+    #expect(r.stdout.range(of: #"^fetch 1: newData in \d+ ms\n$"#, options: .regularExpression) != nil, "\(r.stdout)\(r.stderr)")
+    #expect(child.waitForOutput("fetch 1 background"))
+    // Left as it was: in background, and suspended again once the fetch let go of it (asking for
+    // the state it is in moves nothing and answers it).
+    var state = ""
+    let end = Date().addingTimeInterval(10)
+    while Date() < end {
+      state = try NBridgeBinary.run(["simulate", "background", "dev.nbridge.fetchtest"], environment: env).stdout
+      if state == "background (suspended)\n" { break }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    #expect(state == "background (suspended)\n")
+  }
 }

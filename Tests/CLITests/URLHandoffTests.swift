@@ -305,4 +305,36 @@ import Testing
         "listening", "stateChange background", "pause", "resume", "stateChange active", "url dbuurl://localhost/data?woken",
       ])
   }
+
+  @Test func openInBackgroundLeavesTheAppInBackgroundUntilItIsBroughtForward() throws {
+    defer { stopLaunchedApps() }
+    try dir.write("receiver/nbridge.json", #"{"id": "\#(id)", "urlSchemes": ["dbuurl"]}"#)
+    let entry = try dir.write(
+      "receiver/index.js",
+      """
+      nbridge.app.addListener('resume', () => console.log('resume'));
+      nbridge.app.addListener('appUrlOpen', async ({ url }) => {
+        console.log('url ' + url + ' ' + (await nbridge.app.getState()).state);
+        nbridge.app.exit();
+      });
+      console.log('listening');
+      """)
+    try install()
+    let app = try NBridgeBinary.start(["run", entry], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("listening", timeout: 20))
+    #expect(try nbridge(["simulate", "background", id]).status == 0)
+    let r = try nbridge(["open", "--background", "dbuurl://localhost/quiet"])
+    #expect(r.status == 0, "\(r.stderr)")
+    // `--background` hands the URL over without bringing the app forward: it stays in background
+    // (suspended, so its listener waits) until something makes it active.
+    let ps = try nbridge(["ps", "--json"])
+    let row = try JSONValue(parsing: ps.stdout).arrayValue?.first { $0["app"]?.stringValue == id }
+    #expect(row?["state"]?.stringValue == "background", "\(ps.stdout)")
+    usleep(300_000)
+    #expect(!app.stdout.contains("url "))
+    #expect(try nbridge(["simulate", "foreground", id]).status == 0)
+    #expect(app.wait(timeout: 20) == 0)
+    #expect(app.stdout.split(separator: "\n") == ["listening", "resume", "url dbuurl://localhost/quiet active"])
+  }
 }

@@ -74,6 +74,7 @@ test('searchParams stay in sync with the URL', () => {
 
 test('URLSearchParams from strings, records and pairs; sort is stable; iteration is live', () => {
   assert.equal(new URLSearchParams('?a=b%20c&d=e+f').get('a'), 'b c');
+  assert.equal(new URLSearchParams('%EF%BB%BFx=1').get('\ufeffx'), '1', 'a decoded BOM is kept');
   assert.equal(new URLSearchParams({ x: '1', y: 2 }).toString(), 'x=1&y=2');
   const params = new URLSearchParams([['z', '1'], ['a', '2'], ['z', '0']]);
   params.sort();

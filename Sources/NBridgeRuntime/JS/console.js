@@ -132,8 +132,10 @@
   const counters = new Map();
   const timersByLabel = new Map();
   const native = internal.native;
-  const out = (...a) => native.print(1, format(a) + '\n');
-  const err = (...a) => native.print(2, format(a) + '\n');
+  // The level (0 debug, 1 info, 2 warn, 3 error) is for the log viewer (--log-to).
+  const printer = (fd, level) => (...a) => native.print(fd, format(a) + '\n', level);
+  const out = printer(1, 1);
+  const err = printer(2, 3);
   if (internal.page) {
     Object.assign(internal, { inspect, format, formatStack });
     return;
@@ -143,8 +145,8 @@
   Object.assign(console, {
     log: out,
     info: out,
-    debug: out,
-    warn: err,
+    debug: printer(1, 0),
+    warn: printer(2, 2),
     error: err,
     trace: (...a) => err('Trace: ' + format(a) + '\n' + formatStack(new Error().stack)),
     assert: (cond, ...a) => {

@@ -40,8 +40,12 @@
     listeners(sid, event, count) {
       post('l' + sid + ' ' + count + '\n' + event);
     },
-    print(fd, text) {
-      post('p' + fd + text);
+    // The level (0 debug ... 3 error) is for the log viewer (--log-to).
+    print(fd, text, level) {
+      post('p' + fd + (level === undefined ? (fd === 2 ? 3 : 1) : level) + text);
+    },
+    log(level, text, stack) {
+      post('g' + level + String(stack).replace(/\n/g, '\t') + '\n' + text);
     },
     reportError(e) {
       setTimeout(() => {
@@ -71,11 +75,12 @@
     }
     return '';
   }
-  for (const [name, fd] of [['log', 1], ['info', 1], ['debug', 1], ['warn', 2], ['error', 2]]) {
+  const levels = [['log', 1, 1], ['info', 1, 1], ['debug', 1, 0], ['warn', 2, 2], ['error', 2, 3]];
+  for (const [name, fd, level] of levels) {
     const original = global.console[name];
     global.console[name] = function (...items) {
       const at = caller();
-      internal.native.print(fd, (at ? at + ': ' : '') + internal.format(items) + '\n');
+      internal.native.print(fd, (at ? at + ': ' : '') + internal.format(items) + '\n', level);
       return original.apply(this, items);
     };
   }

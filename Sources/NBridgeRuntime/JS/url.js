@@ -119,7 +119,7 @@
       }
       return new Uint8Array(bytes);
     }
-    const utf8 = new TextDecoder();
+    const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
     const percentDecode = (s) => (s.indexOf('%') < 0 ? s : utf8.decode(percentDecodeBytes(s)));
 
     // Hosts.
@@ -128,6 +128,10 @@
     // deno-lint-ignore no-control-regex
     const forbiddenDomain = /[\x00-\x20#%/:<>?@[\\\]^|\x7f]/;
 
+    // Regular expressions made once (a literal in a function body is a new object at every call).
+    const decimal = /^[0-9]+$/, hexadecimal = /^[0-9a-fA-F]+$/, octal = /^[0-7]+$/;
+    const nonASCII = /[\u0080-\uffff]/;
+    const idnaCache = new Map();
     function parseIPv4Number(s) {
       if (s === '') return FAILURE;
       let radix = 10;
@@ -139,7 +143,7 @@
         s = s.slice(1);
       }
       if (s === '') return 0;
-      const valid = radix === 10 ? /^[0-9]+$/ : radix === 16 ? /^[0-9a-fA-F]+$/ : /^[0-7]+$/;
+      const valid = radix === 10 ? decimal : radix === 16 ? hexadecimal : octal;
       if (!valid.test(s)) return FAILURE;
       return parseInt(s, radix);
     }
@@ -154,7 +158,7 @@
         parts.pop();
       }
       const last = parts[parts.length - 1];
-      if (last !== '' && /^[0-9]+$/.test(last)) return true;
+      if (last !== '' && decimal.test(last)) return true;
       return parseIPv4Number(last) !== FAILURE;
     }
     function parseIPv4(s) {
@@ -277,9 +281,15 @@
     // plain ASCII without xn-- labels is only lowercased; anything else goes to ICU (native).
     function domainToASCII(domain) {
       let result;
-      if (!/[\u0080-\uffff]/.test(domain)) result = domain.toLowerCase();
+      if (!nonASCII.test(domain)) result = domain.toLowerCase();
       else {
-        result = native.domainToASCII(domain);
+        result = idnaCache.get(domain);
+        if (result === undefined) {
+          // A call into ICU costs microseconds; a program resolves the same few hosts again and again.
+          result = native.domainToASCII(domain);
+          if (idnaCache.size >= 256) idnaCache.clear();
+          idnaCache.set(domain, result);
+        }
         if (result === null) return FAILURE;
       }
       return result === '' ? FAILURE : result;
@@ -784,6 +794,7 @@
     const usv = (v) => `${v}`.toWellFormed();
 
     // application/x-www-form-urlencoded.
+    const plus = /\+/g;
     function parseForm(input) {
       const list = [];
       for (const sequence of input.split('&')) {
@@ -791,7 +802,7 @@
         const at = sequence.indexOf('=');
         const name = at < 0 ? sequence : sequence.slice(0, at);
         const value = at < 0 ? '' : sequence.slice(at + 1);
-        list.push([percentDecode(name.replace(/\+/g, ' ')), percentDecode(value.replace(/\+/g, ' '))]);
+        list.push([percentDecode(name.replace(plus, ' ')), percentDecode(value.replace(plus, ' '))]);
       }
       return list;
     }

@@ -1,0 +1,304 @@
+import Glibc
+import NBridgePlugin
+import NBridgeSystem
+
+/// `nbridge logs`: listens for apps run with `--log-to`, many at once over one `poll(2)`, prints
+/// their records (one line each, or JSON Lines), and acknowledges each record once it is written.
+/// A record whose `seq` a run already sent is skipped, so a resent tail never shows twice. On
+/// SIGINT/SIGTERM it acknowledges what it printed before closing: the next viewer goes on from there.
+final class LogViewer {
+  /// What to show and whom to hear.
+  struct Options {
+    var host = "127.0.0.1"
+    var port: UInt16 = 2532
+    var minimum = LogLevel.debug
+    var app: String?
+    var grep: String?
+    var json = false
+    var color = false
+  }
+
+  private final class Connection {
+    let fd: Int32
+    let peer: SocketAddress
+    var input: [UInt8] = []
+    /// The app id, as JSON (quoted) for `--json` and as text.
+    var appJSON: [UInt8] = Array(#""?""#.utf8)
+    var app = "?"
+    var pid: Int64 = 0
+    var run: String
+    var acknowledged: UInt64 = 0
+    var malformed = 0
+    /// Skipping the rest of a line that grew past the limit.
+    var discarding = false
+
+    init(fd: Int32, peer: SocketAddress) {
+      self.fd = fd
+      self.peer = peer
+      run = "connection \(fd) \(peer)"
+    }
+  }
+
+  private let options: Options
+  /// Whether peers that are not loopback are taken: only when listening on an address that is
+  /// not loopback itself (`--host 0.0.0.0`, a LAN address), which is what naming one asks for.
+  private let anyPeer: Bool
+  private let listener: Int32
+  private let signals: Int32
+  private var connections: [Int32: Connection] = [:]
+  /// The highest `seq` seen, by run id.
+  private var runs: [String: UInt64] = [:]
+  private var out: [UInt8] = []
+  private var stopping = false
+  private static let lineLimit = 16 << 20
+
+  /// Listens (the error says why it could not, such as the port in use).
+  init(_ options: Options) throws(SystemError) {
+    self.options = options
+    listener = try TCP.listen(host: options.host, port: options.port)
+    anyPeer = !TCP.localAddress(listener).isLoopback
+    signals = ViewerSignals.install()
+  }
+
+  /// Where it listens (the port the system picked for `--port 0`).
+  var address: SocketAddress { TCP.localAddress(listener) }
+
+  /// Runs until SIGINT/SIGTERM (exit 0) or stdout closes (exit 1).
+  func run() -> Int32 {
+    out.reserveCapacity(1 << 20)
+    while !stopping {
+      var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+      let open = Array(connections.values)
+      for connection in open { fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
+      let ready = poll(&fds, nfds_t(fds.count), 100)
+      if ready < 0 && errno != EINTR { return 1 }
+      if fds[1].revents != 0 { stopping = true }
+      if fds[0].revents != 0 { acceptAll() }
+      for (index, connection) in open.enumerated() where fds[index + 2].revents != 0 {
+        readAll(connection)
+      }
+      guard flush() else { return 1 }
+      for connection in connections.values { acknowledge(connection) }
+    }
+    shutDown()
+    return 0
+  }
+
+  // MARK: Connections
+
+  private func acceptAll() {
+    while let (fd, peer) = TCP.accept(listener) {
+      guard anyPeer || peer.isLoopback else {
+        warn("refused \(peer): not a loopback address (listen with --host to take other peers)")
+        close(fd)
+        continue
+      }
+      connections[fd] = Connection(fd: fd, peer: peer)
+    }
+  }
+
+  /// Reads what the connection has (at most 4 MiB a turn, so one app cannot starve the others).
+  private func readAll(_ connection: Connection) {
+    var total = 0
+    while total < 4 << 20 {
+      guard let n = TCP.read(connection.fd, into: &connection.input, max: 256 * 1024) else { break }
+      if n <= 0 {
+        processLines(connection)
+        drop(connection)
+        return
+      }
+      total += n
+      processLines(connection)
+    }
+  }
+
+  private func drop(_ connection: Connection) {
+    if connection.malformed > 0 {
+      warn("ignored \(connection.malformed) malformed line\(connection.malformed == 1 ? "" : "s") from \(connection.peer)")
+    }
+    close(connection.fd)
+    connections[connection.fd] = nil
+  }
+
+  private func processLines(_ connection: Connection) {
+    var start = 0
+    connection.input.withUnsafeBufferPointer { buffer in
+      while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        if connection.discarding {
+          connection.discarding = false
+        } else {
+          handle(UnsafeBufferPointer(rebasing: buffer[start..<newline]), from: connection)
+        }
+        start = newline + 1
+      }
+    }
+    connection.input.removeFirst(start)
+    if connection.input.count > LogViewer.lineLimit {
+      connection.malformed += 1
+      connection.discarding = true
+      connection.input.removeAll()
+    }
+  }
+
+  private func handle(_ bytes: UnsafeBufferPointer<UInt8>, from connection: Connection) {
+    if bytes.isEmpty { return }
+    guard let line = LogLine(bytes) else {
+      connection.malformed += 1
+      return
+    }
+    if line.hello {
+      if let app = line.app {
+        connection.app = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[app]))
+        connection.appJSON = Array(bytes[(app.lowerBound - 1)...app.upperBound])
+      }
+      connection.pid = line.pid ?? 0
+      if let run = line.run { connection.run = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self) }
+      connection.acknowledged = 0
+      return
+    }
+    guard let seq = line.seq else { return }
+    let seen = runs[connection.run] ?? 0
+    guard seq > seen else { return }
+    runs[connection.run] = seq
+    if let app = options.app, app != connection.app { return }
+    let isMarker = line.dropped != nil
+    if !isMarker {
+      if (line.level ?? .info) < options.minimum { return }
+      if let grep = options.grep, !grep.isEmpty {
+        guard let message = line.message, LogLine.decode(UnsafeBufferPointer(rebasing: bytes[message])).contains(grep)
+        else { return }
+      }
+    }
+    if options.json {
+      out += #"{"app":"#.utf8
+      out += connection.appJSON
+      out += #","pid":"#.utf8
+      out += String(connection.pid).utf8
+      out += bytes.count > 2 ? [UInt8(ascii: ",")] : []
+      out += bytes[1...]
+      out.append(UInt8(ascii: "\n"))
+    } else {
+      appendText(line, bytes, connection)
+    }
+  }
+
+  /// `09:30:00.123 INFO  dev.x index.js:12  message`.
+  private func appendText(_ line: LogLine, _ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+    let level = line.dropped != nil ? LogLevel.warn : line.level ?? .info
+    let color = options.color ? (level == .error ? "\u{1B}[31m" : level == .warn ? "\u{1B}[33m" : "") : ""
+    var text = color + LogViewer.clock(line.time ?? 0) + " "
+    let tag = level.name.uppercased()
+    text += tag + String(repeating: " ", count: 6 - tag.count) + connection.app + " "
+    if let dropped = line.dropped {
+      text += "dropped: \(dropped) record\(dropped == 1 ? "" : "s") (seq \(line.from ?? 0)-\(line.to ?? 0)): the app's queue was full"
+    } else {
+      if let file = line.file, !file.isEmpty {
+        let path = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[file]))
+        text += String(path.split(separator: "/").last ?? "") + ":" + String(line.line ?? 0)
+      } else {
+        text += "console"
+      }
+      text += "  "
+      if let message = line.message { text += LogLine.decode(UnsafeBufferPointer(rebasing: bytes[message])) }
+    }
+    if !color.isEmpty { text += "\u{1B}[0m" }
+    out += text.utf8
+    out.append(UInt8(ascii: "\n"))
+  }
+
+  /// Local `HH:MM:SS.mmm` of a time in milliseconds since the epoch.
+  static func clock(_ milliseconds: Int64) -> String {
+    var seconds = time_t(milliseconds / 1000)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    let ms = Int(milliseconds % 1000)
+    return two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "."
+      + (ms < 10 ? "00" : ms < 100 ? "0" : "") + String(ms)
+  }
+
+  // MARK: Output and acknowledgements
+
+  /// Writes what is buffered to stdout; false when stdout is gone.
+  private func flush() -> Bool {
+    defer { out.removeAll(keepingCapacity: true) }
+    do {
+      try POSIX.writeAll(1, out, what: "stdout")
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// Tells a client the last `seq` of its run this viewer has (printed, or filtered out).
+  private func acknowledge(_ connection: Connection) {
+    let seen = runs[connection.run] ?? 0
+    guard seen > connection.acknowledged else { return }
+    let line = Array(#"{"ack":\#(seen)}"#.utf8) + [UInt8(ascii: "\n")]
+    if TCP.write(connection.fd, line, from: 0) == line.count { connection.acknowledged = seen }
+  }
+
+  /// Acknowledges what was printed, closes the sending side, and lets clients read that before
+  /// they close theirs (at most 0.5 s): what is unread is theirs to send to the next viewer.
+  private func shutDown() {
+    _ = flush()
+    for connection in connections.values {
+      acknowledge(connection)
+      Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+    }
+    let deadline = Self.monotonicMilliseconds() + 500
+    while !connections.isEmpty {
+      let remaining = deadline - Self.monotonicMilliseconds()
+      if remaining <= 0 { break }
+      let open = Array(connections.values)
+      var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+      if poll(&fds, nfds_t(fds.count), Int32(remaining)) <= 0 { break }
+      for (index, connection) in open.enumerated() where fds[index].revents != 0 {
+        var scratch: [UInt8] = []
+        if let n = TCP.read(connection.fd, into: &scratch), n <= 0 {
+          close(connection.fd)
+          connections[connection.fd] = nil
+        }
+      }
+    }
+    for connection in connections.values { close(connection.fd) }
+    close(listener)
+  }
+
+  private func warn(_ text: String) { writeStderr("nbridge logs: \(text)\n") }
+
+  private static func monotonicMilliseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+  }
+}
+
+/// SIGINT/SIGTERM as a readable pipe the viewer polls (a handler may only write a byte).
+private enum ViewerSignals {
+  nonisolated(unsafe) static var writer: Int32 = -1
+
+  static func install() -> Int32 {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    writer = fds[1]
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGINT)
+    sigaddset(&unblock, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+    signal(SIGINT, onSignal)
+    signal(SIGTERM, onSignal)
+    signal(SIGPIPE, SIG_IGN)
+    return fds[0]
+  }
+}
+
+private let onSignal: @convention(c) (Int32) -> Void = { _ in
+  var byte: UInt8 = 1
+  _ = write(ViewerSignals.writer, &byte, 1)
+}

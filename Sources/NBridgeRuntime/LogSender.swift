@@ -1,0 +1,201 @@
+import Glibc
+import NBridgePlugin
+import NBridgeSystem
+
+/// Forwards a run's log records to a viewer (`--log-to`) on a thread of its own: it connects
+/// (backing off from 0.1 s, doubling to 5 s), says hello, writes records as JSON lines, and lets
+/// go of what the viewer acknowledges; after a reconnect it starts again after the last ack.
+/// The JS thread only appends to the queue, and wakes the thread when it sleeps.
+final class LogSender: Sendable {
+  let destination: LogDestination
+  let queue: LogQueue
+  private let hello: [UInt8]
+  /// A pipe the thread polls: written by `append` (only when the sender is idle) and by `finish`.
+  private let wake: Int32
+  private let wakeWriter: Int32
+
+  init(destination: LogDestination, app: String) {
+    self.destination = destination
+    queue = LogQueue(limit: destination.queueLimit, byteLimit: destination.byteLimit)
+    var line: [UInt8] = []
+    line += #"{"hello":1,"app":""#.utf8
+    JSONEscaping.append(utf8: app, to: &line)
+    line += #"","pid":"#.utf8
+    JSONEscaping.appendDecimal(Int64(getpid()), to: &line)
+    line += #","run":""#.utf8
+    line += RandomID.bytes(8).flatMap { byte in [byte >> 4, byte & 15].map { Array("0123456789abcdef".utf8)[Int($0)] } }
+    line += "\"}\n".utf8
+    hello = line
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    wake = fds[0]
+    wakeWriter = fds[1]
+  }
+
+  deinit {
+    close(wake)
+    close(wakeWriter)
+  }
+
+  /// Starts the sender thread (detached; it holds this object until it ends).
+  func start() {
+    var thread = pthread_t()
+    let box = Unmanaged.passRetained(self).toOpaque()
+    let started = pthread_create(
+      &thread, nil,
+      { raw in
+        let sender = Unmanaged<LogSender>.fromOpaque(raw!).takeRetainedValue()
+        sender.run()
+        return nil
+      }, box)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      Unmanaged<LogSender>.fromOpaque(box).release()
+    }
+  }
+
+  /// Queues a record; never blocks on the network.
+  func append(_ record: LogRecord) {
+    if queue.append(record) { signal() }
+  }
+
+  /// Ends forwarding at the end of a run: waits at most `seconds` for acknowledgements when a
+  /// viewer is connected (not at all otherwise); returns how many records were not delivered.
+  func finish(seconds: Double = 2) -> Int {
+    let connected = queue.close()
+    signal()
+    if connected {
+      let deadline = monotonicNanos() + UInt64(seconds * 1e9)
+      while monotonicNanos() < deadline {
+        let (count, stillConnected) = queue.undelivered
+        if count == 0 || !stillConnected { break }
+        usleep(1000)
+      }
+    }
+    queue.stop()
+    signal()
+    return queue.undelivered.count
+  }
+
+  private func signal() {
+    var byte: UInt8 = 1
+    _ = write(wakeWriter, &byte, 1)
+  }
+
+  private func drainWake() {
+    var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+    while withUnsafeMutableBytes(of: &bytes, { read(wake, $0.baseAddress, $0.count) }) == 32 {}
+  }
+
+  /// Sleeps `milliseconds`, or less when `finish` wakes the thread.
+  private func pause(_ milliseconds: Int32) {
+    var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+    _ = poll(&fds, 1, milliseconds)
+    drainWake()
+  }
+
+  // MARK: The thread
+
+  private func run() {
+    var backoff: Int32 = 100
+    // Closing while not connected ends the thread: the run does not wait for a viewer. An
+    // attempt under way is seen through (the run waits for it, within its 2 s).
+    var first = true
+    while first || !queue.isClosing {
+      if !first { drainWake() }
+      first = false
+      queue.connecting(true)
+      let fd: Int32
+      do {
+        let addresses = try SocketAddress.resolve(host: destination.host, port: destination.port)
+        fd = try TCP.connect(addresses, timeout: 2000, interrupt: -1)
+      } catch {
+        queue.connecting(false)
+        if queue.isClosing { return }
+        pause(backoff)
+        backoff = min(backoff * 2, 5000)
+        continue
+      }
+      backoff = 100
+      queue.connected()
+      serve(fd)
+      queue.disconnected()
+      close(fd)
+      pause(backoff)
+    }
+  }
+
+  /// Writes and reads on one connection until it ends, or the run's end has nothing left for it.
+  private func serve(_ fd: Int32) {
+    var out = hello
+    var offset = 0
+    var input: [UInt8] = []
+    input.reserveCapacity(4096)
+    while !queue.senderShouldEnd {
+      if offset == out.count {
+        out.removeAll(keepingCapacity: true)
+        offset = 0
+        if let batch = queue.take(max: 2048) { LogSender.encode(batch, into: &out) }
+      }
+      var fds = [
+        pollfd(fd: fd, events: Int16(POLLIN) | (offset < out.count ? Int16(POLLOUT) : 0), revents: 0),
+        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+      ]
+      guard poll(&fds, 2, queue.isClosing ? 50 : -1) >= 0 || errno == EINTR else { return }
+      if fds[1].revents != 0 { drainWake() }
+      if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        guard let n = TCP.read(fd, into: &input, max: 4096) else { continue }
+        if n <= 0 { return }
+        readAcknowledgements(&input)
+      }
+      if fds[0].revents & Int16(POLLOUT) != 0 {
+        let n = TCP.write(fd, out, from: offset)
+        if n < 0 { return }
+        offset += n
+      }
+    }
+  }
+
+  /// Handles the complete `{"ack":N}` lines at the front of `input`.
+  private func readAcknowledgements(_ input: inout [UInt8]) {
+    guard let lastNewline = input.lastIndex(of: UInt8(ascii: "\n")) else { return }
+    var highest: UInt64 = 0
+    for line in input[...lastNewline].split(separator: UInt8(ascii: "\n")) {
+      guard let key = line.firstRange(of: #""ack":"#.utf8) else { continue }
+      var value: UInt64 = 0
+      for byte in line[key.upperBound...] {
+        guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
+        value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+      }
+      highest = max(highest, value)
+    }
+    input.removeFirst(lastNewline + 1)
+    if highest > 0 { queue.acknowledge(highest) }
+  }
+
+  static func encode(_ batch: LogQueue.Batch, into out: inout [UInt8]) {
+    if let dropped = batch.dropped {
+      out += #"{"seq":"#.utf8
+      JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
+      out += #","dropped":"#.utf8
+      JSONEscaping.appendDecimal(Int64(dropped.count), to: &out)
+      out += #","from":"#.utf8
+      JSONEscaping.appendDecimal(Int64(dropped.from), to: &out)
+      out += #","to":"#.utf8
+      JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
+      out += #","t":"#.utf8
+      JSONEscaping.appendDecimal(LogRecord.now(), to: &out)
+      out += "}\n".utf8
+    }
+    var seq = batch.firstSeq
+    for record in batch.records {
+      record.append(seq: seq, to: &out)
+      seq += 1
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+import NBridgeSystem
+
+/// `nbridge.log` and `--log-to`: records printed locally and, when forwarding, queued for the
+/// sender thread with everything else the run prints.
+extension Runtime {
+  /// The least level `nbridge.log` prints: `--log-level`, else the manifest's `log.level`, else debug.
+  var logMinimum: LogLevel { configuration.logLevel ?? configuration.manifest.log?.level ?? .debug }
+
+  /// Starts the sender thread when the run forwards its records.
+  func startLogForwarding() {
+    guard let destination = configuration.logDestination, logSender == nil else { return }
+    let sender = LogSender(destination: destination, app: configuration.manifest.id)
+    sender.start()
+    logSender = sender
+  }
+
+  /// At the end of the run: waits (at most 2 s, and only when connected) for the viewer's
+  /// acknowledgements, then says on stderr how many records it never got.
+  func finishLogForwarding() {
+    guard let sender = logSender else { return }
+    logSender = nil
+    let undelivered = sender.finish()
+    guard undelivered > 0 else { return }
+    let text = "nbridge: \(undelivered) log record\(undelivered == 1 ? "" : "s") not delivered to \(sender.destination)\n"
+    if let output = configuration.output { output(2, text) } else { writeAll(2, text) }
+  }
+
+  /// One `nbridge.log` call: `[INFO] index.js:12 message` on stdout (warn and error on stderr),
+  /// and the record for the viewer when forwarding.
+  func log(level: LogLevel, message units: UnsafeBufferPointer<UInt16>, stack: UnsafeBufferPointer<UInt16>) {
+    var caller = CallerFrame(stack: stack, files: &logFiles)
+    if let frame = caller, frame.line == 1, let shift = logColumnShifts[frame.file] {
+      caller?.column = max(1, frame.column - shift)
+    }
+    var line: [UInt8] = []
+    line.reserveCapacity(units.count + 64)
+    line += level.tag.utf8
+    line.append(0x20)
+    if let caller {
+      line += caller.fileName.utf8
+      line.append(UInt8(ascii: ":"))
+      JSONEscaping.appendDecimal(Int64(caller.line), to: &line)
+      line.append(0x20)
+    }
+    UTF16Text.appendUTF8(units, to: &line)
+    line.append(0x0A)
+    let fd: Int32 = level >= .warn ? 2 : 1
+    if let output = configuration.output {
+      output(fd, String(decoding: line, as: UTF8.self))
+    } else {
+      try? POSIX.writeAll(fd, line, what: "log")
+    }
+    logSender?.append(LogRecord(level: level, message: units, caller: caller))
+  }
+
+  /// Forwards what the run printed (console, error reports) as a `console` record.
+  func forwardOutput(_ text: String, level: LogLevel) {
+    guard let logSender else { return }
+    var text = Substring(text)
+    if text.last == "\n" { text = text.dropLast() }
+    logSender.append(LogRecord(level: level, output: String(text)))
+  }
+}
+
+/// `native.log(level, message, stack)`: the one crossing of an `nbridge.log` call.
+let nativeLog: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ref = runtime.js.ref
+    let level = LogLevel(rawValue: Int(JSValueToNumber(ref, args[0], nil))) ?? .info
+    guard let message = JSValueToStringCopy(ref, args[1], nil) else { return nil }
+    defer { JSStringRelease(message) }
+    guard let stack = JSValueToStringCopy(ref, argc > 2 ? args[2] : JSValueMakeUndefined(ref), nil) else { return nil }
+    defer { JSStringRelease(stack) }
+    runtime.log(level: level, message: utf16(message), stack: utf16(stack))
+    return nil
+  }
+}
+
+/// A JS string's UTF-16 units, valid while the string is.
+private func utf16(_ string: JSStringRef) -> UnsafeBufferPointer<UInt16> {
+  let length = JSStringGetLength(string)
+  return UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length)
+}
+
+/// JavaScript's UTF-16 as UTF-8 bytes for the terminal (a lone surrogate prints as U+FFFD).
+enum UTF16Text {
+  static func appendUTF8(_ units: UnsafeBufferPointer<UInt16>, to out: inout [UInt8]) {
+    var i = 0
+    let n = units.count
+    while i < n {
+      let u = units[i]
+      i += 1
+      if u < 0x80 {
+        out.append(UInt8(u))
+      } else if u < 0x800 {
+        out.append(UInt8(0xC0 | (u >> 6)))
+        out.append(UInt8(0x80 | (u & 0x3F)))
+      } else if u & 0xFC00 == 0xD800, i < n, units[i] & 0xFC00 == 0xDC00 {
+        let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(units[i]) - 0xDC00)
+        i += 1
+        out += [
+          UInt8(0xF0 | (scalar >> 18)), UInt8(0x80 | ((scalar >> 12) & 0x3F)), UInt8(0x80 | ((scalar >> 6) & 0x3F)),
+          UInt8(0x80 | (scalar & 0x3F)),
+        ]
+      } else if u & 0xF800 == 0xD800 {
+        out += [0xEF, 0xBF, 0xBD]
+      } else {
+        out += [UInt8(0xE0 | (u >> 12)), UInt8(0x80 | ((u >> 6) & 0x3F)), UInt8(0x80 | (u & 0x3F))]
+      }
+    }
+  }
+}
