@@ -39,6 +39,8 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(soup_message_headers_remove, void, (void *headers, const char *name)) \
   F(soup_message_headers_iter_init, void, (SoupMessageHeadersIter * iter, void *headers)) \
   F(soup_message_headers_iter_next, int, (SoupMessageHeadersIter * iter, const char **name, const char **value)) \
+  F(soup_message_headers_get_encoding, int, (void *headers)) \
+  F(soup_message_headers_get_content_length, int64_t, (void *headers)) \
   F(g_input_stream_read_async, void, \
     (void *stream, void *buffer, size_t count, int priority, void *cancellable, GAsyncReadyCallback callback, \
      void *data)) \
@@ -58,6 +60,7 @@ FUNCTIONS(POINTER)
 
 static void *library;
 static void *session;
+static char *session_agent;
 
 int nbh_load(const char **error) {
   if (library) return 0;
@@ -76,7 +79,9 @@ int nbh_load(const char **error) {
   return 0;
 }
 
-enum { NO_REDIRECT = 1 << 1, CHUNK = 64 * 1024 };
+// SOUP_MESSAGE_NO_REDIRECT; SOUP_ENCODING_CONTENT_LENGTH. A body of unknown length starts in a
+// FIRST-byte buffer; a Content-Length above HINT_LIMIT is not trusted for the first allocation.
+enum { NO_REDIRECT = 1 << 1, ENCODING_CONTENT_LENGTH = 2, FIRST = 16 * 1024, HINT_LIMIT = 8 * 1024 * 1024 };
 
 typedef struct {
   void *message;
@@ -112,7 +117,7 @@ static int kind_of(const GError *error) {
 }
 
 static void fail(request *r, GError *error) {
-  r->callback(r->data, NBH_ERROR, 0, error->message, NULL, NULL, 0, NULL, 0, kind_of(error));
+  r->callback(r->data, NBH_ERROR, 0, error->message, NULL, 0, kind_of(error));
   g_error_free_(error);
   finish(r);
 }
@@ -128,20 +133,21 @@ static void did_read(void *stream, void *result, void *data) {
     unsigned char *body = r->body;
     size_t length = r->length;
     r->body = NULL;
-    r->callback(r->data, NBH_BODY, 0, NULL, NULL, NULL, 0, body, length, 0);
+    r->callback(r->data, NBH_BODY, 0, NULL, body, length, 0);
     return finish(r);
   }
   r->length += (size_t)n;
   read_more(r);
 }
 
+// Reads into the free end of the buffer, doubling it when full (the read that finds the end
+// needs room too).
 static void read_more(request *r) {
-  if (r->capacity - r->length < CHUNK) {
-    size_t capacity = r->capacity ? r->capacity * 2 : CHUNK * 2;
+  if (r->capacity == r->length) {
+    size_t capacity = r->capacity ? r->capacity * 2 : FIRST;
     unsigned char *grown = realloc(r->body, capacity);
     if (!grown) {
-      GError error = {g_io_error_quark_(), 0, "out of memory reading the body"};
-      r->callback(r->data, NBH_ERROR, 0, error.message, NULL, NULL, 0, NULL, 0, NBH_FAILED);
+      r->callback(r->data, NBH_ERROR, 0, "out of memory reading the body", NULL, 0, NBH_FAILED);
       return finish(r);
     }
     r->body = grown;
@@ -150,46 +156,76 @@ static void read_more(request *r) {
   g_input_stream_read_async_(r->stream, r->body + r->length, r->capacity - r->length, 0, r->cancellable, did_read, r);
 }
 
+// The response headers as one NUL-terminated `name\nvalue\n...` block of UTF-8 (libsoup's header
+// values are UTF-8, invalid bytes replaced), malloc'd (NULL when out of memory).
+static char *header_block(void *headers, size_t *length) {
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+  size_t size = 0;
+  soup_message_headers_iter_init_(&iter, headers);
+  while (soup_message_headers_iter_next_(&iter, &name, &value)) size += strlen(name) + strlen(value) + 2;
+  char *block = malloc(size + 1), *end = block;
+  if (!block) return NULL;
+  soup_message_headers_iter_init_(&iter, headers);
+  while (soup_message_headers_iter_next_(&iter, &name, &value)) {
+    if (end != block) *end++ = '\n';
+    size_t n = strlen(name), v = strlen(value);
+    memcpy(end, name, n);
+    end[n] = '\n';
+    memcpy(end + n + 1, value, v);
+    end += n + 1 + v;
+  }
+  *end = '\0';
+  *length = (size_t)(end - block);
+  return block;
+}
+
 static void did_send(void *source, void *result, void *data) {
   request *r = data;
   GError *error = NULL;
   r->stream = soup_session_send_finish_(source, result, &error);
   if (!r->stream) return fail(r, error);
   void *headers = soup_message_get_response_headers_(r->message);
-  size_t count = 0, capacity = 16;
-  const char **names = malloc(capacity * sizeof *names), **values = malloc(capacity * sizeof *values);
-  SoupMessageHeadersIter iter;
-  soup_message_headers_iter_init_(&iter, headers);
-  const char *name, *value;
-  while (names && values && soup_message_headers_iter_next_(&iter, &name, &value)) {
-    if (count == capacity) {
-      capacity *= 2;
-      const char **n = realloc(names, capacity * sizeof *names), **v = realloc(values, capacity * sizeof *values);
-      if (n) names = n;
-      if (v) values = v;
-      if (!n || !v) break;
-    }
-    names[count] = name;
-    values[count] = value;
-    count++;
-  }
+  size_t length = 0;
+  char *block = header_block(headers, &length);
   const char *reason = soup_message_get_reason_phrase_(r->message);
-  r->callback(r->data, NBH_HEAD, (int)soup_message_get_status_(r->message), reason ? reason : "", names, values, count,
-              NULL, 0, 0);
-  free(names);
-  free(values);
+  r->callback(r->data, NBH_HEAD, (int)soup_message_get_status_(r->message), reason ? reason : "", block, length, 0);
+  free(block);
+  // A body of known length is read into one buffer of that size (plus the byte the last read needs).
+  if (soup_message_headers_get_encoding_(headers) == ENCODING_CONTENT_LENGTH) {
+    int64_t expected = soup_message_headers_get_content_length_(headers);
+    if (expected >= 0 && expected < HINT_LIMIT) {
+      r->body = malloc((size_t)expected + 1);
+      r->capacity = r->body ? (size_t)expected + 1 : 0;
+    }
+  }
   read_more(r);
 }
 
-void *nbh_send(const char *method, const char *url, const char *const *names, const char *const *values, size_t count,
-               const void *body, size_t length, const char *user_agent, nbh_callback callback, void *data) {
+void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
+               const char *user_agent, nbh_callback callback, void *data) {
   void *message = soup_message_new_(method, url);
   if (!message) return NULL;
   if (!session) session = soup_session_new_();
-  soup_session_set_user_agent_(session, user_agent);
+  if (!session_agent || strcmp(session_agent, user_agent) != 0) {
+    free(session_agent);
+    session_agent = strdup(user_agent);
+    soup_session_set_user_agent_(session, user_agent);
+  }
   soup_message_add_flags_(message, NO_REDIRECT);
-  void *headers = soup_message_get_request_headers_(message);
-  for (size_t i = 0; i < count; i++) soup_message_headers_append_(headers, names[i], values[i]);
+  void *request_headers = soup_message_get_request_headers_(message);
+  // The block is split in a copy: each name and value NUL-terminated in place.
+  char *copy = *headers ? strdup(headers) : NULL;
+  for (char *cursor = copy; cursor;) {
+    char *name = cursor, *value = strchr(name, '\n');
+    if (!value) break;
+    *value++ = '\0';
+    char *next = strchr(value, '\n');
+    if (next) *next++ = '\0';
+    soup_message_headers_append_(request_headers, name, value);
+    cursor = next;
+  }
+  free(copy);
   if (body) {
     void *bytes = g_bytes_new_(body, length);
     soup_message_set_request_body_from_bytes_(message, NULL, bytes);

@@ -28,33 +28,25 @@ final class HTTPExchange {
     hold = runtime.loop.hold("fetch")
   }
 
-  /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` through libsoup; the
-  /// outcome reaches the handler, at once when libsoup cannot be opened or the URL is refused.
-  func start(method: String, url: String, headers: String, body: UnsafeRawBufferPointer?, userAgent: String) {
+  /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` through libsoup (each
+  /// string NUL-terminated bytes); the outcome reaches the handler, at once when libsoup cannot
+  /// be opened or the URL is refused.
+  func start(
+    method: UnsafePointer<CChar>, url: UnsafePointer<CChar>, headers: UnsafePointer<CChar>, body: UnsafeRawBufferPointer?,
+    userAgent: UnsafePointer<CChar>
+  ) {
     var failure: UnsafePointer<CChar>?
     guard nbh_load(&failure) == 0 else {
       let reason = failure.map { String(cString: $0) } ?? "unknown error"
       deliver(.failure(kind: 0, message: "libsoup 3 (libsoup-3.0-0) cannot be opened: \(reason)"))
       return
     }
-    let lines = headers.isEmpty ? [] : headers.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    var names: [UnsafePointer<CChar>?] = []
-    var values: [UnsafePointer<CChar>?] = []
-    let storage = lines.map { strdup($0) }
-    defer { storage.forEach { free($0) } }
-    var index = 0
-    while index + 1 < storage.count {
-      names.append(UnsafePointer(storage[index]))
-      values.append(UnsafePointer(storage[index + 1]))
-      index += 2
-    }
     let retained = Unmanaged.passRetained(self)
     request = nbh_send(
-      method, url, names, values, names.count, body?.baseAddress, body?.count ?? 0, userAgent, exchangeEvent,
-      retained.toOpaque())
+      method, url, headers, body?.baseAddress, body?.count ?? 0, userAgent, exchangeEvent, retained.toOpaque())
     if request == nil {
       retained.release()
-      deliver(.failure(kind: Int(NBH_BAD_URL.rawValue), message: "libsoup cannot parse the URL \(url)"))
+      deliver(.failure(kind: Int(NBH_BAD_URL.rawValue), message: "libsoup cannot parse the URL \(String(cString: url))"))
     }
   }
 
@@ -64,7 +56,8 @@ final class HTTPExchange {
   }
 
   enum Event {
-    case head(status: Int, reason: String, headers: String)
+    /// The reason phrase and the header block, NUL-terminated UTF-8 from libsoup.
+    case head(status: Int, reason: UnsafePointer<CChar>?, headers: UnsafePointer<CChar>?)
     case body(UnsafeMutableRawPointer?, Int)
     case failure(kind: Int, message: String)
   }
@@ -81,10 +74,10 @@ final class HTTPExchange {
     switch event {
     case .head(let status, let reason, let headers):
       // Each string is kept from the GC while the next is made (a Swift array is not scanned).
-      let reasonValue = js.string(reason)
+      let reasonValue = js.utf8String(reason)
       JSValueProtect(ctx, reasonValue)
       defer { JSValueUnprotect(ctx, reasonValue) }
-      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.string(headers)]
+      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.utf8String(headers)]
     case .body(let bytes, let length):
       let buffer = bytes.flatMap { bytes in
         JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, freeBytes, nil, nil)
@@ -118,14 +111,10 @@ private struct RawEvent: @unchecked Sendable {
   let length: Int
 }
 
-private let exchangeEvent: nbh_callback = { data, event, status, text, names, values, count, bytes, length, kind in
-  let message = text.map { String(cString: $0) } ?? ""
-  var headers = ""
-  for i in 0..<count {
-    if i > 0 { headers += "\n" }
-    headers += String(cString: names![i]!) + "\n" + String(cString: values![i]!)
-  }
+private let exchangeEvent: nbh_callback = { data, event, status, text, bytes, length, kind in
   let raw = RawEvent(data: data, event: event, bytes: bytes, length: length)
+  let text = UnsafeRawPointer(text)
+  let reason = RawEvent(data: UnsafeMutableRawPointer(mutating: text), event: 0, bytes: nil, length: 0)
   let status = Int(status), kind = Int(kind)
   BridgeActor.assumeIsolated {
     guard let data = raw.data else { return }
@@ -133,9 +122,15 @@ private let exchangeEvent: nbh_callback = { data, event, status, text, names, va
     let unmanaged = Unmanaged<HTTPExchange>.fromOpaque(data)
     let exchange = unmanaged.takeUnretainedValue()
     switch raw.event {
-    case Int32(NBH_HEAD.rawValue): exchange.deliver(.head(status: status, reason: message, headers: headers))
+    case Int32(NBH_HEAD.rawValue):
+      exchange.deliver(
+        .head(
+          status: status, reason: reason.data.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) },
+          headers: raw.bytes.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) }))
     case Int32(NBH_BODY.rawValue): exchange.deliver(.body(raw.bytes, raw.length))
-    default: exchange.deliver(.failure(kind: kind, message: message))
+    default:
+      let message = reason.data.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+      exchange.deliver(.failure(kind: kind, message: message))
     }
     if last { unmanaged.release() }
   }

@@ -86,9 +86,16 @@ private let nativeHTTP: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
     runtime.nextFetchID += 1
     let exchange = HTTPExchange(id: id, runtime: runtime, handler: handler)
     runtime.fetches[id] = exchange
-    exchange.start(
-      method: runtime.js.toString(args[0]), url: runtime.js.toString(args[1]), headers: runtime.js.toString(args[2]),
-      body: body, userAgent: runtime.js.toString(args[4]))
+    let js = runtime.js
+    js.withByteString(args[0]) { method in
+      js.withByteString(args[1]) { url in
+        js.withByteString(args[2]) { headers in
+          js.withByteString(args[4]) { agent in
+            exchange.start(method: method, url: url, headers: headers, body: body, userAgent: agent)
+          }
+        }
+      }
+    }
     return JSValueMakeNumber(ctx, Double(id))
   }
 }

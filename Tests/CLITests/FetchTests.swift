@@ -187,6 +187,17 @@ import Testing
     #expect(r.stdout == "\(8 * 1024 * 1024) true\n", "\(r.stderr)")
   }
 
+  @Test func aBodyOfUnknownLengthArrivesWholeWithItsHeaders() throws {
+    let r = try run(
+      #"""
+      const res = await fetch(base + '/chunked');
+      const text = await res.text();
+      console.log(text.length, text.startsWith('a'.repeat(30000)), text.endsWith('b'.repeat(10000)));
+      console.log(res.headers.get('x-text'), res.headers.get('transfer-encoding'));
+      """#)
+    #expect(r.stdout == "40000 true true\ncafé chunked\n", "\(r.stderr)")
+  }
+
   @Test func aDeniedFetchRejectsAndSendsNothing() throws {
     try dir.write("app/nbridge.json", #"{"id": "com.example.fetch", "permissions": ["storage"]}"#)
     let script = """

@@ -10,7 +10,8 @@
 /// What a request reports, in order: one NBH_HEAD then one NBH_BODY, or one NBH_ERROR at
 /// either step. After NBH_BODY or NBH_ERROR the handle is gone.
 typedef enum {
-  /// `status`, `text` the reason phrase, `names`/`values`/`count` the response headers.
+  /// `status`, `text` the reason phrase, `bytes`/`length` the response headers as one
+  /// NUL-terminated UTF-8 block `name\nvalue\nname\nvalue` (NULL when there is none).
   NBH_HEAD = 0,
   /// `bytes`/`length`: the whole body, malloc'd; the callee owns it (free).
   NBH_BODY = 1,
@@ -30,19 +31,20 @@ typedef enum {
   NBH_CONNECTION_CLOSED = 7,
 } nbh_error_kind;
 
-/// A request's progress (see nbh_event); strings and arrays live for the duration of the call.
-typedef void (*nbh_callback)(void *data, int event, int status, const char *text, const char *const *names,
-                             const char *const *values, size_t count, void *bytes, size_t length, int error_kind);
+/// A request's progress (see nbh_event); strings and a head's block live for the duration of the call.
+typedef void (*nbh_callback)(void *data, int event, int status, const char *text, void *bytes, size_t length,
+                             int error_kind);
 
 /// Opens libsoup-3.0 and resolves every function; 0 on success, else sets *error.
 int nbh_load(const char **error);
 
-/// Starts `method url` (redirects are not followed: the caller follows them) with `count`
-/// request headers and a copy of `body` (NULL for none); returns the request's handle, or NULL
-/// (and no event) when libsoup cannot parse the URL.
-/// soup_session_send_async, then g_input_stream_read_async until the end of the body.
-void *nbh_send(const char *method, const char *url, const char *const *names, const char *const *values, size_t count,
-               const void *body, size_t length, const char *user_agent, nbh_callback callback, void *data);
+/// Starts `method url` (redirects are not followed: the caller follows them) with the request
+/// headers `headers` (`name\nvalue\nname\nvalue`, or "" for none) and a copy of `body` (NULL for
+/// none); returns the request's handle, or NULL (and no event) when libsoup cannot parse the URL.
+/// soup_session_send_async, then g_input_stream_read_async until the end of the body (into a
+/// buffer sized by Content-Length when the response has one).
+void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
+               const char *user_agent, nbh_callback callback, void *data);
 
 /// g_cancellable_cancel: the request ends soon with NBH_ERROR / NBH_CANCELLED.
 void nbh_cancel(void *request);

@@ -20,6 +20,19 @@
   }
   const baseURL = () => internal.entryFolderURL || 'file:///';
   const withoutFragment = (url) => url.href.replace(/#.*$/, '');
+  const parsedURLs = new Map();
+  function requestURL(input) {
+    const key = baseURL() + '\n' + input;
+    let href = parsedURLs.get(key);
+    if (href !== undefined) return href;
+    const parsed = parseURL(input, baseURL());
+    if (!parsed) throw new TypeError('Request: "' + input + '" is not a valid URL');
+    if (parsed.username || parsed.password) throw new TypeError('Request: "' + input + '" includes credentials');
+    href = withoutFragment(parsed);
+    if (parsedURLs.size >= 64) parsedURLs.delete(parsedURLs.keys().next().value);
+    parsedURLs.set(key, href);
+    return href;
+  }
 
   // ------------------------------------------------------------------ Headers
   const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -464,13 +477,8 @@
       if (requestState.has(input)) {
         base = requestState.get(input);
       } else {
-        const parsed = parseURL(String(input), baseURL());
-        if (!parsed) throw new TypeError('Request: "' + String(input) + '" is not a valid URL');
-        if (parsed.username || parsed.password) {
-          throw new TypeError('Request: "' + String(input) + '" includes credentials');
-        }
+        input = requestURL(String(input));
         base = null;
-        input = withoutFragment(parsed);
       }
       const s = {
         url: base ? base.url : input,

@@ -3,7 +3,8 @@
 Prints "port N" on its first line, then one line "request METHOD PATH" per request it sees.
 Routes: /hello, /echo (the request's method, headers and body as JSON), /redirect/N (a chain
 of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
-/big/N (N MiB of 'x'), /json. With --tls, HTTPS with selfsigned-cert.pem (a certificate no
+/big/N (N MiB of 'x'), /json, /chunked (a body of 40,000 bytes in chunks, no Content-Length,
+a header value in UTF-8). With --tls, HTTPS with selfsigned-cert.pem (a certificate no
 client trusts: the tests check that fetch refuses it).
 """
 import os
@@ -62,6 +63,15 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/big/"):
             mib = int(path.split("/")[2])
             return self.reply(200, b"x" * (mib * 1024 * 1024), "application/octet-stream")
+        if path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self._headers_buffer.append(b"X-Text: caf\xc3\xa9\r\n")
+            self.end_headers()
+            for chunk in (b"a" * 30000, b"b" * 10000):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            self.wfile.write(b"0\r\n\r\n")
+            return
         return self.reply(404, b"no route " + path.encode())
 
     do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_PATCH = handle_any
