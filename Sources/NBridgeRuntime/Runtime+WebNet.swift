@@ -3,7 +3,7 @@ import Glibc
 import NBridgePlugin
 
 /// The native floor of `fetch`, `localStorage` and the web classes loaded on first touch: the
-/// JS semantics live in `JS/fetch.js`, `JS/blob.js` and `JS/storage.js`.
+/// JS semantics live in `JS/fetch.js`, `JS/blob.js`, `JS/storage.js` and `JS/message.js`.
 extension Runtime {
   /// The native functions these add to the prelude's `native`.
   static let webNetFunctions: [(String, JSObjectCallAsFunctionCallback)] = [
@@ -15,6 +15,7 @@ extension Runtime {
   /// The JS files evaluated on first touch of one of their globals, by name.
   static let lazySources: [String: [UInt8]] = [
     "blob": PackageResources.blob_js, "fetch": PackageResources.fetch_js, "storage": PackageResources.storage_js,
+    "message": PackageResources.message_js,
   ]
 
   /// The permission that guards `fetch` to `http:` and `https:` URLs.

@@ -56,6 +56,9 @@ import Testing
       const agent: string = navigator.userAgent;
       new EventTarget().dispatchEvent(new CustomEvent<number>('n', { detail: 1 }));
       reportError(new Error('x'));
+      const channel: MessageChannel = new MessageChannel();
+      channel.port2.onmessage = (e: MessageEvent<string>) => console.log(e.data.length, e.ports.length);
+      channel.port1.postMessage('hi', [new MessageChannel().port1]);
       console.log(q, now, id, digest, agent);
       """)
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -1,6 +1,7 @@
 // Blob, File, FormData, fetch, Headers, Request, Response, Storage, QuotaExceededError,
-// localStorage and sessionStorage, through lazy.js's lazy globals: the first touch of one evaluates its file
-// (blob.js, fetch.js, storage.js), so a script that uses none of them does not even parse them.
+// localStorage, sessionStorage, MessageChannel, MessagePort and MessageEvent, through lazy.js's lazy
+// globals: the first touch of one evaluates its file (blob.js, fetch.js, storage.js, message.js), so
+// a script that uses none of them does not even parse them.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -16,6 +17,7 @@
   internal.lazyGlobals(['Blob', 'File', 'FormData'], () => internal.loadWeb('blob'));
   internal.lazyGlobals(['fetch', 'Headers', 'Request', 'Response'], () => internal.loadWeb('fetch'));
   internal.lazyGlobals(['Storage', 'QuotaExceededError'], () => internal.loadWeb('storage'));
+  internal.lazyGlobals(['MessageChannel', 'MessagePort', 'MessageEvent'], () => internal.loadWeb('message'));
   // Each storage on its own: touching sessionStorage does not open localStorage's file.
   internal.lazyGlobals(['localStorage'], () => ({ localStorage: internal.loadWeb('storage').localStorage() }));
   internal.lazyGlobals(['sessionStorage'], () => ({ sessionStorage: internal.loadWeb('storage').sessionStorage() }));
