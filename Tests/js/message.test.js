@@ -74,6 +74,12 @@ test('transfer moves a port: the receiver gets a working port, the sent one is c
   assert.throws(() => outer.port1.postMessage(null, [outer.port2]), 'DataCloneError');
   assert.throws(() => outer.port1.postMessage(() => 1), 'DataCloneError');
   assert.throws(() => outer.port1.postMessage(null, [{}]), 'DataCloneError');
+  const kept = new MessageChannel();
+  assert.throws(() => outer.port1.postMessage([kept.port1, () => 1], [kept.port1]), 'DataCloneError');
+  kept.port2.start();
+  const stillThere = nextMessage(kept.port2);
+  kept.port1.postMessage('not moved');
+  assert.equal((await stillThere).data, 'not moved');
 });
 
 test('transfer of an ArrayBuffer hands over its bytes', async () => {

@@ -153,6 +153,8 @@
   // has ArrayBuffer.prototype.transfer, else copied.
   function serialize(message, transfer) {
     if (transfer.length === 0) return { data: global.structuredClone(message), newPorts: [] };
+    // A message that cannot be cloned throws before anything is moved.
+    cloneWith(message, new Map(transfer.map((item) => [item, item])));
     const substitutes = new Map();
     const newPorts = [];
     for (const item of transfer) {
