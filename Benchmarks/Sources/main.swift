@@ -103,7 +103,7 @@ if want("url") {
 
 if want("webfetch") {
   progress("fetch against a local server (nbridge\(deno == nil ? "" : ", deno"))")
-  let fetch = FetchBench(processes: processes).run(rounds: 3, requests: 3000)
+  let fetch = FetchBench(processes: processes).run(rounds: 5, requests: 3000)
   figures.fetchLocalRPS = median(fetch.nbridge)
   figures.denoFetchLocalRPS = fetch.deno.isEmpty ? nil : median(fetch.deno)
 }
