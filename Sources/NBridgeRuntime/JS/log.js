@@ -7,6 +7,7 @@
   const format = internal.format;
   const minimum = internal.logLevel === undefined ? 0 : internal.logLevel;
   const E = Error;
+  const slice = Array.prototype.slice;
   function text(items) {
     try {
       return format(items);
@@ -20,14 +21,18 @@
   }
   function level(n) {
     if (n < minimum) return function () {};
-    return function (...items) {
+    return function (first) {
       try {
         // Four frames: this function, then the caller (or native frames such as apply).
         const limit = E.stackTraceLimit;
         E.stackTraceLimit = 4;
         const stack = new E().stack;
         E.stackTraceLimit = limit;
-        native.log(n, text(items), stack);
+        // One string without a % directive is its own text: no array, no formatter.
+        const message = arguments.length === 1 && typeof first === 'string' && first.indexOf('%') < 0
+          ? first
+          : text(slice.call(arguments));
+        native.log(n, message, stack);
       } catch {
         // A log call never throws.
       }
