@@ -32,6 +32,8 @@ final class LogViewer {
     var malformed = 0
     /// Skipping the rest of a line that grew past the limit.
     var discarding = false
+    /// How much of `input` holds no newline.
+    var searched = 0
 
     init(fd: Int32, peer: SocketAddress) {
       self.fd = fd
@@ -132,20 +134,26 @@ final class LogViewer {
   private func processLines(_ connection: Connection) {
     var start = 0
     connection.input.withUnsafeBufferPointer { buffer in
-      while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      // The unfinished line's bytes were searched before: each byte is searched once.
+      var from = connection.searched
+      while from < buffer.count, let found = memchr(buffer.baseAddress! + from, 0x0A, buffer.count - from) {
+        let newline = buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
         if connection.discarding {
           connection.discarding = false
         } else {
           handle(UnsafeBufferPointer(rebasing: buffer[start..<newline]), from: connection)
         }
         start = newline + 1
+        from = start
       }
     }
     connection.input.removeFirst(start)
+    connection.searched = connection.input.count
     if connection.input.count > LogViewer.lineLimit {
       connection.malformed += 1
       connection.discarding = true
       connection.input.removeAll()
+      connection.searched = 0
     }
   }
 

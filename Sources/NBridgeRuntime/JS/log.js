@@ -19,6 +19,21 @@
       }
     }
   }
+  // A string without a % directive, then strings and numbers, print as the formatter would
+  // print them: joined with spaces. Anything else (undefined: not plain) goes to the formatter.
+  function plain(items, first) {
+    if (typeof first !== 'string' || first.indexOf('%') >= 0) return undefined;
+    let message = first;
+    for (let k = 1; k < items.length; k++) {
+      const item = items[k];
+      if (typeof item === 'string' || (typeof item === 'number' && (item !== 0 || 1 / item > 0))) {
+        message += ' ' + item;
+      } else {
+        return undefined;
+      }
+    }
+    return message;
+  }
   function level(n) {
     if (n < minimum) return function () {};
     return function (first) {
@@ -28,11 +43,7 @@
         E.stackTraceLimit = 4;
         const stack = new E().stack;
         E.stackTraceLimit = limit;
-        // One string without a % directive is its own text: no array, no formatter.
-        const message = arguments.length === 1 && typeof first === 'string' && first.indexOf('%') < 0
-          ? first
-          : text(slice.call(arguments));
-        native.log(n, message, stack);
+        native.log(n, plain(arguments, first) ?? text(slice.call(arguments)), stack);
       } catch {
         // A log call never throws.
       }
