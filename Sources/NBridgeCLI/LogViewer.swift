@@ -34,6 +34,9 @@ final class LogViewer {
     var discarding = false
     /// How much of `input` holds no newline.
     var searched = 0
+    /// Read from in the last turn of the loop; when it was last acknowledged (monotonic ms).
+    var readLast = false
+    var acknowledgedAt: Int64 = 0
 
     init(fd: Int32, peer: SocketAddress) {
       self.fd = fd
@@ -80,15 +83,24 @@ final class LogViewer {
       ]
       let open = Array(connections.values)
       for connection in open { fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&fds, nfds_t(fds.count), 100)
+      // Owing an acknowledgement, it wakes within 10 ms to send it.
+      let owing = open.contains { $0.progress.seen > $0.acknowledged }
+      let ready = poll(&fds, nfds_t(fds.count), owing ? 10 : 100)
       if ready < 0 && errno != EINTR { return 1 }
       if fds[1].revents != 0 { stopping = true }
       if fds[0].revents != 0 { acceptAll() }
       for (index, connection) in open.enumerated() where fds[index + 2].revents != 0 {
         readAll(connection)
+        connection.readLast = true
       }
       guard flush() else { return 1 }
-      for connection in connections.values { acknowledge(connection) }
+      let now = Self.monotonicMilliseconds()
+      for connection in connections.values {
+        // While a client streams, one ack each 10 ms (not one a read: each wakes its sender);
+        // the moment it pauses, at once.
+        if !connection.readLast || now - connection.acknowledgedAt >= 10 { acknowledge(connection, at: now) }
+        connection.readLast = false
+      }
     }
     shutDown()
     return 0
@@ -262,11 +274,14 @@ final class LogViewer {
   }
 
   /// Tells a client the last `seq` of its run this viewer has (printed, or filtered out).
-  private func acknowledge(_ connection: Connection) {
+  private func acknowledge(_ connection: Connection, at now: Int64 = 0) {
     let seen = connection.progress.seen
     guard seen > connection.acknowledged else { return }
     let line = Array(#"{"ack":\#(seen)}"#.utf8) + [UInt8(ascii: "\n")]
-    if TCP.write(connection.fd, line, from: 0) == line.count { connection.acknowledged = seen }
+    if TCP.write(connection.fd, line, from: 0) == line.count {
+      connection.acknowledged = seen
+      connection.acknowledgedAt = now
+    }
   }
 
   /// Acknowledges what was printed, closes the sending side, and lets clients read that before

@@ -80,6 +80,7 @@ package final class LogQueue: Sendable {
   /// A chunk past this size is not appended to.
   private static let chunkBytes = 64 << 10
   private let state = Mutex(State())
+  private static let seqKey = Array(#"{"seq":"#.utf8)
 
   package init(limit: Int, byteLimit: Int) {
     self.limit = max(limit, 1)
@@ -102,7 +103,7 @@ package final class LogQueue: Sendable {
       }
       let last = s.chunks.count - 1
       let before = s.chunks[last].bytes.count
-      s.chunks[last].bytes += #"{"seq":"#.utf8
+      s.chunks[last].bytes += LogQueue.seqKey
       JSONEscaping.appendDecimal(Int64(seq), to: &s.chunks[last].bytes)
       s.chunks[last].bytes += body
       s.chunks[last].ends.append(s.chunks[last].bytes.count)

@@ -42,12 +42,14 @@ enum LogRecord {
   private static let consoleSite = Array(
     "\",\"file\":\"\",\"line\":0,\"col\":0,\"fn\":\"\",\"src\":\"console\"}\n".utf8)
 
+  private static let time = Array(#","t":"#.utf8)
+  /// `,"level":"info","msg":"`, by level.
+  private static let levels = LogLevel.allCases.map { Array(#","level":"\#($0.name)","msg":""#.utf8) }
+
   private static func head(_ level: LogLevel, into out: inout [UInt8]) {
-    out += #","t":"#.utf8
+    out += time
     JSONEscaping.appendDecimal(now(), to: &out)
-    out += #","level":""#.utf8
-    out += level.name.utf8
-    out += #"","msg":""#.utf8
+    out += levels[level.rawValue]
   }
 
   /// Wall-clock milliseconds since the epoch.
