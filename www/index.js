@@ -66,5 +66,5 @@ function watchClipboard(words) {
     await nbridge.pasteboard.setString({ string: 'Retina' });
   }
   await watching;
-  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere)');
+  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere, or: nbridge simulate fetch www)');
 })();
