@@ -72,6 +72,47 @@ import Testing
     #expect(at.map { "\($0)" < "\(wokenAt ?? "")" } == true, "the refreshes are not in order")
   }
 
+  /// `make run` where no systemd user manager answers: the run still ends by itself, leaving
+  /// `nbridge daemon` to wake `www/index.js` for its fetch; `-- --no-fetch` removes the schedule
+  /// and the daemon leaves.
+  @Test func theSampleLeavesAFetchScheduleThatNoFetchRemoves() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-sample-daemon")
+    var env = try Self.environment(dir)
+    env["NBRIDGE_SCHEDULER"] = "daemon"
+    env["XDG_DATA_HOME"] = dir.file("data-home")
+    env["XDG_STATE_HOME"] = dir.file("state-home")
+    env["XDG_CONFIG_HOME"] = dir.file("config-home")
+    let lock = dir.file("data-home/nbridge/fetch/daemon.lock")
+    func daemonPID() -> Int32? {
+      (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+    defer { if let pid = daemonPID() { kill(pid, SIGTERM) } }
+
+    let run = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("\nDone. Try: "))
+    let record = dir.file("data-home/nbridge/fetch/dev.nbridge.sample.json")
+    let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
+    let command = schedule?["command"] as? [String] ?? []
+    #expect(Array(command.dropFirst().prefix(2)) == ["run", "--fetch"], "\(command)")
+    #expect(command.last == Self.root + "/www/index.js", "\(command)")
+    #expect(schedule?["interval"] as? Double == 600)
+    var pid: Int32?
+    let started = Date().addingTimeInterval(10)
+    while pid == nil && Date() < started {
+      pid = daemonPID()
+      if pid == nil { usleep(50_000) }
+    }
+    let daemon = try #require(pid, "no nbridge daemon was started")
+
+    let off = try NBridgeBinary.run(["run", Self.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
+    #expect(off.stdout.contains("background.setMinimumFetchInterval: { interval: 'never', nextFetchAt: null }"), "\(off.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: record))
+    let gone = Date().addingTimeInterval(10)
+    while kill(daemon, 0) == 0 && !FetchWakeTests.isGone(daemon) && Date() < gone { usleep(50_000) }
+    #expect(kill(daemon, 0) != 0 || FetchWakeTests.isGone(daemon), "the daemon stayed with no schedule left")
+  }
+
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
