@@ -3,7 +3,8 @@
 // (after `resume` and `stateChange`, and what the runtime held) the held callbacks run in the order
 // they came due. An interval or an animation frame that comes due again while held runs once: it
 // does not catch up. Clearing a timer or cancelling a frame drops its held callback too. The
-// window calls `__nbridgeSuspend(true|false)`.
+// window calls `__nbridgeSuspend(true|false)`. A new document asks the window whether the app is
+// suspended (it may be loaded while it is) and holds what comes due until the answer, a moment.
 (function (global, internal) {
   'use strict';
   const original = {
@@ -14,7 +15,9 @@
     requestAnimationFrame: global.requestAnimationFrame,
     cancelAnimationFrame: global.cancelAnimationFrame,
   };
-  let suspended = false;
+  let suspended = true;
+  // Set once the window has said: its word is newer than the answer to the question below.
+  let told = false;
   // 't' + timer id or 'f' + frame id → the call to make, in the order they came due.
   const held = new Map();
 
@@ -69,17 +72,26 @@
     configurable: false,
     enumerable: false,
     value: (now) => {
-      suspended = now;
-      if (suspended) return;
-      // A callback may clear one that is still held: it is gone from the map, and not run.
-      for (const [key, run] of held) {
-        held.delete(key);
-        try {
-          run();
-        } catch (e) {
-          internal.native.reportError(e);
-        }
-      }
+      told = true;
+      suspend(now);
     },
   });
+  const answered = (answer) => {
+    if (!told) suspend(answer === '1');
+  };
+  global.webkit.messageHandlers.nbridge.postMessage('z').then(answered, answered);
+
+  function suspend(now) {
+    suspended = now;
+    if (suspended) return;
+    // A callback may clear one that is still held: it is gone from the map, and not run.
+    for (const [key, run] of held) {
+      held.delete(key);
+      try {
+        run();
+      } catch (e) {
+        internal.native.reportError(e);
+      }
+    }
+  }
 });
