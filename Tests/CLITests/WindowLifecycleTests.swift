@@ -11,6 +11,8 @@ import Testing
     .appendingPathComponent("Fixtures/timers-page").path
   static let navigatePage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/navigate-page").path
+  static let framesPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/frames-page").path
 
   static func xdotool(_ arguments: [String], display: String) throws -> String {
     let r = try ChildProcess.run("xdotool", arguments, environment: ["DISPLAY": display], timeout: 20)
@@ -29,10 +31,10 @@ import Testing
     throw ChildProcessError.notReady("no window named \(name)")
   }
 
-  /// The pages' console lines after `mark`, without the `index.html:N: ` prefix.
+  /// The pages' console lines after `mark`, without the `index.html:N: ` (or other page's) prefix.
   static func lines(_ output: String, after mark: Int = 0) -> [String] {
     output.split(separator: "\n").dropFirst(mark).compactMap { line in
-      guard line.hasPrefix("index.html:") || line.hasPrefix("next.html:") else { return nil }
+      guard line.split(separator: " ", maxSplits: 1).first?.contains(".html:") == true else { return nil }
       return line.split(separator: " ", maxSplits: 1).last.map(String.init)
     }
   }
@@ -153,5 +155,41 @@ import Testing
     #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
     let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended.count))
     #expect(Array(after.prefix(3)) == ["resume", "timeout", "tick 1"], "\(after)")
+  }
+
+  /// The app's own frames freeze with its page: one that was there, and one added while the app
+  /// is suspended; at resume both go on.
+  @Test func theAppsFramesFreezeWithThePage() throws {
+    let xvfb = try XvfbServer()
+    let dir = try TemporaryDirectory(prefix: "nbridge-frames")
+    var env = NBridgeBinary.headless
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let runtimeDir = dir.file("xdg")
+    try FileManager.default.createDirectory(
+      atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    env["XDG_RUNTIME_DIR"] = runtimeDir
+    let app = try NBridgeBinary.start(["app", Self.framesPage], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
+    #expect(app.waitForOutput("early tick 2", timeout: 20), "\(app.stdout)")
+
+    let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
+    #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
+    #expect(app.waitForOutput("late loaded", timeout: 20), "\(app.stdout)")
+    usleep(500_000)
+    let frozen = Self.lines(app.stdout)
+    usleep(1_500_000)
+    #expect(Self.lines(app.stdout) == frozen, "\(Self.lines(app.stdout).dropFirst(frozen.count))")
+    #expect(!frozen.contains { $0.hasPrefix("late tick") }, "\(frozen)")
+
+    let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.framesPage], environment: env)
+    #expect(foreground.stdout == "active\n", "\(foreground.stderr)")
+    #expect(app.waitForOutput("late tick 3", timeout: 20), "\(app.stdout)")
+    let after = Array(Self.lines(app.stdout).dropFirst(frozen.count))
+    #expect(after.first == "resume", "\(after)")
+    let earlyBefore = frozen.filter { $0.hasPrefix("early tick") }.count
+    #expect(after.contains("early tick \(earlyBefore + 1)") && after.contains("late tick 1"), "\(after)")
   }
 }

@@ -3,10 +3,29 @@
 // (after `resume` and `stateChange`, and what the runtime held) the held callbacks run in the order
 // they came due. An interval or an animation frame that comes due again while held runs once: it
 // does not catch up. Clearing a timer or cancelling a frame drops its held callback too. The
-// window calls `__nbridgeSuspend(true|false)`. A new document asks the window whether the app is
-// suspended (it may be loaded while it is) and holds what comes due until the answer, a moment.
+// window calls `__nbridgeSuspend(true|false)` in the top frame. A new top document asks the window
+// whether the app is suspended (it may be loaded while it is) and holds what comes due until the
+// answer, a moment. A frame of the app's inside it holds into the top frame's hub, so one resume
+// runs every frame's callbacks, in order; a frame whose top it cannot reach is left alone.
 (function (global, internal) {
   'use strict';
+  const isTop = global.top === global;
+  let hub;
+  if (isTop) {
+    // `held`: frame number + ':t' + timer id (or ':f' + frame id) → the call to make, in the
+    // order they came due. `told`: the window has said, which is newer than the answer below.
+    hub = { suspended: true, told: false, held: new Map(), frames: 0 };
+    Object.defineProperty(global, '__nbridgeTimers', { value: hub, configurable: false, enumerable: false });
+  } else {
+    try {
+      hub = global.top.__nbridgeTimers;
+    } catch {
+      hub = undefined; // another origin's top
+    }
+    if (!hub) return;
+  }
+  const prefix = hub.frames++ + ':';
+  const held = hub.held;
   const original = {
     setTimeout: global.setTimeout,
     setInterval: global.setInterval,
@@ -15,11 +34,6 @@
     requestAnimationFrame: global.requestAnimationFrame,
     cancelAnimationFrame: global.cancelAnimationFrame,
   };
-  let suspended = true;
-  // Set once the window has said: its word is newer than the answer to the question below.
-  let told = false;
-  // 't' + timer id or 'f' + frame id → the call to make, in the order they came due.
-  const held = new Map();
 
   // A handler that is not a function is code, run as a global script (as the original would).
   const evaluate = eval;
@@ -32,8 +46,8 @@
   function timer(start, handler, delay, extra) {
     const fn = callable(handler);
     const id = start.call(global, function () {
-      if (!suspended) return fn.apply(this, extra);
-      const key = 't' + id;
+      if (!hub.suspended) return fn.apply(this, extra);
+      const key = prefix + 't' + id;
       if (!held.has(key)) held.set(key, () => fn.apply(global, extra));
     }, delay);
     return id;
@@ -46,44 +60,32 @@
   };
   // Timeouts and intervals share their ids: either function clears either.
   global.clearTimeout = function clearTimeout(id) {
-    held.delete('t' + id);
+    held.delete(prefix + 't' + id);
     return original.clearTimeout.call(global, id);
   };
   global.clearInterval = function clearInterval(id) {
-    held.delete('t' + id);
+    held.delete(prefix + 't' + id);
     return original.clearInterval.call(global, id);
   };
   if (typeof original.requestAnimationFrame === 'function') {
     global.requestAnimationFrame = function requestAnimationFrame(callback) {
       if (typeof callback !== 'function') return original.requestAnimationFrame.call(global, callback);
       const id = original.requestAnimationFrame.call(global, function (time) {
-        if (!suspended) return callback.call(this, time);
-        held.set('f' + id, () => callback.call(global, time));
+        if (!hub.suspended) return callback.call(this, time);
+        held.set(prefix + 'f' + id, () => callback.call(global, time));
       });
       return id;
     };
     global.cancelAnimationFrame = function cancelAnimationFrame(id) {
-      held.delete('f' + id);
+      held.delete(prefix + 'f' + id);
       return original.cancelAnimationFrame.call(global, id);
     };
   }
-
-  Object.defineProperty(global, '__nbridgeSuspend', {
-    configurable: false,
-    enumerable: false,
-    value: (now) => {
-      told = true;
-      suspend(now);
-    },
-  });
-  const answered = (answer) => {
-    if (!told) suspend(answer === '1');
-  };
-  global.webkit.messageHandlers.nbridge.postMessage('z').then(answered, answered);
+  if (!isTop) return;
 
   function suspend(now) {
-    suspended = now;
-    if (suspended) return;
+    hub.suspended = now;
+    if (now) return;
     // A callback may clear one that is still held: it is gone from the map, and not run.
     for (const [key, run] of held) {
       held.delete(key);
@@ -94,4 +96,16 @@
       }
     }
   }
+  Object.defineProperty(global, '__nbridgeSuspend', {
+    configurable: false,
+    enumerable: false,
+    value: (now) => {
+      hub.told = true;
+      suspend(now);
+    },
+  });
+  const answered = (answer) => {
+    if (!hub.told) suspend(answer === '1');
+  };
+  global.webkit.messageHandlers.nbridge.postMessage('z').then(answered, answered);
 });
