@@ -158,7 +158,7 @@ import Testing
   }
 
   /// The app's own frames freeze with its page: one that was there, and one added while the app
-  /// is suspended; at resume both go on.
+  /// is suspended; at resume both go on. So does the page's animation loop.
   @Test func theAppsFramesFreezeWithThePage() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-frames")
@@ -174,6 +174,7 @@ import Testing
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
     #expect(app.waitForOutput("early tick 2", timeout: 20), "\(app.stdout)")
+    #expect(app.waitForOutput("frame 20", timeout: 20), "no animation frames: \(app.stdout)")
 
     let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
@@ -191,5 +192,8 @@ import Testing
     #expect(after.first == "resume", "\(after)")
     let earlyBefore = frozen.filter { $0.hasPrefix("early tick") }.count
     #expect(after.contains("early tick \(earlyBefore + 1)") && after.contains("late tick 1"), "\(after)")
+    // The animation loop was held too (its window stayed visible: WebKit kept drawing), and goes on.
+    let lastFrame = frozen.compactMap { $0.hasPrefix("frame ") ? Int($0.dropFirst(6)) : nil }.max() ?? 0
+    #expect(app.waitForOutput("frame \(lastFrame + 20)\n", timeout: 20), "\(after)")
   }
 }
