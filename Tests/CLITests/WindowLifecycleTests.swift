@@ -108,7 +108,7 @@ import Testing
 
     _ = try Self.xdotool(["windowminimize", window], display: display)
     #expect(app.waitForOutput("pause", timeout: 20), "\(app.stdout)")
-    usleep(500_000)
+    usleep(1_000_000)  // the move reaches the page as a script of its own: let it land
     let frozen = ticks()
     usleep(2_000_000)
     #expect(ticks() == frozen, "the page's interval ran while the app was suspended")
@@ -179,7 +179,7 @@ import Testing
     let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
     #expect(app.waitForOutput("late loaded", timeout: 20), "\(app.stdout)")
-    usleep(500_000)
+    usleep(1_000_000)
     let frozen = Self.lines(app.stdout)
     usleep(1_500_000)
     #expect(Self.lines(app.stdout) == frozen, "\(Self.lines(app.stdout).dropFirst(frozen.count))")
