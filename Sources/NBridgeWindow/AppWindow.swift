@@ -46,6 +46,7 @@ final class AppWindow: PageHost {
     nbw_window_watch_state(window, onWindowState, me)
     nbw_window_show(window, view)
     hold = runtime.holdRun(reason: "window")
+    runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
     nbw_view_load(view, origin + entryPath)
   }
@@ -129,7 +130,14 @@ final class AppWindow: PageHost {
     if state != runtime.lifecycle.state { runtime.lifecycle.move(to: state) }
   }
 
+  /// Shows the window in front of the others and focuses it (a URL handed to the running app).
+  func present() {
+    guard let window else { return }
+    nbw_window_present(window)
+  }
+
   func closed() {
+    runtime.lifecycle.presentHandler = nil
     window = nil
     view = nil
     runtime.page = nil

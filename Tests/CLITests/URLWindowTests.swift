@@ -128,3 +128,64 @@ import Testing
     #expect(try instancePID(display: display) == pid, "the same instance")
   }
 }
+
+extension URLWindowTests {
+  @Test func aURLBringsTheRunningWindowToTheFrontUnlessInBackground() throws {
+    let xvfb = try XvfbServer()
+    defer { xvfb.stop() }
+    let display = xvfb.display
+    let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
+    defer { wm.stop() }
+    let r = try nbridge(["install", dir.file("app")], display: display)
+    #expect(r.status == 0, "\(r.stderr)")
+    var environment = env
+    environment["DISPLAY"] = display
+    let app = try NBridgeBinary.start(["app", dir.file("app")], environment: environment)
+    defer { app.stop() }
+    #expect(app.waitForOutput("listening", timeout: 60), "\(app.stderr)")
+    let window = try WindowLifecycleTests.window("^\(title)$", display: display)
+    func activeWindow() throws -> String { try WindowLifecycleTests.xdotool(["getactivewindow"], display: display) }
+    func waitForActive(_ wanted: String) throws -> Bool {
+      let deadline = Date().addingTimeInterval(20)
+      while Date() < deadline {
+        if try activeWindow() == wanted { return true }
+        usleep(50_000)
+      }
+      return false
+    }
+    func state() throws -> String? {
+      let ps = try nbridge(["ps", "--json"], display: display)
+      return try JSONValue(parsing: ps.stdout).arrayValue?.first { $0["app"]?.stringValue == id }?["state"]?.stringValue
+    }
+
+    // Another window in front: the app is shown but not focused.
+    let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
+    defer { other.stop() }
+    let otherWindow = try WindowLifecycleTests.window("^other$", display: display)
+    _ = try WindowLifecycleTests.xdotool(["windowactivate", otherWindow], display: display)
+    #expect(try waitForActive(otherWindow))
+    _ = waitForPageLine("state inactive", in: { app.stdout })
+    #expect(try state() == "inactive")
+
+    // `--background`: the page gets the URL, the other window stays in front.
+    var mark = Self.pageLines(app.stdout).count
+    var opened = try nbridge(["open", "--background", "dbuwin://localhost/quiet"], display: display)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    let quiet = #"url {"url":"dbuwin://localhost/quiet","launch":false}"#
+    _ = waitForPageLine(quiet, in: { app.stdout })
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == [quiet])
+    usleep(500_000)  // a raise, had there been one, would have happened by now
+    #expect(try activeWindow() == otherWindow)
+    #expect(try state() == "inactive")
+
+    // A plain open: the window comes to the front, the app is active before its listener runs.
+    mark = Self.pageLines(app.stdout).count
+    opened = try nbridge(["open", "dbuwin://localhost/front"], display: display)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    let front = #"url {"url":"dbuwin://localhost/front","launch":false}"#
+    _ = waitForPageLine(front, in: { app.stdout })
+    #expect(try waitForActive(window), "the app's window is the active one")
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", front])
+    #expect(try state() == "active")
+  }
+}
