@@ -167,9 +167,8 @@ void nbw_window_show(void *window, void *view) {
 void nbw_window_destroy(void *window) { gtk_widget_destroy_(window); }
 
 void nbw_window_present(void *window) {
-  // On X11 a window manager with focus-stealing prevention refuses a request older than the
-  // user's last action in the focused window (_NET_WM_USER_TIME) and only marks the window
-  // urgent; GTK's default stamp is this app's own last input event, older than that. The
+  // On X11 a window manager with focus-stealing prevention (mutter's, for one) refuses a request
+  // older than the user's last action in the focused window and only marks the window urgent; GTK's default stamp is this app's own last input event, older than that. The
   // hand-off is the user's request, made now: stamp it with the server's current time.
   uint32_t now = 0;  // GDK_CURRENT_TIME
   void *gdk_window = gtk_widget_get_window_(window);

@@ -185,7 +185,21 @@ extension URLWindowTests {
     let front = #"url {"url":"dbuwin://localhost/front","launch":false}"#
     _ = waitForPageLine(front, in: { app.stdout })
     #expect(try waitForActive(window), "the app's window is the active one")
+    usleep(300_000)  // a state line that came late (a flicker through inactive) would be here by now
     #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", front])
     #expect(try state() == "active")
+
+    // Minimized (background, suspended): the URL restores the window and focuses it.
+    _ = try WindowLifecycleTests.xdotool(["windowminimize", window], display: display)
+    _ = waitForPageLine("state background", in: { app.stdout })
+    #expect(try state() == "background")
+    mark = Self.pageLines(app.stdout).count
+    opened = try nbridge(["open", "dbuwin://localhost/restore"], display: display)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    let restore = #"url {"url":"dbuwin://localhost/restore","launch":false}"#
+    _ = waitForPageLine(restore, in: { app.stdout })
+    #expect(try waitForActive(window), "the minimized window is restored in front")
+    usleep(300_000)
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", restore])
   }
 }
