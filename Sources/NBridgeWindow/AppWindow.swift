@@ -134,10 +134,8 @@ final class AppWindow: PageHost {
     // moment is not a move to inactive. Held back until the focus comes or the wait ends.
     if let wait = presenting {
       if code == 1 { return presenting = (wait.timer, code) }
-      if code == 0 {
-        runtime.cancelTimer(wait.timer)
-        presenting = nil
-      }
+      runtime.cancelTimer(wait.timer)  // focused, or minimized meanwhile: the wait is over
+      presenting = nil
     }
     let state: AppState = code == 0 ? .active : code == 1 ? .inactive : .background
     if state != runtime.lifecycle.state { runtime.lifecycle.move(to: state) }
