@@ -65,3 +65,22 @@ async function glossary() {
   }
   return words;
 }
+
+// Background fetch (iOS's "Background Fetch"): the app asks to be woken about every ten minutes,
+// even when it is not running, and each wake-up refreshes it: here it records when, in storage.
+// `nbridge simulate fetch www` wakes the running app for one now, as Xcode's menu item does.
+async function backgroundFetchSchedule(interval) {
+  const status = await nbridge.background.setMinimumFetchInterval({ interval: interval || 'minimum' });
+  return show('background.setMinimumFetchInterval', status);
+}
+
+async function backgroundRefresh({ id, reason }) {
+  const refresh = { at: new Date().toISOString(), reason };
+  await nbridge.storage.set({ key: 'lastRefresh', value: refresh, group: 'dictionary' });
+  show('background fetch ' + id, refresh);
+  return 'newData';
+}
+
+async function lastRefresh() {
+  return await nbridge.storage.get({ key: 'lastRefresh', group: 'dictionary' });
+}
