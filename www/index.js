@@ -1,8 +1,9 @@
 // The sample app `make run` starts: first the sample calls of every plugin, then the
 // "copy a word, get its meaning" app. Headless it copies a word itself and ends by itself;
-// `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C. It asks for a
-// background fetch about every ten minutes (`-- --no-fetch` turns that off): a run woken for one
-// (`nbridge run --fetch`) starts in background, answers it and ends.
+// `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C. With
+// `-- --schedule-fetch` it asks to be woken for a background fetch about every ten minutes, even
+// when not running (`-- --no-fetch` stops that): a run woken for one (`nbridge run --fetch`)
+// starts in background, answers it and ends.
 load('./sample.js');
 
 const watchMode = nbridge.args.includes('--watch');
@@ -50,7 +51,8 @@ function watchClipboard(words) {
   await pasteboardPaste();
   await notificationShow();
   await notificationSchedule();
-  await backgroundFetchSchedule(nbridge.args.includes('--no-fetch') ? 'never' : 'minimum');
+  const schedule = nbridge.args.includes('--schedule-fetch') ? 'minimum' : nbridge.args.includes('--no-fetch') ? 'never' : null;
+  await backgroundFetchSchedule(schedule);
 
   console.log('\n2. Copy a word, get its meaning:');
   const words = await glossary();

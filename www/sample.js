@@ -66,12 +66,16 @@ async function glossary() {
   return words;
 }
 
-// Background fetch (iOS's "Background Fetch"): the app asks to be woken about every ten minutes,
+// Background fetch (iOS's "Background Fetch"): an app may ask to be woken about every ten minutes,
 // even when it is not running, and each wake-up refreshes it: here it records when, in storage.
 // `nbridge simulate fetch www` wakes the running app for one now, as Xcode's menu item does.
+// `interval` ('minimum' or 'never') changes the schedule; null only shows it.
 async function backgroundFetchSchedule(interval) {
-  const status = await nbridge.background.setMinimumFetchInterval({ interval: interval || 'minimum' });
-  return show('background.setMinimumFetchInterval', status);
+  if (interval) {
+    return show('background.setMinimumFetchInterval', await nbridge.background.setMinimumFetchInterval({ interval }));
+  }
+  const { interval: current, nextFetchAt } = await nbridge.background.getFetchStatus();
+  return show('background.getFetchStatus', { interval: current, nextFetchAt });
 }
 
 async function backgroundRefresh({ id, reason }) {

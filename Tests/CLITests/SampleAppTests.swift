@@ -35,7 +35,7 @@ import Testing
     #expect(r.stdout.contains("launch #1"))
     #expect(r.stdout.contains("Copied \"Retina\" -> A display whose pixels"))
     #expect(r.stderr.contains("Retina: A display whose pixels"))
-    #expect(r.stdout.contains("background.setMinimumFetchInterval: { interval: 600, nextFetchAt: '"), "\(r.stdout)")
+    #expect(r.stdout.contains("background.getFetchStatus: { interval: 'never', nextFetchAt: null }"), "\(r.stdout)")
     #expect(r.stdout.contains("No background refresh yet."))
     let second = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
@@ -72,10 +72,10 @@ import Testing
     #expect(at.map { "\($0)" < "\(wokenAt ?? "")" } == true, "the refreshes are not in order")
   }
 
-  /// `make run` where no systemd user manager answers: the run still ends by itself, leaving
-  /// `nbridge daemon` to wake `www/index.js` for its fetch; `-- --no-fetch` removes the schedule
-  /// and the daemon leaves.
-  @Test func theSampleLeavesAFetchScheduleThatNoFetchRemoves() throws {
+  /// `-- --schedule-fetch` where no systemd user manager answers: the run still ends by itself,
+  /// leaving `nbridge daemon` to wake `www/index.js` for its fetch; `-- --no-fetch` removes the
+  /// schedule and the daemon leaves. A plain run (`make run`) schedules nothing.
+  @Test func scheduleFetchLeavesADaemonThatNoFetchRemoves() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-sample-daemon")
     var env = try Self.environment(dir)
     env["NBRIDGE_SCHEDULER"] = "daemon"
@@ -88,10 +88,17 @@ import Testing
     }
     defer { if let pid = daemonPID() { kill(pid, SIGTERM) } }
 
-    let run = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
-    #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("\nDone. Try: "))
     let record = dir.file("data-home/nbridge/fetch/dev.nbridge.sample.json")
+    let plain = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: record), "a plain run scheduled a fetch")
+    #expect(daemonPID() == nil, "a plain run started the daemon")
+
+    let run = try NBridgeBinary.run(
+      ["run", Self.root + "/www/index.js", "--", "--schedule-fetch"], environment: env, timeout: 30)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("background.setMinimumFetchInterval: { interval: 600, nextFetchAt: '"), "\(run.stdout)")
+    #expect(run.stdout.contains("\nDone. Try: "))
     let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
     let command = schedule?["command"] as? [String] ?? []
     #expect(Array(command.dropFirst().prefix(2)) == ["run", "--fetch"], "\(command)")
