@@ -25,14 +25,94 @@ struct LogLine {
 
   /// Parses `bytes` (one line, without its newline).
   init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var scan = Scanner(bytes: bytes)
+    scan.skipSpace()
+    guard scan.take(LogLine.open) else { return nil }
+    scan.skipSpace()
+    if !scan.take(LogLine.close) {
+      while true {
+        scan.skipSpace()
+        guard let name = scan.string() else { return nil }
+        scan.skipSpace()
+        guard scan.take(LogLine.colon) else { return nil }
+        scan.skipSpace()
+        guard let next = scan.peek else { return nil }
+        if next == LogLine.quote {
+          guard let value = scan.string() else { return nil }
+          if scan.key(name, is: "app") {
+            app = value
+          } else if scan.key(name, is: "run") {
+            run = value
+          } else if scan.key(name, is: "level") {
+            level = scan.level(value)
+          } else if scan.key(name, is: "msg") {
+            message = value
+          } else if scan.key(name, is: "file") {
+            file = value
+          } else if scan.key(name, is: "src") {
+            source = value
+          }
+        } else if next == UInt8(ascii: "-") || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) {
+          guard let value = scan.number() else { return nil }
+          if scan.key(name, is: "seq") {
+            guard value > 0 else { return nil }
+            seq = UInt64(value)
+          } else if scan.key(name, is: "t") {
+            time = value
+          } else if scan.key(name, is: "line") {
+            line = value
+          } else if scan.key(name, is: "pid") {
+            pid = value
+          } else if scan.key(name, is: "hello") {
+            hello = true
+          } else if scan.key(name, is: "dropped") {
+            dropped = value
+          } else if scan.key(name, is: "from") {
+            from = value
+          } else if scan.key(name, is: "to") {
+            to = value
+          }
+        } else if !(scan.literal("true") || scan.literal("false") || scan.literal("null")) {
+          return nil
+        }
+        scan.skipSpace()
+        if scan.take(LogLine.comma) { continue }
+        guard scan.take(LogLine.close) else { return nil }
+        break
+      }
+    }
+    scan.skipSpace()
+    guard scan.i == bytes.count else { return nil }
+    // What `--json` passes on must be UTF-8.
+    if !scan.isASCII, String(validating: bytes, as: UTF8.self) == nil { return nil }
+    guard hello || seq != nil else { return nil }
+  }
+
+  /// A cursor over one line (a struct with mutating methods: no closures over a variable, so no
+  /// run-time exclusivity checks on every byte).
+  private struct Scanner {
+    let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
-    let n = bytes.count
-    func skipSpace() { while i < n && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D) { i += 1 } }
-    /// A string's content range; `i` ends after its closing quote.
-    func string() -> Range<Int>? {
-      guard i < n, bytes[i] == LogLine.quote else { return nil }
+    /// No byte seen so far was past ASCII (strings are where such bytes can be).
+    var isASCII = true
+
+    var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+    mutating func skipSpace() {
+      while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0D) { i += 1 }
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+      guard i < bytes.count, bytes[i] == byte else { return false }
       i += 1
+      return true
+    }
+
+    /// A string's content range; `i` ends after its closing quote.
+    mutating func string() -> Range<Int>? {
+      guard take(LogLine.quote) else { return nil }
       let start = i
+      let n = bytes.count
       while i < n {
         let b = bytes[i]
         if b == LogLine.quote {
@@ -40,11 +120,14 @@ struct LogLine {
           return start..<(i - 1)
         }
         if b < 0x20 { return nil }
+        if b >= 0x80 { isASCII = false }
         if b == LogLine.backslash {
           guard i + 1 < n else { return nil }
           switch bytes[i + 1] {
           case UInt8(ascii: "u"):
-            guard i + 5 < n, (2...5).allSatisfy({ LogLine.isHex(bytes[i + $0]) }) else { return nil }
+            guard i + 5 < n, LogLine.isHex(bytes[i + 2]), LogLine.isHex(bytes[i + 3]), LogLine.isHex(bytes[i + 4]),
+              LogLine.isHex(bytes[i + 5])
+            else { return nil }
             i += 6
           case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -57,107 +140,59 @@ struct LogLine {
       }
       return nil
     }
+
     /// A number's integer part (a fraction or exponent is read and dropped).
-    func number() -> Int64? {
-      var negative = false
-      if i < n && bytes[i] == UInt8(ascii: "-") {
-        negative = true
-        i += 1
-      }
+    mutating func number() -> Int64? {
+      let negative = take(UInt8(ascii: "-"))
       let start = i
       var value: Int64 = 0
-      while i < n, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
+      while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") {
         value = value &* 10 &+ Int64(bytes[i] - UInt8(ascii: "0"))
         i += 1
       }
       guard i > start else { return nil }
-      while i < n, LogLine.isNumberTail(bytes[i]) { i += 1 }
+      while i < bytes.count, LogLine.isNumberTail(bytes[i]) { i += 1 }
       return negative ? -value : value
     }
-    func literal(_ word: String) -> Bool {
-      let utf8 = Array(word.utf8)
-      guard i + utf8.count <= n, (0..<utf8.count).allSatisfy({ bytes[i + $0] == utf8[$0] }) else { return false }
-      i += utf8.count
+
+    mutating func literal(_ word: StaticString) -> Bool {
+      guard i + word.utf8CodeUnitCount <= bytes.count, matches(i..<(i + word.utf8CodeUnitCount), word) else {
+        return false
+      }
+      i += word.utf8CodeUnitCount
       return true
     }
+
     func key(_ range: Range<Int>, is name: StaticString) -> Bool {
-      guard range.count == name.utf8CodeUnitCount else { return false }
-      return name.withUTF8Buffer { name in (0..<name.count).allSatisfy { bytes[range.lowerBound + $0] == name[$0] } }
+      range.count == name.utf8CodeUnitCount && matches(range, name)
     }
 
-    skipSpace()
-    guard i < n, bytes[i] == LogLine.open else { return nil }
-    i += 1
-    skipSpace()
-    if i < n && bytes[i] == LogLine.close {
-      i += 1
-    } else {
-      while true {
-        skipSpace()
-        guard let name = string() else { return nil }
-        skipSpace()
-        guard i < n, bytes[i] == LogLine.colon else { return nil }
-        i += 1
-        skipSpace()
-        guard i < n else { return nil }
-        if bytes[i] == LogLine.quote {
-          guard let value = string() else { return nil }
-          if key(name, is: "app") {
-            app = value
-          } else if key(name, is: "run") {
-            run = value
-          } else if key(name, is: "level") {
-            level = LogLevel(name: String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self))
-          } else if key(name, is: "msg") {
-            message = value
-          } else if key(name, is: "file") {
-            file = value
-          } else if key(name, is: "src") {
-            source = value
-          }
-        } else if bytes[i] == UInt8(ascii: "-") || (bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")) {
-          guard let value = number() else { return nil }
-          if key(name, is: "seq") {
-            guard value > 0 else { return nil }
-            seq = UInt64(value)
-          } else if key(name, is: "t") {
-            time = value
-          } else if key(name, is: "line") {
-            line = value
-          } else if key(name, is: "pid") {
-            pid = value
-          } else if key(name, is: "hello") {
-            hello = true
-          } else if key(name, is: "dropped") {
-            dropped = value
-          } else if key(name, is: "from") {
-            from = value
-          } else if key(name, is: "to") {
-            to = value
-          }
-        } else if !(literal("true") || literal("false") || literal("null")) {
-          return nil
+    /// The level a string names, in any case (`warning` too), without making a `String`.
+    func level(_ range: Range<Int>) -> LogLevel? {
+      for (name, level) in LogLine.levels where range.count == name.utf8CodeUnitCount {
+        if matches(range, name, ignoringCase: true) { return level }
+      }
+      return nil
+    }
+
+    private func matches(_ range: Range<Int>, _ word: StaticString, ignoringCase: Bool = false) -> Bool {
+      word.withUTF8Buffer { word in
+        for k in 0..<word.count {
+          let b = bytes[range.lowerBound + k]
+          if b != word[k] && !(ignoringCase && b | 0x20 == word[k]) { return false }
         }
-        skipSpace()
-        guard i < n else { return nil }
-        if bytes[i] == LogLine.comma {
-          i += 1
-          continue
-        }
-        guard bytes[i] == LogLine.close else { return nil }
-        i += 1
-        break
+        return true
       }
     }
-    skipSpace()
-    guard i == n else { return nil }
-    // What `--json` passes on must be UTF-8.
-    if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil { return nil }
-    guard hello || seq != nil else { return nil }
   }
 
+  private static let levels: [(StaticString, LogLevel)] = [
+    ("debug", .debug), ("info", .info), ("warn", .warn), ("warning", .warn), ("error", .error),
+  ]
+
   private static func isHex(_ b: UInt8) -> Bool {
-    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+      || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
   }
 
   private static func isNumberTail(_ b: UInt8) -> Bool {

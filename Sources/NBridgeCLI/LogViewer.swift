@@ -22,15 +22,21 @@ final class LogViewer {
     let fd: Int32
     let peer: SocketAddress
     var input: [UInt8] = []
-    /// The app id, as JSON (quoted) for `--json` and as text.
-    var appJSON: [UInt8] = Array(#""?""#.utf8)
+    /// What `--json` puts before a record's own fields: `{"app":"dev.x","pid":12,`.
+    var jsonPrefix = Array(#"{"app":"?","pid":0,"#.utf8)
     var app = "?"
-    var pid: Int64 = 0
     var run: String
+    /// The run's progress, shared with any other connection of the same run.
+    var progress = RunProgress()
     var acknowledged: UInt64 = 0
     var malformed = 0
     /// Skipping the rest of a line that grew past the limit.
     var discarding = false
+    /// How much of `input` holds no newline.
+    var searched = 0
+    /// Read from in the last turn of the loop; when it was last acknowledged (monotonic ms).
+    var readLast = false
+    var acknowledgedAt: Int64 = 0
 
     init(fd: Int32, peer: SocketAddress) {
       self.fd = fd
@@ -47,7 +53,12 @@ final class LogViewer {
   private let signals: Int32
   private var connections: [Int32: Connection] = [:]
   /// The highest `seq` seen, by run id.
-  private var runs: [String: UInt64] = [:]
+  private var runs: [String: RunProgress] = [:]
+
+  /// The highest `seq` of a run the viewer has seen (printed, or filtered out).
+  private final class RunProgress {
+    var seen: UInt64 = 0
+  }
   private var out: [UInt8] = []
   private var stopping = false
   private static let lineLimit = 16 << 20
@@ -67,18 +78,29 @@ final class LogViewer {
   func run() -> Int32 {
     out.reserveCapacity(1 << 20)
     while !stopping {
-      var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+      var fds = [
+        pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+      ]
       let open = Array(connections.values)
       for connection in open { fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
-      let ready = poll(&fds, nfds_t(fds.count), 100)
+      // Owing an acknowledgement, it wakes within 10 ms to send it.
+      let owing = open.contains { $0.progress.seen > $0.acknowledged }
+      let ready = poll(&fds, nfds_t(fds.count), owing ? 10 : 100)
       if ready < 0 && errno != EINTR { return 1 }
       if fds[1].revents != 0 { stopping = true }
       if fds[0].revents != 0 { acceptAll() }
       for (index, connection) in open.enumerated() where fds[index + 2].revents != 0 {
         readAll(connection)
+        connection.readLast = true
       }
       guard flush() else { return 1 }
-      for connection in connections.values { acknowledge(connection) }
+      let now = Self.monotonicMilliseconds()
+      for connection in connections.values {
+        // While a client streams, one ack each 10 ms (not one a read: each wakes its sender);
+        // the moment it pauses, at once.
+        if !connection.readLast || now - connection.acknowledgedAt >= 10 { acknowledge(connection, at: now) }
+        connection.readLast = false
+      }
     }
     shutDown()
     return 0
@@ -114,7 +136,8 @@ final class LogViewer {
 
   private func drop(_ connection: Connection) {
     if connection.malformed > 0 {
-      warn("ignored \(connection.malformed) malformed line\(connection.malformed == 1 ? "" : "s") from \(connection.peer)")
+      warn(
+        "ignored \(connection.malformed) malformed line\(connection.malformed == 1 ? "" : "s") from \(connection.peer)")
     }
     close(connection.fd)
     connections[connection.fd] = nil
@@ -123,20 +146,26 @@ final class LogViewer {
   private func processLines(_ connection: Connection) {
     var start = 0
     connection.input.withUnsafeBufferPointer { buffer in
-      while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      // The unfinished line's bytes were searched before: each byte is searched once.
+      var from = connection.searched
+      while from < buffer.count, let found = memchr(buffer.baseAddress! + from, 0x0A, buffer.count - from) {
+        let newline = buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
         if connection.discarding {
           connection.discarding = false
         } else {
           handle(UnsafeBufferPointer(rebasing: buffer[start..<newline]), from: connection)
         }
         start = newline + 1
+        from = start
       }
     }
     connection.input.removeFirst(start)
+    connection.searched = connection.input.count
     if connection.input.count > LogViewer.lineLimit {
       connection.malformed += 1
       connection.discarding = true
       connection.input.removeAll()
+      connection.searched = 0
     }
   }
 
@@ -147,19 +176,31 @@ final class LogViewer {
       return
     }
     if line.hello {
+      if let app = line.app { connection.app = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[app])) }
+      var prefix = Array(#"{"app":"#.utf8)
       if let app = line.app {
-        connection.app = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[app]))
-        connection.appJSON = Array(bytes[(app.lowerBound - 1)...app.upperBound])
+        prefix += UnsafeBufferPointer(rebasing: bytes[(app.lowerBound - 1)...app.upperBound])
+      } else {
+        prefix += #""?""#.utf8
       }
-      connection.pid = line.pid ?? 0
-      if let run = line.run { connection.run = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self) }
+      prefix += #","pid":"#.utf8
+      prefix += String(line.pid ?? 0).utf8
+      prefix.append(UInt8(ascii: ","))
+      connection.jsonPrefix = prefix
+      if let run = line.run {
+        connection.run = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self)
+      }
+      if let progress = runs[connection.run] {
+        connection.progress = progress
+      } else {
+        connection.progress = RunProgress()
+        runs[connection.run] = connection.progress
+      }
       connection.acknowledged = 0
       return
     }
-    guard let seq = line.seq else { return }
-    let seen = runs[connection.run] ?? 0
-    guard seq > seen else { return }
-    runs[connection.run] = seq
+    guard let seq = line.seq, seq > connection.progress.seen else { return }
+    connection.progress.seen = seq
     if let app = options.app, app != connection.app { return }
     let isMarker = line.dropped != nil
     if !isMarker {
@@ -170,12 +211,13 @@ final class LogViewer {
       }
     }
     if options.json {
-      out += #"{"app":"#.utf8
-      out += connection.appJSON
-      out += #","pid":"#.utf8
-      out += String(connection.pid).utf8
-      out += bytes.count > 2 ? [UInt8(ascii: ",")] : []
-      out += bytes[1...]
+      // The record's own fields follow the app's, after the `{` they replace.
+      out += connection.jsonPrefix
+      if bytes.count > 2 {
+        out += UnsafeBufferPointer(rebasing: bytes[1...])
+      } else {
+        out[out.count - 1] = UInt8(ascii: "}")
+      }
       out.append(UInt8(ascii: "\n"))
     } else {
       appendText(line, bytes, connection)
@@ -190,7 +232,8 @@ final class LogViewer {
     let tag = level.name.uppercased()
     text += tag + String(repeating: " ", count: 6 - tag.count) + connection.app + " "
     if let dropped = line.dropped {
-      text += "dropped: \(dropped) record\(dropped == 1 ? "" : "s") (seq \(line.from ?? 0)-\(line.to ?? 0)): the app's queue was full"
+      text +=
+        "dropped: \(dropped) record\(dropped == 1 ? "" : "s") (seq \(line.from ?? 0)-\(line.to ?? 0)): the app's queue was full"
     } else {
       if let file = line.file, !file.isEmpty {
         let path = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[file]))
@@ -231,11 +274,14 @@ final class LogViewer {
   }
 
   /// Tells a client the last `seq` of its run this viewer has (printed, or filtered out).
-  private func acknowledge(_ connection: Connection) {
-    let seen = runs[connection.run] ?? 0
+  private func acknowledge(_ connection: Connection, at now: Int64 = 0) {
+    let seen = connection.progress.seen
     guard seen > connection.acknowledged else { return }
     let line = Array(#"{"ack":\#(seen)}"#.utf8) + [UInt8(ascii: "\n")]
-    if TCP.write(connection.fd, line, from: 0) == line.count { connection.acknowledged = seen }
+    if TCP.write(connection.fd, line, from: 0) == line.count {
+      connection.acknowledged = seen
+      connection.acknowledgedAt = now
+    }
   }
 
   /// Acknowledges what was printed, closes the sending side, and lets clients read that before

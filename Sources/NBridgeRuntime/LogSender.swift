@@ -19,7 +19,7 @@ final class LogSender: Sendable {
     queue = LogQueue(limit: destination.queueLimit, byteLimit: destination.byteLimit)
     var line: [UInt8] = []
     line += #"{"hello":1,"app":""#.utf8
-    JSONEscaping.append(utf8: app, to: &line)
+    JSONEscaping.append(utf8: Substring(app), to: &line)
     line += #"","pid":"#.utf8
     JSONEscaping.appendDecimal(Int64(getpid()), to: &line)
     line += #","run":""#.utf8
@@ -59,9 +59,10 @@ final class LogSender: Sendable {
     }
   }
 
-  /// Queues a record; never blocks on the network.
-  func append(_ record: LogRecord) {
-    if queue.append(record) { signal() }
+  /// Queues a record (its JSON line after `{"seq":N`, as `LogRecord` encodes it); never blocks
+  /// on the network.
+  func append(_ body: [UInt8]) {
+    if body.withUnsafeBufferPointer({ queue.append($0) }) { signal() }
   }
 
   /// Ends forwarding at the end of a run: waits at most `seconds` for acknowledgements when a
@@ -131,34 +132,86 @@ final class LogSender: Sendable {
   }
 
   /// Writes and reads on one connection until it ends, or the run's end has nothing left for it.
+  ///
+  /// While records keep coming it naps 2 ms between takes instead of sleeping until woken, so a
+  /// busy script costs one wake-up and one `sendmsg` per batch, not per record, and never a write
+  /// to the wake pipe; after 20 ms with nothing new it sleeps until an append wakes it.
   private func serve(_ fd: Int32) {
-    var out = hello
-    var offset = 0
+    var head = hello
+    var headOffset = 0
+    var lines: [UInt8] = []
+    var range = 0..<0
     var input: [UInt8] = []
     input.reserveCapacity(4096)
+    var lastTaken = monotonicNanos()
     while !queue.senderShouldEnd {
-      if offset == out.count {
-        out.removeAll(keepingCapacity: true)
-        offset = 0
-        if let batch = queue.take(max: 2048) { LogSender.encode(batch, into: &out) }
+      var timeout: Int32 = queue.isClosing ? 50 : -1
+      if headOffset == head.count && range.isEmpty {
+        head.removeAll(keepingCapacity: true)
+        headOffset = 0
+        if let batch = queue.take() {
+          for marker in batch.markers { LogSender.encode(marker, into: &head) }
+          lines = batch.lines
+          range = batch.range
+          lastTaken = monotonicNanos()
+        } else {
+          lines = []
+          if monotonicNanos() - lastTaken < 20_000_000 {
+            timeout = 2
+          } else if !queue.sleep() {
+            continue
+          }
+        }
       }
-      var fds = [
-        pollfd(fd: fd, events: Int16(POLLIN) | (offset < out.count ? Int16(POLLOUT) : 0), revents: 0),
-        pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-      ]
-      guard poll(&fds, 2, queue.isClosing ? 50 : -1) >= 0 || errno == EINTR else { return }
-      if fds[1].revents != 0 { drainWake() }
-      if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+      let writing = headOffset < head.count || !range.isEmpty
+      var fds = (
+        pollfd(fd: fd, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
+        pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+      )
+      let ready = withUnsafeMutableBytes(of: &fds) {
+        poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
+      }
+      guard ready >= 0 || errno == EINTR else { return }
+      if fds.1.revents != 0 { drainWake() }
+      if fds.0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         guard let n = TCP.read(fd, into: &input, max: 4096) else { continue }
         if n <= 0 { return }
         readAcknowledgements(&input)
       }
-      if fds[0].revents & Int16(POLLOUT) != 0 {
-        let n = TCP.write(fd, out, from: offset)
+      if fds.0.revents & Int16(POLLOUT) != 0 {
+        let n = LogSender.send(fd, head, from: headOffset, lines, range)
         if n < 0 { return }
-        offset += n
+        let fromHead = min(n, head.count - headOffset)
+        headOffset += fromHead
+        range = (range.lowerBound + n - fromHead)..<range.upperBound
       }
     }
+  }
+
+  /// Writes `head[offset...]` then `lines[range]` with one `sendmsg`, as much as the socket takes
+  /// now: the count written (0 when full), or -1 when the connection is gone.
+  private static func send(_ fd: Int32, _ head: [UInt8], from offset: Int, _ lines: [UInt8], _ range: Range<Int>) -> Int
+  {
+    let n = head.withUnsafeBytes { head in
+      lines.withUnsafeBytes { lines in
+        var pieces = (
+          iovec(
+            iov_base: UnsafeMutableRawPointer(mutating: head.baseAddress.map { $0 + offset }),
+            iov_len: head.count - offset),
+          iovec(
+            iov_base: UnsafeMutableRawPointer(mutating: lines.baseAddress.map { $0 + range.lowerBound }),
+            iov_len: range.count)
+        )
+        return withUnsafeMutableBytes(of: &pieces) { raw in
+          var message = msghdr()
+          message.msg_iov = raw.baseAddress!.assumingMemoryBound(to: iovec.self)
+          message.msg_iovlen = 2
+          return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+        }
+      }
+    }
+    if n >= 0 { return n }
+    return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1
   }
 
   /// Handles the complete `{"ack":N}` lines at the front of `input`.
@@ -178,24 +231,18 @@ final class LogSender: Sendable {
     if highest > 0 { queue.acknowledge(highest) }
   }
 
-  static func encode(_ batch: LogQueue.Batch, into out: inout [UInt8]) {
-    if let dropped = batch.dropped {
-      out += #"{"seq":"#.utf8
-      JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
-      out += #","dropped":"#.utf8
-      JSONEscaping.appendDecimal(Int64(dropped.count), to: &out)
-      out += #","from":"#.utf8
-      JSONEscaping.appendDecimal(Int64(dropped.from), to: &out)
-      out += #","to":"#.utf8
-      JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
-      out += #","t":"#.utf8
-      JSONEscaping.appendDecimal(LogRecord.now(), to: &out)
-      out += "}\n".utf8
-    }
-    var seq = batch.firstSeq
-    for record in batch.records {
-      record.append(seq: seq, to: &out)
-      seq += 1
-    }
+  /// A `dropped` marker's line: numbered as the last record it stands for.
+  static func encode(_ dropped: LogQueue.Dropped, into out: inout [UInt8]) {
+    out += #"{"seq":"#.utf8
+    JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
+    out += #","dropped":"#.utf8
+    JSONEscaping.appendDecimal(Int64(dropped.count), to: &out)
+    out += #","from":"#.utf8
+    JSONEscaping.appendDecimal(Int64(dropped.from), to: &out)
+    out += #","to":"#.utf8
+    JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
+    out += #","t":"#.utf8
+    JSONEscaping.appendDecimal(LogRecord.now(), to: &out)
+    out += "}\n".utf8
   }
 }

@@ -24,36 +24,31 @@ extension Runtime {
     logSender = nil
     let undelivered = sender.finish()
     guard undelivered > 0 else { return }
-    let text = "nbridge: \(undelivered) log record\(undelivered == 1 ? "" : "s") not delivered to \(sender.destination)\n"
+    let text =
+      "nbridge: \(undelivered) log record\(undelivered == 1 ? "" : "s") not delivered to \(sender.destination)\n"
     if let output = configuration.output { output(2, text) } else { writeAll(2, text) }
   }
 
   /// One `nbridge.log` call: `[INFO] index.js:12 message` on stdout (warn and error on stderr),
   /// and the record for the viewer when forwarding.
   func log(level: LogLevel, message units: UnsafeBufferPointer<UInt16>, stack: UnsafeBufferPointer<UInt16>) {
-    var caller = CallerFrame(stack: stack, files: &logFiles)
-    if let frame = caller, frame.line == 1, let shift = logColumnShifts[frame.file] {
-      caller?.column = max(1, frame.column - shift)
-    }
-    var line: [UInt8] = []
-    line.reserveCapacity(units.count + 64)
-    line += level.tag.utf8
-    line.append(0x20)
-    if let caller {
-      line += caller.fileName.utf8
-      line.append(UInt8(ascii: ":"))
-      JSONEscaping.appendDecimal(Int64(caller.line), to: &line)
-      line.append(0x20)
-    }
-    UTF16Text.appendUTF8(units, to: &line)
-    line.append(0x0A)
+    let site = logSites.site(in: stack, columnShifts: logColumnShifts)
+    logLine.removeAll(keepingCapacity: true)
+    logLine += logTags[level.rawValue]
+    logLine.append(0x20)
+    logLine += site.local
+    UTF16Text.appendUTF8(units, to: &logLine)
+    logLine.append(0x0A)
     let fd: Int32 = level >= .warn ? 2 : 1
     if let output = configuration.output {
-      output(fd, String(decoding: line, as: UTF8.self))
+      output(fd, String(decoding: logLine, as: UTF8.self))
     } else {
-      try? POSIX.writeAll(fd, line, what: "log")
+      try? POSIX.writeAll(fd, logLine, what: "log")
     }
-    logSender?.append(LogRecord(level: level, message: units, caller: caller))
+    guard let logSender else { return }
+    logRecord.removeAll(keepingCapacity: true)
+    LogRecord.encode(level: level, message: units, site: site.record, into: &logRecord)
+    logSender.append(logRecord)
   }
 
   /// Forwards what the run printed (console, error reports) as a `console` record.
@@ -61,9 +56,14 @@ extension Runtime {
     guard let logSender else { return }
     var text = Substring(text)
     if text.last == "\n" { text = text.dropLast() }
-    logSender.append(LogRecord(level: level, output: String(text)))
+    var record: [UInt8] = []
+    LogRecord.encode(level: level, output: text, into: &record)
+    logSender.append(record)
   }
 }
+
+/// `[DEBUG]` to `[ERROR]`, by level.
+private let logTags = LogLevel.allCases.map { Array($0.tag.utf8) }
 
 /// `native.log(level, message, stack)`: the one crossing of an `nbridge.log` call.
 let nativeLog: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in

@@ -45,8 +45,11 @@ public final class Runtime {
   var logColumnShifts: [String: Int] = [:]
   /// Forwards log records and output to a viewer (`--log-to`).
   var logSender: LogSender?
-  /// File names `nbridge.log` callers have had, by their UTF-16.
-  var logFiles: [[UInt16]: (path: String, name: String)] = [:]
+  /// The places `nbridge.log` was called from, read and encoded once each.
+  var logSites = LogCallSites()
+  /// Buffers an `nbridge.log` call writes its local line and its record into (kept, not remade).
+  var logLine: [UInt8] = []
+  var logRecord: [UInt8] = []
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.

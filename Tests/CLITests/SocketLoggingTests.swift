@@ -56,11 +56,34 @@ import Testing
     #expect(records.allSatisfy { ($0["pid"] as? Int ?? 0) > 0 && ($0["t"] as? Double ?? 0) > 1.7e12 })
   }
 
+  @Test func aLogMessageReadsAsConsoleWouldPrintIt() throws {
+    // Strings and numbers take a shortcut past the formatter; it must print what the formatter would.
+    let cases =
+      #"[['a', 1, -0, 'b'], ['x', NaN, -Infinity, -1.5, 1e21], ['100%', 2], ['%d items', 3], ['%%'], ['a', true], "#
+      + #"[1, 'a'], ['s', '%s'], ['', ''], ['a', null, undefined], ['o', { k: 'v' }, [1]], []]"#
+    let path = try write(
+      """
+      for (const args of \(cases)) {
+        console.log(...args);
+        nbridge.log.info(...args);
+      }
+      """)
+    let r = try NBridgeBinary.run(["run", path], environment: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    #expect(lines.count == 24, "\(r.stdout)")
+    for pair in stride(from: 0, to: lines.count - 1, by: 2) {
+      #expect("[INFO] app.js:3 " + lines[pair] == lines[pair + 1])
+    }
+    #expect(lines.first == "a 1 -0 b")
+  }
+
   @Test func levelFromTheFlagOrTheManifest() throws {
     let script = "nbridge.log.debug('d'); nbridge.log.info('i'); nbridge.log.warn('w'); nbridge.log.error('e');"
     let flag = try NBridgeBinary.run(["run", "--log-level", "warn", try write(script)], environment: env)
     #expect(flag.stdout.isEmpty && flag.stderr == "[WARN] app.js:1 w\n[ERROR] app.js:1 e\n")
-    let manifested = try write(script, app: "dev.test.quiet", manifest: #"{"id": "dev.test.quiet", "log": {"level": "info"}}"#)
+    let manifested = try write(
+      script, app: "dev.test.quiet", manifest: #"{"id": "dev.test.quiet", "log": {"level": "info"}}"#)
     let fromManifest = try NBridgeBinary.run(["run", manifested], environment: env)
     #expect(fromManifest.stdout == "[INFO] app.js:1 i\n")
     let overridden = try NBridgeBinary.run(["run", "--log-level", "error", manifested], environment: env)
@@ -87,7 +110,8 @@ import Testing
       nbridge.log.error('needle at error');
       """
     for app in ["dev.test.a", "dev.test.b"] {
-      let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", try write(script, app: app)], environment: env)
+      let r = try NBridgeBinary.run(
+        ["run", "--log-to", ":\(viewer.port)", try write(script, app: app)], environment: env)
       #expect(r.status == 0, "\(r.stderr)")
     }
     usleep(300_000)
@@ -203,26 +227,73 @@ import Testing
 
   @Test func theViewerTakesOnlyLoopbackPeersUnlessToldOtherwise() throws {
     func greets(_ client: RawClient) -> Bool {
-      client.send(#"{"hello":1,"app":"dev.raw","pid":1,"run":"r"}"# + "\n" + #"{"seq":1,"t":0,"level":"info","msg":"hi"}"# + "\n")
+      client.send(
+        #"{"hello":1,"app":"dev.raw","pid":1,"run":"r"}"# + "\n" + #"{"seq":1,"t":0,"level":"info","msg":"hi"}"# + "\n")
       return client.readLine() == #"{"ack":1}"#
     }
     let viewer = try LogViewerProcess()
     // 127.0.0.0/8 is all loopback: another address in it is as local as 127.0.0.1.
     #expect(greets(try RawClient(to: "127.0.0.1", port: viewer.port, from: "127.0.0.2")))
-    let lan = RawClient.nonLoopbackAddress()
-    #expect(lan != nil, "this test needs a non-loopback address on this machine")
-    guard let lan else { return }
-    // This machine's own LAN address is not loopback, even connecting to 127.0.0.1.
-    #expect(!greets(try RawClient(to: "127.0.0.1", port: viewer.port, from: lan)))
-    #expect(viewer.child.stderr.contains("refused \(lan):"))
+    // This machine's own LAN address, when it has one, is not loopback, even connecting to 127.0.0.1.
+    // (Every machine gets the same check in a network namespace of its own: the next test.)
+    if let lan = RawClient.nonLoopbackAddress() {
+      #expect(!greets(try RawClient(to: "127.0.0.1", port: viewer.port, from: lan)))
+      #expect(viewer.child.stderr.contains("refused \(lan):"))
+      let open = try LogViewerProcess(["--json", "--host", "0.0.0.0"])
+      #expect(greets(try RawClient(to: "127.0.0.1", port: open.port, from: lan)))
+      #expect(greets(try RawClient(to: lan, port: open.port)))
+    }
+  }
 
-    let open = try LogViewerProcess(["--json", "--host", "0.0.0.0"])
-    #expect(greets(try RawClient(to: "127.0.0.1", port: open.port, from: lan)))
-    #expect(greets(try RawClient(to: lan, port: open.port)))
+  /// A machine may have no address but loopback, so the refusal is also checked where one is made:
+  /// a private network (and PID) namespace whose `lo` also carries 192.0.2.1 (TEST-NET-1), the
+  /// source its routes give connections to 127.0.0.1. A real app sends to a real viewer there;
+  /// the namespace's first process takes every other with it when it ends. Needs `unshare` and
+  /// `ip`, as root or with user namespaces (`-r`); without them it fails and says so.
+  @Test func aPeerThatIsNotLoopbackIsRefusedInANamespaceOfItsOwn() throws {
+    let app = try write("nbridge.log.info('from afar');")
+    let script = try dir.write(
+      "namespace.sh",
+      #"""
+      set -u
+      nbridge=$1 app=$2 out=$3
+      PATH=$PATH:/usr/sbin:/sbin
+      ip link set lo up && ip addr add 192.0.2.1/32 dev lo &&
+        ip route replace local 127.0.0.1 dev lo table local src 192.0.2.1 &&
+        ip route replace local 127.0.0.0/8 dev lo table local src 192.0.2.1 || { echo "no namespace network" >&2; exit 3; }
+      # A viewer (default: loopback only, or --host 0.0.0.0) and one app run against it.
+      round() {
+        name=$1; shift
+        "$nbridge" logs --json --port 2532 "$@" >"$out/$name.viewer.out" 2>"$out/$name.viewer.err" &
+        viewer=$!
+        for _ in $(seq 200); do grep -q "listening on" "$out/$name.viewer.err" && break; sleep 0.05; done
+        "$nbridge" run --log-to :2532 "$app" >"$out/$name.app.out" 2>"$out/$name.app.err"
+        sleep 0.3
+        kill -INT $viewer
+        wait $viewer
+      }
+      round refusing
+      round open --host 0.0.0.0
+      """#)
+    let unshare = ChildProcess.resolve("unshare")
+    let flags = getuid() == 0 ? ["-n", "-p", "-f", "--kill-child"] : ["-r", "-n", "-p", "-f", "--kill-child"]
+    let r = try ChildProcess.run(
+      unshare, flags + ["/bin/sh", script, NBridgeBinary.path, app, dir.path], environment: env, timeout: 60)
+    try #require(r.status == 0, "could not run in a network namespace of its own (\(r.status)): \(r.stderr)")
+    func read(_ name: String) -> String { (try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "" }
+    // Refused: the viewer names the peer and prints nothing; the app says its record did not get through.
+    #expect(read("refusing.viewer.err").contains("refused 192.0.2.1:"), "\(read("refusing.viewer.err"))")
+    #expect(read("refusing.viewer.out").isEmpty)
+    #expect(read("refusing.app.err").contains("1 log record not delivered"), "\(read("refusing.app.err"))")
+    // Listening on every address, the viewer takes the same peer.
+    #expect(!read("open.viewer.err").contains("refused"))
+    #expect(read("open.viewer.out").contains(#""msg":"from afar""#), "\(read("open.viewer.out"))")
+    #expect(!read("open.app.err").contains("not delivered"), "\(read("open.app.err"))")
   }
 
   @Test func newlinesEmojiAndLoneSurrogatesRoundTrip() throws {
-    let texts = #"['two\nlines', 'tab\tquote" back\\slash', 'emoji 😀 ☃', 'lone \uD800 high', 'lone \uDC00 low', 'end \uD83D', '\u0001\u001f', '']"#
+    let texts =
+      #"['two\nlines', 'tab\tquote" back\\slash', 'emoji 😀 ☃', 'lone \uD800 high', 'lone \uDC00 low', 'end \uD83D', '\u0001\u001f', '']"#
     let viewer = try LogViewerProcess()
     let path = try write("for (const t of \(texts)) nbridge.log.info(t);")
     let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)

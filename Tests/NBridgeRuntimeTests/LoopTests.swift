@@ -93,21 +93,6 @@ import Testing
     #expect(value == [[1], "invalid_parameter"])
   }
 
-  @Test func millionSequentialCallsKeepMemoryBounded() async throws {
-    // What the million calls add, not the process's whole size: other suites' runtimes share it.
-    let before = residentMiB()
-    let outcome = try await JSHarness.run(
-      """
-      (async () => {
-        for (let i = 0; i < 1000000; i++) await nbridge.echo.echo({ key: 'k', value: 'v' });
-        console.log('done');
-      })();
-      """)
-    #expect(outcome.status == 0)
-    #expect(outcome.stdout == "done\n")
-    #expect(residentMiB() - before < 300, "grew from \(before) MiB to \(residentMiB()) MiB")
-  }
-
   @Test func hostHooksNbridgeLacksFailLoudly() async throws {
     let value = try await JSHarness.evaluate(
       """
@@ -134,14 +119,4 @@ import Testing
       """)
     #expect(value == ["aGVsbG8=", "hello", "é👋", [195, 169], 5, 2, 2, true, false, nil, "linux", "function", "function"])
   }
-}
-
-/// The process's resident memory in MiB, from /proc.
-func residentMiB() -> Double {
-  guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-  for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-    let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
-    return kb / 1024
-  }
-  return 0
 }

@@ -7,6 +7,7 @@
   const format = internal.format;
   const minimum = internal.logLevel === undefined ? 0 : internal.logLevel;
   const E = Error;
+  const slice = Array.prototype.slice;
   function text(items) {
     try {
       return format(items);
@@ -18,16 +19,31 @@
       }
     }
   }
+  // A string without a % directive, then strings and numbers, print as the formatter would
+  // print them: joined with spaces. Anything else (undefined: not plain) goes to the formatter.
+  function plain(items, first) {
+    if (typeof first !== 'string' || first.indexOf('%') >= 0) return undefined;
+    let message = first;
+    for (let k = 1; k < items.length; k++) {
+      const item = items[k];
+      if (typeof item === 'string' || (typeof item === 'number' && (item !== 0 || 1 / item > 0))) {
+        message += ' ' + item;
+      } else {
+        return undefined;
+      }
+    }
+    return message;
+  }
   function level(n) {
     if (n < minimum) return function () {};
-    return function (...items) {
+    return function (first) {
       try {
         // Four frames: this function, then the caller (or native frames such as apply).
         const limit = E.stackTraceLimit;
         E.stackTraceLimit = 4;
         const stack = new E().stack;
         E.stackTraceLimit = limit;
-        native.log(n, text(items), stack);
+        native.log(n, plain(arguments, first) ?? text(slice.call(arguments)), stack);
       } catch {
         // A log call never throws.
       }
