@@ -47,8 +47,12 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   public var starExports: [Int] = []
   /// Whether the module awaits at its top level (it is evaluated asynchronously).
   public var hasTopLevelAwait = false
-  /// The rewritten source: a generator function expression `(function* (P) { ... })`.
-  public var source = ""
+  /// The rewritten script in UTF-16, an array literal `[function* (P) { ... }, {record}]`: the
+  /// generator function and this record as a JS object literal (`literal`), so one evaluation
+  /// gives the loader both, with no JSON between Swift and JS.
+  public var script: [UInt16] = []
+  /// The rewritten script as a string.
+  public var source: String { String(decoding: script, as: UTF16.self) }
   /// The prefix of every name the rewrite introduces (free in this module).
   public var prefix = ""
   /// Text the rewrite inserted, by generated line: `[line, generated column, width]`, for

@@ -33,7 +33,11 @@ public struct ModuleRewriter {
 
   /// Rewrites module `source`; throws a syntax error found on the way (JavaScriptCore finds the rest).
   public static func rewrite(_ source: String) throws(ModuleSyntaxError) -> ModuleRecordInfo {
-    let units = Array(source.utf16)
+    try rewrite(units: Array(source.utf16))
+  }
+
+  /// Rewrites the module whose source is the UTF-16 `units`.
+  public static func rewrite(units: [UInt16]) throws(ModuleSyntaxError) -> ModuleRecordInfo {
     var rewriter = ModuleRewriter(units: units, tokens: try Lexer.tokenize(units))
     try rewriter.run()
     return rewriter.info
@@ -831,14 +835,14 @@ public struct ModuleRewriter {
   // MARK: Output
 
   mutating func emit() {
-    let header = (info.hasTopLevelAwait ? "(async function*" : "(function*") + "(\(prefix)){\"use strict\";\(prefix).export=\(prefix)e;yield;"
+    let header = (info.hasTopLevelAwait ? "[async function*" : "[function*") + "(\(prefix)){\"use strict\";\(prefix).export=\(prefix)e;yield;"
     var getters: [String] = []
     for export in info.exports {
       guard let local = export.localName else { continue }
       let key = "\"" + local + "\""
       if !getters.contains(where: { $0.hasPrefix(key + ":") }) { getters.append("\(key):()=>\(local)") }
     }
-    let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n})"
+    let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n},"
     var out: [UInt16] = Array(header.utf16)
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]
     var lineDelta: [Int: Int] = [1: header.utf16.count]
@@ -881,8 +885,10 @@ public struct ModuleRewriter {
       position = edit.end
     }
     copy(upTo: units.count, blank: false)
-    out.append(contentsOf: Array(footer.utf16))
-    info.source = String(decoding: out, as: UTF16.self)
+    out.append(contentsOf: footer.utf16)
     info.columnShifts = shifts
+    out.append(contentsOf: info.literal.utf16)
+    out.append(93)  // ]
+    info.script = out
   }
 }

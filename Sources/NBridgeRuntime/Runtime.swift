@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeModuleSyntax
 
 /// Runs one script in a fresh JavaScriptCore context with a set of plugins.
 ///
@@ -133,7 +134,11 @@ public final class Runtime {
     entryDirectory = dirOf(name)
     entryPath = name
     if isModuleEntry(name, source: source) {
-      runModuleMain(name, source: source)
+      if ScriptSyntax.runsWithoutLoader(source) {
+        runModuleWithoutLoader(source, url: name)
+      } else {
+        runModuleMain(name, source: source)
+      }
     } else {
       do {
         try evaluateAllowingTopLevelAwait(source, url: name)

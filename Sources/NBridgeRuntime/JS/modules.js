@@ -259,8 +259,31 @@
         request,
       );
     }
-    const text = preloaded.has(path) ? preloaded.get(path) : native.readFile(path);
+    const given = preloaded.get(path);
     preloaded.delete(path);
+    // A module is read, rewritten and evaluated by native.compile in one call: [fn, record].
+    let compiled;
+    let text;
+    if (kind === 'esm' || kind === 'detect') {
+      try {
+        compiled = native.compile(given, path, kind === 'detect');
+      } catch (e) {
+        if (importer && e instanceof SyntaxError) {
+          e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
+        }
+        throw e;
+      }
+      if (compiled === null) {
+        kind = 'cjs';
+      } else if (compiled !== undefined) {
+        const info = compiled[1];
+        info.fn = compiled[0];
+        if (info.shifts.length) internal.shiftColumns(path, info.shifts);
+        compiled = info;
+        text = '';
+      }
+    }
+    if (text === undefined) text = given === undefined ? native.readFile(path) : given;
     if (text === undefined) {
       throw importError(
         Error,
@@ -268,18 +291,6 @@
         importer,
         request,
       );
-    }
-    let compiled;
-    if (kind === 'esm' || kind === 'detect') {
-      try {
-        compiled = native.compile(text, path, kind === 'detect');
-      } catch (e) {
-        if (importer && e instanceof SyntaxError) {
-          e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
-        }
-        throw e;
-      }
-      if (compiled === null) kind = 'cjs';
     }
     const m = record(url, kind, path);
     registry.set(key, m);
