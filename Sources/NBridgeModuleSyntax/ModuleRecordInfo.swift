@@ -47,9 +47,7 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   public var starExports: [Int] = []
   /// Whether the module awaits at its top level (it is evaluated asynchronously).
   public var hasTopLevelAwait = false
-  /// The rewritten script in UTF-16, an array literal `[function* (P) { ... }, {record}]`: the
-  /// generator function and this record as a JS object literal (`literal`), so one evaluation
-  /// gives the loader both, with no JSON between Swift and JS.
+  /// The rewritten source in UTF-16: a generator function expression `(function* (P) { ... })`.
   public var script: [UInt16] = []
   /// The rewritten script as a string.
   public var source: String { String(decoding: script, as: UTF16.self) }

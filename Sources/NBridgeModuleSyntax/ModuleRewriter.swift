@@ -835,14 +835,14 @@ public struct ModuleRewriter {
   // MARK: Output
 
   mutating func emit() {
-    let header = (info.hasTopLevelAwait ? "[async function*" : "[function*") + "(\(prefix)){\"use strict\";\(prefix).export=\(prefix)e;yield;"
+    let header = (info.hasTopLevelAwait ? "(async function*" : "(function*") + "(\(prefix)){\"use strict\";\(prefix).export=\(prefix)e;yield;"
     var getters: [String] = []
     for export in info.exports {
       guard let local = export.localName else { continue }
       let key = "\"" + local + "\""
       if !getters.contains(where: { $0.hasPrefix(key + ":") }) { getters.append("\(key):()=>\(local)") }
     }
-    let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n},"
+    let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n})"
     var out: [UInt16] = Array(header.utf16)
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]
     var lineDelta: [Int: Int] = [1: header.utf16.count]
@@ -887,8 +887,6 @@ public struct ModuleRewriter {
     copy(upTo: units.count, blank: false)
     out.append(contentsOf: footer.utf16)
     info.columnShifts = shifts
-    out.append(contentsOf: info.literal.utf16)
-    out.append(93)  // ]
     info.script = out
   }
 }

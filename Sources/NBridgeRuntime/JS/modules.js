@@ -261,7 +261,7 @@
     }
     const given = preloaded.get(path);
     preloaded.delete(path);
-    // A module is read, rewritten and evaluated by native.compile in one call: [fn, record].
+    // A module is read, rewritten and evaluated by native.compile in one call: [fn, record JSON].
     let compiled;
     let text;
     if (kind === 'esm' || kind === 'detect') {
@@ -276,7 +276,7 @@
       if (compiled === null) {
         kind = 'cjs';
       } else if (compiled !== undefined) {
-        const info = compiled[1];
+        const info = JSON.parse(compiled[1]);
         info.fn = compiled[0];
         if (info.shifts.length) internal.shiftColumns(path, info.shifts);
         compiled = info;
