@@ -844,6 +844,7 @@ public struct ModuleRewriter {
     }
     let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n})"
     var out: [UInt16] = Array(header.utf16)
+    info.headWidth = out.count
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]
     var lineDelta: [Int: Int] = [1: header.utf16.count]
     edits.sort { $0.start < $1.start || ($0.start == $1.start && $0.end < $1.end) }

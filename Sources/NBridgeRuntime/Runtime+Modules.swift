@@ -152,7 +152,7 @@ func jsonQuoted(_ text: String) -> String {
   return out + "\""
 }
 
-/// `native.compile(source, path, detect)`: `[fn, recordJSON]` for the module at `path`, its text
+/// `native.compile(source, path, detect)`: `[fn, recordJSON, plain]` for the module at `path`, its text
 /// `source` or, when that is undefined, the file's (undefined when there is no file); null when
 /// `detect` is set and the file holds no module syntax (it is CommonJS); throws a SyntaxError.
 /// The record is JSON text the rewrite writes in UTF-16 (JSON.parse reads it faster than JSC compiles a literal).
@@ -184,16 +184,36 @@ let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exc
     {
       return NativeResult(value: JSValueMakeNull(js.ref))
     }
+    let plain = info.plainScript
     let function: JSValueRef
     do throws(JSException) {
-      function = try js.evaluate(units: info.script, url: path)
+      function = try js.evaluate(units: plain ?? info.script, url: path)
     } catch {
       return NativeResult(exception: error.value)
     }
+    if plain != nil { runtime.moduleGenerators[path] = info.script }
     let record = info.json.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(record) }
-    let pair: [JSValueRef?] = [function, JSValueMakeString(js.ref, record)]
-    return NativeResult(value: pair.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 2, $0.baseAddress, nil) })
+    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, record), JSValueMakeBoolean(js.ref, plain != nil)]
+    return NativeResult(value: result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+/// `native.generator(path)`: the generator function of a module `native.compile` made a plain
+/// function (the loader found it in a cycle at link time).
+let nativeGenerator: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  let args = NativeArguments(count: argc, values: argv)
+  let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let path = runtime.js.toString(args[0])
+    guard let script = runtime.moduleGenerators[path] else { return NativeResult() }
+    do throws(JSException) {
+      return NativeResult(value: try runtime.js.evaluate(units: script, url: path))
+    } catch {
+      return NativeResult(exception: error.value)
+    }
   }
   if let thrown = result.exception { exception?.pointee = thrown }
   return result.value

@@ -38,6 +38,9 @@ public final class Runtime {
   var protectedLoader: Protected?
   /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
   var columnShifts: [String: [[Int]]] = [:]
+  /// The generator form of each module compiled as a plain function, by path, until the loader
+  /// asks for it (a module found in a cycle).
+  var moduleGenerators: [String: [UInt16]] = [:]
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
