@@ -1,9 +1,13 @@
 // The sample app `make run` starts: first the sample calls of every plugin, then the
 // "copy a word, get its meaning" app. Headless it copies a word itself and ends by itself;
-// `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C.
+// `nbridge run www/index.js -- --watch` keeps watching the clipboard until Ctrl-C. With
+// `-- --schedule-fetch` it asks to be woken for a background fetch about every ten minutes, even
+// when not running (`-- --no-fetch` stops that): a run woken for one (`nbridge run --fetch`)
+// starts in background, answers it and ends.
 load('./sample.js');
 
 const watchMode = nbridge.args.includes('--watch');
+nbridge.background.addListener('fetch', backgroundRefresh);
 
 async function greet() {
   const info = await nbridge.app.appInfo();
@@ -35,6 +39,8 @@ function watchClipboard(words) {
 }
 
 (async () => {
+  // Woken for a background fetch: the listener above answers it, and the run ends with it.
+  if ((await nbridge.app.getState()).state === 'background') return;
   console.log('nbridge sample app\n\n1. The sample calls (www/sample.js):');
   await appAppInfo();
   await appDeviceInfo();
@@ -45,17 +51,22 @@ function watchClipboard(words) {
   await pasteboardPaste();
   await notificationShow();
   await notificationSchedule();
+  const schedule = nbridge.args.includes('--schedule-fetch') ? 'minimum' : nbridge.args.includes('--no-fetch') ? 'never' : null;
+  await backgroundFetchSchedule(schedule);
 
   console.log('\n2. Copy a word, get its meaning:');
   const words = await glossary();
   await greet();
+  const refresh = await lastRefresh();
+  console.log(refresh ? '  Last background refresh: ' + refresh.at + ' (' + refresh.reason + ').' : '  No background refresh yet.');
   const watching = watchClipboard(words);
   if (watchMode) {
     console.log('  Watching the clipboard. Copy one of: ' + Object.keys(words).join(', ') + '. Ctrl-C to stop.');
+    console.log('  Meanwhile `nbridge simulate fetch www` wakes it for a background fetch.');
   } else {
     console.log('  Copying "Retina" to show how it works...');
     await nbridge.pasteboard.setString({ string: 'Retina' });
   }
   await watching;
-  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere)');
+  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere, or: nbridge simulate fetch www)');
 })();

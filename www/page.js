@@ -50,4 +50,7 @@ async function start() {
   });
   $('log').textContent = 'Ready. Each button calls one plugin action through nbridge.\n';
 }
+// A background fetch while the window is open (`nbridge simulate fetch www`, or the schedule
+// index.js sets) reaches this page; when the window is closed the wake-up runs index.js.
+nbridge.background.addListener('fetch', backgroundRefresh);
 window.ready = start();

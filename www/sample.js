@@ -65,3 +65,26 @@ async function glossary() {
   }
   return words;
 }
+
+// Background fetch (iOS's "Background Fetch"): an app may ask to be woken about every ten minutes,
+// even when it is not running, and each wake-up refreshes it: here it records when, in storage.
+// `nbridge simulate fetch www` wakes the running app for one now, as Xcode's menu item does.
+// `interval` ('minimum' or 'never') changes the schedule; null only shows it.
+async function backgroundFetchSchedule(interval) {
+  if (interval) {
+    return show('background.setMinimumFetchInterval', await nbridge.background.setMinimumFetchInterval({ interval }));
+  }
+  const { interval: current, nextFetchAt } = await nbridge.background.getFetchStatus();
+  return show('background.getFetchStatus', { interval: current, nextFetchAt });
+}
+
+async function backgroundRefresh({ id, reason }) {
+  const refresh = { at: new Date().toISOString(), reason };
+  await nbridge.storage.set({ key: 'lastRefresh', value: refresh, group: 'dictionary' });
+  show('background fetch ' + id, refresh);
+  return 'newData';
+}
+
+async function lastRefresh() {
+  return await nbridge.storage.get({ key: 'lastRefresh', group: 'dictionary' });
+}

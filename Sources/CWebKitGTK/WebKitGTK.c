@@ -29,6 +29,11 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_destroy, void, (void *widget)) \
   F(gtk_window_is_active, int, (void *window)) \
   F(gtk_widget_get_mapped, int, (void *widget)) \
+  F(gtk_widget_get_window, void *, (void *widget)) \
+  F(gtk_window_present_with_time, void, (void *window, uint32_t timestamp)) \
+  F(gdk_x11_window_get_type, size_t, (void)) \
+  F(gdk_x11_get_server_time, uint32_t, (void *window)) \
+  F(g_type_check_instance_is_a, int, (void *instance, size_t type)) \
   F(g_signal_connect_data, unsigned long, \
     (void *instance, const char *signal, GCallback handler, void *data, void *destroy, int flags)) \
   F(g_object_new, void *, (size_t type, const char *first, ...)) \
@@ -160,6 +165,18 @@ void nbw_window_show(void *window, void *view) {
 }
 
 void nbw_window_destroy(void *window) { gtk_widget_destroy_(window); }
+
+void nbw_window_present(void *window) {
+  // On X11 a window manager with focus-stealing prevention (mutter's, for one) refuses a request
+  // older than the user's last action in the focused window and only marks the window urgent; GTK's default stamp is this app's own last input event, older than that. The
+  // hand-off is the user's request, made now: stamp it with the server's current time.
+  uint32_t now = 0;  // GDK_CURRENT_TIME
+  void *gdk_window = gtk_widget_get_window_(window);
+  if (gdk_window && g_type_check_instance_is_a_(gdk_window, gdk_x11_window_get_type_())) {
+    now = gdk_x11_get_server_time_(gdk_window);
+  }
+  gtk_window_present_with_time_(window, now);
+}
 
 // GdkEventWindowState's layout (GDK 3): type, window, send_event, changed_mask, new_window_state.
 typedef struct {

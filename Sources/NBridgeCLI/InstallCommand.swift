@@ -86,10 +86,9 @@ extension NBridgeCommand {
       if app.contains("/"), let (entry, _) = try? Install.entry(of: app), let manifest = try? AppSetup.manifest(forEntry: entry) {
         id = manifest.id
       }
-      var removed = false
-      let systemd = XDGPaths.configHome + "/systemd/user/nbridge-fetch-" + id
-      for path in [InstalledApp.recordPath(id), DesktopEntry.path(id), systemd + ".timer", systemd + ".service"] {
-        if (try? POSIX.unlink(path)) == true { removed = true }
+      var removed = FetchWakeUp.remove(appID: id)
+      for path in [InstalledApp.recordPath(id), DesktopEntry.path(id)] where (try? POSIX.unlink(path)) == true {
+        removed = true
       }
       var list = MimeAppsList.read()
       let before = list.lines

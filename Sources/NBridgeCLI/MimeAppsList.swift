@@ -17,9 +17,14 @@ struct MimeAppsList {
     return MimeAppsList(lines: lines)
   }
 
-  /// Writes it back atomically (creating the folder).
+  /// Writes it back atomically (creating the folder); a list left with nothing but blank lines
+  /// removes the file.
   func write() throws(SystemError) {
     let path = XDGPaths.mimeAppsList
+    if lines.allSatisfy({ $0.trimmed.isEmpty }) {
+      _ = try POSIX.unlink(path)
+      return
+    }
     try POSIX.makeDirectories(String(path[..<path.lastIndex(of: "/")!]))
     try POSIX.writeAtomically(path, Array((lines.joined(separator: "\n") + "\n").utf8), mode: 0o644)
   }
@@ -75,10 +80,15 @@ struct MimeAppsList {
     if let i = body(of: header).first(where: { key(of: lines[$0]) == type }) { lines.remove(at: i) }
   }
 
-  /// Removes every line whose value names `desktopID` (in any group); the other ids on a line stay.
+  /// Removes every line whose value names `desktopID` (in any group); the other ids on a line
+  /// stay. A group this leaves with nothing but blank lines goes too (with the blank lines before
+  /// it when it ends the file), so an install then an uninstall gives the file back as it was.
   mutating func remove(desktopID: String) {
     var result: [String] = []
+    var emptied: Set<Int> = []
+    var header: Int?
     for line in lines {
+      if line.trimmed.hasPrefix("[") { header = result.count }
       guard let k = key(of: line) else {
         result.append(line)
         continue
@@ -87,11 +97,21 @@ struct MimeAppsList {
       let kept = values.filter { $0 != desktopID && !$0.isEmpty }
       if kept.count == values.filter({ !$0.isEmpty }).count {
         result.append(line)
-      } else if !kept.isEmpty {
-        result.append("\(k)=\(kept.joined(separator: ";"));")
+        continue
       }
+      if let header { emptied.insert(header) }
+      if !kept.isEmpty { result.append("\(k)=\(kept.joined(separator: ";"));") }
     }
     lines = result
+    for header in emptied.sorted(by: >) {
+      let range = body(of: header)
+      guard range.allSatisfy({ lines[$0].trimmed.isEmpty }) else { continue }
+      var start = header
+      if range.upperBound == lines.count {
+        while start > 0, lines[start - 1].trimmed.isEmpty { start -= 1 }
+      }
+      lines.removeSubrange(start..<range.upperBound)
+    }
   }
 }
 

@@ -57,6 +57,14 @@ struct RunRequest {
     if let logQueue, logQueue < 1 { throw ValidationError("--log-queue must be at least 1 (got \(logQueue))") }
   }
 
+  /// The script a fetch wake-up runs (`nbridge run --fetch`): the entry, or for a page
+  /// (`nbridge app`) the `index.js` beside it; nil (a page without one): nothing wakes the app.
+  var wakeEntry: String? {
+    guard file.hasSuffix(".html") || file.hasSuffix(".htm") else { return absolutePath(file) }
+    let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
+    return fileIsReadable(folder + "index.js") ? absolutePath(folder + "index.js") : nil
+  }
+
   /// Where records go: `--log-to`, else `NBRIDGE_LOG_TO`; nil when neither is set.
   func logDestination() throws -> LogDestination? {
     guard let text = logTo ?? ProcessEnvironment.value("NBRIDGE_LOG_TO"), !text.isEmpty else { return nil }
@@ -118,7 +126,7 @@ struct RunRequest {
     configuration.environment = ProcessEnvironment.current
     // What the background plugin needs to wake this app for a fetch and to know a fetch
     // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.
-    configuration.environment["NBRIDGE_RUN_ENTRY"] = absolutePath(file)
+    configuration.environment["NBRIDGE_RUN_ENTRY"] = wakeEntry
     configuration.environment["NBRIDGE_RUN_DATA_DIR"] =
       (dataDir ?? ProcessEnvironment.value("NBRIDGE_DATA_DIR")).map(absolutePath)
     configuration.environment["NBRIDGE_RUN_FETCH"] = fetch

@@ -31,6 +31,8 @@ public final class Lifecycle {
 
   /// The runtime's side: how a requested move is delivered (on the loop, in order).
   package var requestHandler: (@BridgeActor (AppState) -> Void)?
+  /// The window's side (`nbridge app`): brings the app's window to the front; nil headless.
+  package var presentHandler: (@BridgeActor () -> Void)?
   /// The runtime's side: called when the holds go from none to some or back.
   package var holdsChanged: (@BridgeActor () -> Void)?
   /// The runtime's side: the monotonic clock.
@@ -44,6 +46,14 @@ public final class Lifecycle {
   /// Asks for a move to `state`; it is delivered on the loop (a move to the current state does nothing).
   public func move(to state: AppState) {
     if let requestHandler { requestHandler(state) } else { apply(state) }
+  }
+
+  /// Makes the app active and, when it shows a window (`nbridge app`), brings that window to the
+  /// front: shown, raised and focused, as far as the window manager allows. What a URL handed to
+  /// the running app does (`nbridge open`); a headless run only moves to active.
+  public func bringToFront() {
+    presentHandler?()
+    move(to: .active)
   }
 
   /// Records the move and tells the observers; the runtime calls this when it delivers a move.

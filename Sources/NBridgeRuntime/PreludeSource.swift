@@ -20,7 +20,8 @@ enum PreludeSource {
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
   static let page = compose([
-    PackageResources.console_js, PackageResources.page_js, PackageResources.bridge_js, PackageResources.log_js,
+    PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js, PackageResources.bridge_js,
+    PackageResources.log_js,
   ])
 
   /// One function calling each file's function in order with the same `global` and `internal`.

@@ -4,7 +4,8 @@ import NBridgePlugin
 /// The lifecycle on the loop: moves delivered in order (observers, then the script's `app`
 /// events and WKBridgeKit's listeners), and suspension: while the app is in background with
 /// nothing holding it awake, JS timers are frozen and every other way into JS (events, call
-/// results, streamed values) waits in `heldDeliveries` for the app to wake.
+/// results, streamed values) waits in `heldDeliveries` for the app to wake; a page's own
+/// timers hold what comes due (`page-timers.js`).
 extension Runtime {
   /// The service whose listeners hear `stateChange`, `pause` and `resume`.
   static let lifecycleService = "app"
@@ -56,12 +57,13 @@ extension Runtime {
     let payload: JSONValue = ["state": .string(state.rawValue), "isActive": .bool(state.isActive)]
     if change.leavesBackground {
       // `resume` and `stateChange` come first; what waited while suspended follows them.
-      unsuspend()
+      let wasSuspended = unsuspend()
       emit(service: Self.lifecycleService, event: "resume", payload: .null)
       lifecycleListener("Resume")
       emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
       stopsWhenSuspended = false
       deliverHeld()
+      if wasSuspended { thawPage() }
     } else if change.entersBackground {
       emit(service: Self.lifecycleService, event: "stateChange", payload: payload)
       emit(service: Self.lifecycleService, event: "pause", payload: .null)
@@ -79,6 +81,7 @@ extension Runtime {
     if !lifecycle.isSuspended {
       lifecycle.isSuspended = true
       loop.jsTimersFrozen = true
+      page?.evaluateInPage("__nbridgeSuspend(true)")
     }
     if stopsWhenSuspended {
       stopsWhenSuspended = false
@@ -90,6 +93,14 @@ extension Runtime {
   func wake() {
     guard unsuspend() else { return }
     deliverHeld()
+    thawPage()
+  }
+
+  /// Lets a page's own timers run again (`page-timers.js`): what came due while the app was
+  /// suspended runs now, after what the runtime held, unless that suspended the app again.
+  private func thawPage() {
+    guard !lifecycle.isSuspended else { return }
+    page?.evaluateInPage("__nbridgeSuspend(false)")
   }
 
   /// Ends suspension (JS timers run again); false when the app was not suspended.

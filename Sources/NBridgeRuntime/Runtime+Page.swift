@@ -79,6 +79,9 @@ extension Runtime {
       let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
       let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
       text.withUnsafeBufferPointer { units in stack.withUnsafeBufferPointer { log(level: level, message: units, stack: $0) } }
+    case "z":
+      // A new document asks whether the app is suspended (`page-timers.js`).
+      reply(lifecycle.isSuspended ? "1" : "0")
     default:
       reply(nil)
     }

@@ -17,6 +17,39 @@ package enum Spawn {
     case append(String)
   }
 
+  /// What a child's standard descriptors are: each `nil` goes to `/dev/null` (stdin) or
+  /// follows `output`; each `pipe` is a close-on-exec socket pair whose other end is ours.
+  package struct Standard: Sendable {
+    /// A pipe for the child's stdin (else `/dev/null`).
+    package var stdinPipe = false
+    /// Pipes for the child's stdout and stderr (else both follow `output`).
+    package var outputPipes = false
+    /// Where stdout and stderr go when not piped.
+    package var output: Output = .inherit
+
+    /// stdin from `/dev/null`, stdout and stderr to `output`.
+    package init(output: Output = .inherit) { self.output = output }
+
+    /// Pipes for stdin (when `stdin`) and for stdout and stderr (when `capture`, else `/dev/null`).
+    package init(stdin: Bool, capture: Bool) {
+      stdinPipe = stdin
+      outputPipes = capture
+      output = .discard
+    }
+  }
+
+  /// A started child: its pid and our ends of the pipes asked for (-1 where none).
+  package struct Child: Sendable {
+    /// The child's pid.
+    package let pid: pid_t
+    /// Our end of its stdin, or -1.
+    package let stdin: Int32
+    /// Our end of its stdout, or -1.
+    package let stdout: Int32
+    /// Our end of its stderr, or -1.
+    package let stderr: Int32
+  }
+
   /// `POSIX_SPAWN_SETSID` (glibc hides it without `_GNU_SOURCE`).
   private static let setSessionFlag: Int16 = 0x80
 
@@ -27,6 +60,16 @@ package enum Spawn {
     _ arguments: [String], environment: [String: String], output: Output = .inherit, newSession: Bool = false,
     passing descriptor: Int32? = nil
   ) throws(SystemError) -> pid_t {
+    try launch(arguments, environment: environment, standard: Standard(output: output), newSession: newSession,
+      passing: descriptor).pid
+  }
+
+  /// Starts `arguments` with the standard descriptors `standard` describes; the child and our
+  /// ends of its pipes (the caller closes them). `newSession` and `passing` as for `start`.
+  package static func launch(
+    _ arguments: [String], environment: [String: String], standard: Standard, newSession: Bool = false,
+    passing descriptor: Int32? = nil
+  ) throws(SystemError) -> Child {
     guard let program = locate(arguments[0], path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
       throw SystemError(operation: "start \(arguments[0]) (not found on PATH)", code: ENOENT)
     }
@@ -37,26 +80,55 @@ package enum Spawn {
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
 
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    switch output {
-    case .inherit: break
-    case .discard:
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    case .append(let path):
-      posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var ours: [Int32] = []
+    var theirs: [Int32] = []
+    defer { for fd in theirs { close(fd) } }
+    // A socket pair, created close-on-exec in one call, so a child spawned by another thread at
+    // the same moment cannot inherit it (and `send` can avoid SIGPIPE).
+    func pipe(to target: Int32) throws(SystemError) -> Int32 {
+      var pair: [Int32] = [-1, -1]
+      let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+      _ = try POSIX.retrying("create a pipe for \(arguments[0])") { socketpair(AF_UNIX, type, 0, &pair) }
+      ours.append(pair[0])
+      theirs.append(pair[1])
+      posix_spawn_file_actions_adddup2(&actions, pair[1], target)
+      return pair[0]
     }
-    // The one passed is moved above 3 first (a dup2 onto itself would keep close-on-exec).
+    var ends: (Int32, Int32, Int32) = (-1, -1, -1)
     var passed: Int32 = -1
-    if let descriptor {
-      passed = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
-      guard passed >= 0 else { throw SystemError(operation: "pass a descriptor to \(arguments[0])", code: errno) }
-      posix_spawn_file_actions_adddup2(&actions, passed, 3)
-    }
     defer { if passed >= 0 { close(passed) } }
+    do throws(SystemError) {
+      if standard.stdinPipe {
+        ends.0 = try pipe(to: 0)
+      } else {
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      }
+      if standard.outputPipes {
+        ends.1 = try pipe(to: 1)
+        ends.2 = try pipe(to: 2)
+      } else {
+        switch standard.output {
+        case .inherit: break
+        case .discard:
+          posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+          posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        case .append(let path):
+          posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+          posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+      }
+      // The one passed is moved above 3 first (a dup2 onto itself would keep close-on-exec).
+      if let descriptor {
+        passed = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
+        guard passed >= 0 else { throw SystemError(operation: "pass a descriptor to \(arguments[0])", code: errno) }
+        posix_spawn_file_actions_adddup2(&actions, passed, 3)
+      }
+    } catch {
+      for fd in ours { close(fd) }
+      throw error
+    }
     // No other descriptor may reach the child: one inherited from our parent (a test runner
-    // watching for its child's end by a pipe) would tie the parent to a detached app for its life.
+    // watching for its child's end by a pipe) would tie the parent to a detached child for its life.
     for fd in openDescriptors() where fd > 2 && !(descriptor != nil && fd == 3) {
       posix_spawn_file_actions_addclose(&actions, fd)
     }
@@ -78,8 +150,11 @@ package enum Spawn {
     }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-    guard result == 0 else { throw SystemError(operation: "start \(arguments[0])", code: result) }
-    return pid
+    guard result == 0 else {
+      for fd in ours { close(fd) }
+      throw SystemError(operation: "start \(arguments[0])", code: result)
+    }
+    return Child(pid: pid, stdin: ends.0, stdout: ends.1, stderr: ends.2)
   }
 
   /// Waits for `pid` to exit; its status (128 + n when killed by signal n).

@@ -22,6 +22,10 @@ final class AppWindow: PageHost {
   var hold: Int?
   var loads = 0
   var crashes = 0
+  /// While `present()` waits for the window manager's focus (at most `presentWait` seconds): the
+  /// timer, and the last "shown but not focused" report held back meanwhile.
+  var presenting: (timer: Int, heldBack: Int32?)?
+  static let presentWait = 1.0
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
@@ -46,6 +50,7 @@ final class AppWindow: PageHost {
     nbw_window_watch_state(window, onWindowState, me)
     nbw_window_show(window, view)
     hold = runtime.holdRun(reason: "window")
+    runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
     nbw_view_load(view, origin + entryPath)
   }
@@ -125,11 +130,34 @@ final class AppWindow: PageHost {
   /// minimized or hidden → background.
   func windowStateChanged(_ code: Int32) {
     guard window != nil else { return }
+    // A window being brought forward is shown (restored, raised) before it is focused: that
+    // moment is not a move to inactive. Held back until the focus comes or the wait ends.
+    if let wait = presenting {
+      if code == 1 { return presenting = (wait.timer, code) }
+      runtime.cancelTimer(wait.timer)  // focused, or minimized meanwhile: the wait is over
+      presenting = nil
+    }
     let state: AppState = code == 0 ? .active : code == 1 ? .inactive : .background
     if state != runtime.lifecycle.state { runtime.lifecycle.move(to: state) }
   }
 
+  /// Shows the window in front of the others and focuses it (a URL handed to the running app).
+  func present() {
+    guard let window else { return }
+    if let wait = presenting { runtime.cancelTimer(wait.timer) }
+    let timer = runtime.addTimer(after: Self.presentWait, repeating: nil) { [weak self] in
+      // The window manager did not focus it (focus-stealing prevention): the state says so.
+      guard let self else { return }
+      let heldBack = self.presenting?.heldBack
+      self.presenting = nil
+      if let heldBack { self.windowStateChanged(heldBack) }
+    }
+    presenting = (timer, nil)
+    nbw_window_present(window)
+  }
+
   func closed() {
+    runtime.lifecycle.presentHandler = nil
     window = nil
     view = nil
     runtime.page = nil

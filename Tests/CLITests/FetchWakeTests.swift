@@ -108,6 +108,27 @@ import Testing
     #expect(Self.isGone(daemon))
   }
 
+  /// A page in `nbridge app` that sets an interval is woken, once its window is closed, through
+  /// the `index.js` beside it (the page itself cannot run headless).
+  @Test mutating func aWindowAppIsWokenThroughTheScriptBesideItsPage() throws {
+    let xvfb = try XvfbServer()
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_SCHEDULER"] = "daemon"
+    try dir.write("app/index.html", "<!doctype html><title>wake</title><p>wake</p>")
+    let set = try dir.write("set.js", "await nbridge.background.setMinimumFetchInterval({ interval: 1 });")
+    let window = try NBridgeBinary.run(
+      ["app", dir.file("app"), "--script", set, "--exit-after-script"], environment: env, timeout: 60)
+    let lock = dir.file("xdg_data_home/nbridge/fetch/daemon.lock")
+    let pid = Int32((try? String(contentsOfFile: lock, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+    env["DISPLAY"] = nil
+    defer { try? cleanUp(daemonPID: pid) }
+    #expect(window.status == 0, "\(window.stderr)")
+    let record = dir.file("xdg_data_home/nbridge/fetch/dev.nbridge.waketest.json")
+    let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
+    #expect((schedule?["command"] as? [String])?.last == entry, "\(schedule ?? [:])")
+    #expect(try waitForFetch(timeout: 30) > 0)
+  }
+
   @Test mutating func aSystemdUserTimerWakesTheAppOrItsUnitsVerify() throws {
     env["NBRIDGE_SCHEDULER"] = "systemd"
     let managerAnswers = try ChildProcess.run("systemctl", ["--user", "show-environment"], environment: env).status == 0

@@ -121,10 +121,27 @@ import Testing
     let r = try nbridge(["uninstall", id])
     #expect(r.status == 0)
     #expect(read(record) == nil && read(desktop) == nil)
-    #expect(read(mimeapps)?.contains(id) == false)
+    #expect(read(mimeapps) == nil, "the file install made, emptied, is gone")
     let after = try ChildProcess.run("xdg-mime", ["query", "default", "x-scheme-handler/dbuurl"], environment: env)
     #expect(after.stdout == "")
     #expect(try nbridge(["uninstall", id]).status == 1, "nothing left to uninstall")
+  }
+
+  @Test func installThenUninstallGivesTheUsersMimeappsListBackAsItWas() throws {
+    _ = try writeReceiver()
+    let mimeapps = dir.file("xdg_config_home") + "/mimeapps.list"
+    let originals = [
+      "# mine\n[Added Associations]\ntext/plain=gedit.desktop;\n",
+      "[Default Applications]\ntext/html=firefox.desktop\n\n[Added Associations]\nx-scheme-handler/dbuurl=other.desktop;\(id).desktop;\n",
+    ]
+    for original in originals {
+      try dir.write("xdg_config_home/mimeapps.list", original)
+      try install()
+      #expect(read(mimeapps)?.contains("x-scheme-handler/dbuurl=\(id).desktop") == true)
+      #expect(try nbridge(["uninstall", id]).status == 0)
+      let expected = original.replacingOccurrences(of: "other.desktop;\(id).desktop;", with: "other.desktop;")
+      #expect(read(mimeapps) == expected)
+    }
   }
 
   @Test func reservedOrMalformedSchemesAreUsageErrorsNamingTheEntry() throws {

@@ -7,6 +7,12 @@ import Testing
 @Suite(.serialized) struct WindowLifecycleTests {
   static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/lifecycle-page").path
+  static let timersPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/timers-page").path
+  static let navigatePage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/navigate-page").path
+  static let framesPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/frames-page").path
 
   static func xdotool(_ arguments: [String], display: String) throws -> String {
     let r = try ChildProcess.run("xdotool", arguments, environment: ["DISPLAY": display], timeout: 20)
@@ -25,10 +31,10 @@ import Testing
     throw ChildProcessError.notReady("no window named \(name)")
   }
 
-  /// The page's console lines after `mark`, without the `index.html:N: ` prefix.
+  /// The pages' console lines after `mark`, without the `index.html:N: ` (or other page's) prefix.
   static func lines(_ output: String, after mark: Int = 0) -> [String] {
     output.split(separator: "\n").dropFirst(mark).compactMap { line in
-      guard line.hasPrefix("index.html:") else { return nil }
+      guard line.split(separator: " ", maxSplits: 1).first?.contains(".html:") == true else { return nil }
       return line.split(separator: " ", maxSplits: 1).last.map(String.init)
     }
   }
@@ -79,5 +85,115 @@ import Testing
     _ = try Self.xdotool(["windowactivate", window], display: display)
     #expect(waitFor(["state active true"], after: mark), "\(app.stdout)")
     #expect(!Self.lines(app.stdout, after: mark).contains("pause"))
+  }
+
+  /// The page's own timers freeze while the app is suspended: the interval's count stops, and
+  /// what came due runs after `resume` and `stateChange`, in order, once each.
+  @Test func aSuspendedPageHoldsItsTimersUntilResume() throws {
+    let xvfb = try XvfbServer()
+    let display = xvfb.display
+    let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
+    defer { wm.stop() }
+    let dir = try TemporaryDirectory(prefix: "nbridge-timers")
+    var env = NBridgeBinary.headless
+    env["DISPLAY"] = display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let app = try NBridgeBinary.start(["app", Self.timersPage], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
+    #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
+    let window = try Self.window("Timers Page", display: display)
+    func ticks() -> Int { Self.lines(app.stdout).filter { $0.hasPrefix("tick ") }.count }
+
+    _ = try Self.xdotool(["windowminimize", window], display: display)
+    #expect(app.waitForOutput("pause", timeout: 20), "\(app.stdout)")
+    usleep(1_000_000)  // the move reaches the page as a script of its own: let it land
+    let frozen = ticks()
+    usleep(2_000_000)
+    #expect(ticks() == frozen, "the page's interval ran while the app was suspended")
+    let whileSuspended = Self.lines(app.stdout)
+    #expect(!whileSuspended.contains { $0.hasPrefix("timeout") }, "\(whileSuspended)")
+
+    _ = try Self.xdotool(["windowactivate", window], display: display)
+    #expect(app.waitForOutput("timeout second", timeout: 20), "\(app.stdout)")
+    #expect(app.waitForOutput("tick \(frozen + 3)", timeout: 20), "the interval did not go on: \(app.stdout)")
+    let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended.count))
+    // resume, stateChange, then the held callbacks in the order they came due: the interval
+    // once (it does not catch up), the two timeouts; the one cleared by a resume listener never.
+    #expect(after.first == "resume" && after.dropFirst().first?.hasPrefix("state ") == true, "\(after)")
+    #expect(Array(after.dropFirst(2).prefix(3)) == ["tick \(frozen + 1)", "timeout first", "timeout second"], "\(after)")
+    #expect(!after.contains("timeout cancelled"))
+  }
+
+  /// A document that loads while the app is suspended (here: the first one's `pause` listener
+  /// navigates) starts with its timers frozen, and runs them at resume.
+  @Test func aDocumentLoadedWhileSuspendedStartsFrozen() throws {
+    let xvfb = try XvfbServer()
+    let dir = try TemporaryDirectory(prefix: "nbridge-navigate")
+    var env = NBridgeBinary.headless
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let runtimeDir = dir.file("xdg")
+    try FileManager.default.createDirectory(
+      atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    env["XDG_RUNTIME_DIR"] = runtimeDir
+    let app = try NBridgeBinary.start(["app", Self.navigatePage], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
+
+    let background = try NBridgeBinary.run(["simulate", "background", Self.navigatePage], environment: env)
+    #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
+    #expect(app.waitForOutput("next loaded", timeout: 20), "\(app.stdout)")
+    usleep(1_500_000)
+    let whileSuspended = Self.lines(app.stdout)
+    #expect(!whileSuspended.contains { $0.hasPrefix("tick") || $0 == "timeout" }, "\(whileSuspended)")
+
+    let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.navigatePage], environment: env)
+    #expect(foreground.stdout == "active\n", "\(foreground.stderr)")
+    #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
+    let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended.count))
+    #expect(Array(after.prefix(3)) == ["resume", "timeout", "tick 1"], "\(after)")
+  }
+
+  /// The app's own frames freeze with its page: one that was there, and one added while the app
+  /// is suspended; at resume both go on. So does the page's animation loop.
+  @Test func theAppsFramesFreezeWithThePage() throws {
+    let xvfb = try XvfbServer()
+    let dir = try TemporaryDirectory(prefix: "nbridge-frames")
+    var env = NBridgeBinary.headless
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let runtimeDir = dir.file("xdg")
+    try FileManager.default.createDirectory(
+      atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    env["XDG_RUNTIME_DIR"] = runtimeDir
+    let app = try NBridgeBinary.start(["app", Self.framesPage], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
+    #expect(app.waitForOutput("early tick 2", timeout: 20), "\(app.stdout)")
+    #expect(app.waitForOutput("frame 20", timeout: 20), "no animation frames: \(app.stdout)")
+
+    let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
+    #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
+    #expect(app.waitForOutput("late loaded", timeout: 20), "\(app.stdout)")
+    usleep(1_000_000)
+    let frozen = Self.lines(app.stdout)
+    usleep(1_500_000)
+    #expect(Self.lines(app.stdout) == frozen, "\(Self.lines(app.stdout).dropFirst(frozen.count))")
+    #expect(!frozen.contains { $0.hasPrefix("late tick") }, "\(frozen)")
+
+    let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.framesPage], environment: env)
+    #expect(foreground.stdout == "active\n", "\(foreground.stderr)")
+    #expect(app.waitForOutput("late tick 3", timeout: 20), "\(app.stdout)")
+    let after = Array(Self.lines(app.stdout).dropFirst(frozen.count))
+    #expect(after.first == "resume", "\(after)")
+    let earlyBefore = frozen.filter { $0.hasPrefix("early tick") }.count
+    #expect(after.contains("early tick \(earlyBefore + 1)") && after.contains("late tick 1"), "\(after)")
+    // The animation loop was held too (its window stayed visible: WebKit kept drawing), and goes on.
+    let lastFrame = frozen.compactMap { $0.hasPrefix("frame ") ? Int($0.dropFirst(6)) : nil }.max() ?? 0
+    #expect(app.waitForOutput("frame \(lastFrame + 20)\n", timeout: 20), "\(after)")
   }
 }

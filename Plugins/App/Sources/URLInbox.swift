@@ -25,14 +25,15 @@ final class URLInbox {
   }
 
   /// A URL from another process (`nbridge open`, a second `nbridge run --url`): the app becomes
-  /// active first (`resume`, `stateChange`), unless the request says `background: true`.
+  /// active first (`resume`, `stateChange`; a window comes to the front), unless the request
+  /// says `background: true`.
   func receive(_ request: ControlRequest) throws(BridgeError) -> JSONObject {
     let url = try request.string("url")
     guard url.contains(":") else { throw BridgeError.invalidParameter("url", "must be a URL with a scheme") }
     guard waiting.count < Self.capacity else {
       throw BridgeError.unavailable("\(Self.capacity) URLs are waiting for an appUrlOpen listener already")
     }
-    if request.fields["background"] != .bool(true) { context.lifecycle.move(to: .active) }
+    if request.fields["background"] != .bool(true) { context.lifecycle.bringToFront() }
     waiting.append(URLOpen(url: url, launch: false))
     postDelivery()
     return JSONObject()

@@ -18,13 +18,11 @@ struct SystemdFetchTimer: Sendable {
   /// The timer for `appID`, with the folder from `environment`.
   init(appID: String, environment: [String: String]) {
     self.appID = appID
-    let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (environment["HOME"] ?? "/tmp") + "/.config"
-    folder = config + "/systemd/user"
+    folder = FetchWakeFolder.systemdFolder(environment: environment)
   }
 
   /// `nbridge-fetch-<id>`.
-  var unitName: String { "nbridge-fetch-\(appID)" }
+  var unitName: String { FetchWakeFolder.systemdUnit(appID: appID) }
   /// The timer unit's path.
   var timerPath: String { "\(folder)/\(unitName).timer" }
   /// The service unit's path.

@@ -39,6 +39,10 @@ void *nbw_window_new(const char *title, int width, int height, int resizable, nb
 void nbw_window_show(void *window, void *view);
 /// gtk_widget_destroy.
 void nbw_window_destroy(void *window);
+/// gtk_window_present_with_time: shows, raises and focuses the window (deiconified), stamped on
+/// X11 with the server's current time (gdk_x11_get_server_time) so that a window manager's
+/// focus-stealing prevention lets it come in front of the window the user was in.
+void nbw_window_present(void *window);
 /// The window's lifecycle state as it changes: 0 focused, 1 shown but not focused, 2 minimized or hidden.
 typedef void (*nbw_state_cb)(int state, void *data);
 /// Watches `window-state-event`, `notify::is-active` and map/unmap, calling `changed` with the state.
