@@ -47,8 +47,23 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   public var starExports: [Int] = []
   /// Whether the module awaits at its top level (it is evaluated asynchronously).
   public var hasTopLevelAwait = false
-  /// The rewritten source: a generator function expression `(function* (P) { ... })`.
-  public var source = ""
+  /// The rewritten source in UTF-16: a generator function expression `(function* (P) { ... })`.
+  public var script: [UInt16] = []
+  /// The rewritten script as a string.
+  public var source: String { String(decoding: script, as: UTF16.self) }
+  /// The width of the script's head on line 1, up to and including its `yield;`.
+  public var headWidth = 0
+  /// The script as a plain function that runs the whole body in one call, for a module that is
+  /// in no cycle and does not await: `function*` and `yield;` become spaces (every column stays;
+  /// a generator's first call costs JavaScriptCore several times a plain function's). Nil when
+  /// the module awaits at top level.
+  public var plainScript: [UInt16]? {
+    guard !hasTopLevelAwait, headWidth > 16 else { return nil }
+    var units = script
+    units[9] = 32  // the `*` of `(function*`
+    for k in headWidth - 6..<headWidth { units[k] = 32 }  // `yield;`
+    return units
+  }
   /// The prefix of every name the rewrite introduces (free in this module).
   public var prefix = ""
   /// Text the rewrite inserted, by generated line: `[line, generated column, width]`, for

@@ -33,7 +33,11 @@ public struct ModuleRewriter {
 
   /// Rewrites module `source`; throws a syntax error found on the way (JavaScriptCore finds the rest).
   public static func rewrite(_ source: String) throws(ModuleSyntaxError) -> ModuleRecordInfo {
-    let units = Array(source.utf16)
+    try rewrite(units: Array(source.utf16))
+  }
+
+  /// Rewrites the module whose source is the UTF-16 `units`.
+  public static func rewrite(units: [UInt16]) throws(ModuleSyntaxError) -> ModuleRecordInfo {
     var rewriter = ModuleRewriter(units: units, tokens: try Lexer.tokenize(units))
     try rewriter.run()
     return rewriter.info
@@ -840,6 +844,7 @@ public struct ModuleRewriter {
     }
     let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n})"
     var out: [UInt16] = Array(header.utf16)
+    info.headWidth = out.count
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]
     var lineDelta: [Int: Int] = [1: header.utf16.count]
     edits.sort { $0.start < $1.start || ($0.start == $1.start && $0.end < $1.end) }
@@ -881,8 +886,8 @@ public struct ModuleRewriter {
       position = edit.end
     }
     copy(upTo: units.count, blank: false)
-    out.append(contentsOf: Array(footer.utf16))
-    info.source = String(decoding: out, as: UTF16.self)
+    out.append(contentsOf: footer.utf16)
     info.columnShifts = shifts
+    info.script = out
   }
 }

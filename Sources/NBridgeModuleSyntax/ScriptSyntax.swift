@@ -30,6 +30,15 @@ public enum ScriptSyntax {
     return false
   }
 
+  /// Whether the module `source` can run as the body of a strict function, without the loader:
+  /// it names none of `import`, `export` and `await` (so it has no imports, exports, `import()`,
+  /// `import.meta` or top-level await, and nothing can import it by a static import), opens with
+  /// no hashbang and holds nothing a function body reads differently (`arguments`, HTML-like comments).
+  public static func runsWithoutLoader(_ source: String) -> Bool {
+    !source.hasPrefix("#!")
+      && !["import", "export", "await", "arguments", "<!--", "-->"].contains { mentions(source, $0) }
+  }
+
   /// `source` with each `import(` replaced by `replacement` (which opens the call itself, e.g.
   /// `load("file.js",`); nil when it has none.
   /// Returns the inserted widths as `[line, generated column, width]` for stack traces.

@@ -33,6 +33,18 @@ final class JSContext {
     return result ?? JSValueMakeUndefined(ref)
   }
 
+  /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way).
+  func evaluate(units: [UInt16], url: String) throws(JSException) -> JSValueRef {
+    let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(script) }
+    let name = url.makeJSString()
+    defer { JSStringRelease(name) }
+    var exception: JSValueRef?
+    let result = JSEvaluateScript(ref, script, nil, name, 1, &exception)
+    if let exception { throw JSException(value: exception) }
+    return result ?? JSValueMakeUndefined(ref)
+  }
+
   /// Whether `source` parses as a script.
   func isValidScript(_ source: String) -> Bool {
     let script = source.makeJSString()

@@ -10,7 +10,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
+      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
       ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog),
     ]
     for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {

@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import NBridgeModuleSyntax
 import NBridgePlugin
+import NBridgeSystem
 import Synchronization
 
 /// The entries of the runs in this process that loaded the module loader (a plain script never does).
@@ -33,7 +34,7 @@ extension Runtime {
     let shared = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "moduleType", JSValueMakeBoolean(js.ref, configuration.manifest.type == "module"))
-    for name in ["requireFile", "Promise"] {
+    for name in ["requireFile", "Promise", "shiftColumns"] {
       if let value = js.property(hooks, name) { js.setProperty(shared, name, value) }
     }
     let manifest = configuration.manifest
@@ -70,6 +71,30 @@ extension Runtime {
         _ = arguments.withUnsafeBufferPointer {
           JSObjectCallAsFunction(js.ref, run, loader, 2, $0.baseAddress, &exception)
         }
+        if let exception { throw JSException(value: exception) }
+      }
+    } catch {
+      reportUncaught(error.value)
+    }
+  }
+
+  /// Runs an entry module that imports and exports nothing (`ScriptSyntax.runsWithoutLoader`) as
+  /// the body of a strict function called with `this` undefined: what the loader would do with
+  /// it, without the loader's start-up. The wrapper's head is on line 1; stack traces take it off.
+  func runModuleWithoutLoader(_ source: String, url: String) {
+    let head = "(function(){\"use strict\";"
+    let width = head.utf16.count
+    registerColumnShifts(url, [[1, 0, width]])
+    logColumnShifts[url] = width
+    do throws(JSException) {
+      // Called from here, not from the file's own global code (its stack is the module's frames
+      // only), through Function.prototype.call: the C API would pass the global object as `this`.
+      if let body = js.object(try js.evaluate(head + source + "\n})", url: url)),
+        let call = js.object(js.property(body, "call"))
+      {
+        var exception: JSValueRef?
+        var this: JSValueRef? = JSValueMakeUndefined(js.ref)
+        _ = JSObjectCallAsFunction(js.ref, call, body, 1, &this, &exception)
         if let exception { throw JSException(value: exception) }
       }
     } catch {
@@ -127,71 +152,77 @@ func jsonQuoted(_ text: String) -> String {
   return out + "\""
 }
 
-/// `native.compile(source, path, detect)`: the module's record with its function `fn`; null when
+/// `native.compile(source, path, detect)`: `[fn, recordJSON, plain]` for the module at `path`, its text
+/// `source` or, when that is undefined, the file's (undefined when there is no file); null when
 /// `detect` is set and the file holds no module syntax (it is CommonJS); throws a SyntaxError.
+/// The record is JSON text the rewrite writes in UTF-16 (JSON.parse reads it faster than JSC compiles a literal).
 let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   let args = NativeArguments(count: argc, values: argv)
   let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
     guard let runtime = Runtime.current else { return NativeResult() }
     let js = runtime.js
-    let source = js.toString(args[0])
     let path = js.toString(args[1])
     let detect = JSValueToBoolean(js.ref, args[2])
-    runtime.sources[path] = source
+    let units: [UInt16]
+    if JSValueIsUndefined(js.ref, args[0]) {
+      guard let bytes = try? POSIX.readFile(path) else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
+      runtime.sources[path] = String(decoding: bytes, as: UTF8.self)
+      units = utf16Units(bytes)
+    } else {
+      let source = js.toString(args[0])
+      runtime.sources[path] = source
+      units = Array(source.utf16)
+    }
     let info: ModuleRecordInfo
     do throws(ModuleSyntaxError) {
-      info = try ModuleRewriter.rewrite(source)
+      info = try ModuleRewriter.rewrite(units: units)
     } catch {
       return NativeResult(exception: runtime.syntaxError(error.message, path: path, line: error.line, column: error.column))
     }
     if detect && info.requests.isEmpty && info.exports.isEmpty && !info.hasTopLevelAwait
-      && !source.contains("import.meta")
+      && !(runtime.sources[path] ?? "").contains("import.meta")
     {
       return NativeResult(value: JSValueMakeNull(js.ref))
     }
+    let plain = info.plainScript
     let function: JSValueRef
     do throws(JSException) {
-      function = try js.evaluate(info.source, url: path)
+      function = try js.evaluate(units: plain ?? info.script, url: path)
     } catch {
       return NativeResult(exception: error.value)
     }
-    runtime.registerColumnShifts(path, info.columnShifts)
-    let record: JSONValue = [
-      "requests": .array(
-        info.requests.map { r in
-          [
-            "specifier": .string(r.specifier), "type": r.type.map { .string($0) } ?? .null,
-            "line": .number(Double(r.line)), "column": .number(Double(r.column)),
-          ]
-        }),
-      "imports": .array(
-        info.imports.map { i in
-          [
-            "local": .string(i.local), "name": .string(i.name), "request": .number(Double(i.request)),
-            "line": .number(Double(i.line)), "column": .number(Double(i.column)),
-          ]
-        }),
-      "exports": .array(
-        info.exports.map { e in
-          var object = JSONObject()
-          object["name"] = .string(e.name)
-          object["line"] = .number(Double(e.line))
-          object["column"] = .number(Double(e.column))
-          if let local = e.localName { object["local"] = .string(local) }
-          if let request = e.request { object["request"] = .number(Double(request)) }
-          if let importName = e.importName { object["importName"] = .string(importName) }
-          return .object(object)
-        }),
-      "stars": .array(info.starExports.map { .number(Double($0)) }),
-      "tla": .bool(info.hasTopLevelAwait),
-      "defaultLocal": info.defaultLocal.map { .string($0) } ?? .null,
-    ]
-    let object = js.value(record)
-    if let o = js.object(object) { js.setProperty(o, "fn", function) }
-    return NativeResult(value: object)
+    if plain != nil { runtime.moduleGenerators[path] = info.script }
+    let record = info.json.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(record) }
+    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, record), JSValueMakeBoolean(js.ref, plain != nil)]
+    return NativeResult(value: result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
   }
   if let thrown = result.exception { exception?.pointee = thrown }
   return result.value
+}
+
+/// `native.generator(path)`: the generator function of a module `native.compile` made a plain
+/// function (the loader found it in a cycle at link time).
+let nativeGenerator: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  let args = NativeArguments(count: argc, values: argv)
+  let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
+    guard let runtime = Runtime.current else { return NativeResult() }
+    let path = runtime.js.toString(args[0])
+    guard let script = runtime.moduleGenerators[path] else { return NativeResult() }
+    do throws(JSException) {
+      return NativeResult(value: try runtime.js.evaluate(units: script, url: path))
+    } catch {
+      return NativeResult(exception: error.value)
+    }
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+/// UTF-8 `bytes` as UTF-16 code units (ASCII widened without decoding).
+func utf16Units(_ bytes: [UInt8]) -> [UInt16] {
+  if bytes.allSatisfy({ $0 < 0x80 }) { return bytes.map { UInt16($0) } }
+  return Array(String(decoding: bytes, as: UTF8.self).utf16)
 }
 
 /// `native.loader()`: the module loader, evaluated on first use (for `require()` of a module and

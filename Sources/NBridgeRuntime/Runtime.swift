@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeModuleSyntax
 
 /// Runs one script in a fresh JavaScriptCore context with a set of plugins.
 ///
@@ -37,6 +38,9 @@ public final class Runtime {
   var protectedLoader: Protected?
   /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
   var columnShifts: [String: [[Int]]] = [:]
+  /// The generator form of each module compiled as a plain function, by path, until the loader
+  /// asks for it (a module found in a cycle).
+  var moduleGenerators: [String: [UInt16]] = [:]
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -136,7 +140,11 @@ public final class Runtime {
     entryDirectory = dirOf(name)
     entryPath = name
     if isModuleEntry(name, source: source) {
-      runModuleMain(name, source: source)
+      if ScriptSyntax.runsWithoutLoader(source) {
+        runModuleWithoutLoader(source, url: name)
+      } else {
+        runModuleMain(name, source: source)
+      }
     } else {
       do {
         try evaluateAllowingTopLevelAwait(source, url: name)

@@ -68,7 +68,23 @@ package enum POSIX {
     defer { close(fd) }
     var info = stat()
     if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { throw SystemError(operation: "read \(path)", code: EISDIR) }
-    return try readAll(fd, limit: limit, what: path)
+    let size = Int(info.st_size)
+    guard info.st_mode & S_IFMT == S_IFREG, size > 0, size <= limit else { return try readAll(fd, limit: limit, what: path) }
+    // A regular file: read into a buffer of its size (one more byte shows whether it grew meanwhile).
+    var failure: Int32 = 0
+    var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+      while count <= size {
+        let n = Glibc.read(fd, buffer.baseAddress! + count, size + 1 - count)
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { failure = errno }
+        if n <= 0 { break }
+        count += n
+      }
+    }
+    if failure != 0 { throw SystemError(operation: "read \(path)", code: failure) }
+    if bytes.count > size { bytes += try readAll(fd, limit: limit, what: path) }
+    if bytes.count > limit { throw SystemError(operation: "read \(path)", code: EFBIG) }
+    return bytes
   }
 
   /// The whole file at `path` as UTF-8 text; nil when it cannot be read (`errno` says why).

@@ -68,6 +68,15 @@ import Testing
     #expect(!r.stderr.contains("nbridge:modules"))
   }
 
+  @Test func aThrowOnTheFirstLineOfAModuleWithoutImportsIsReportedWhereItIsWritten() throws {
+    // No import or export: it runs without the loader, inside a wrapper that opens on line 1.
+    let r = try run("first.mjs", ["first.mjs": "const x = null; x.y;\n"])
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("Uncaught TypeError: null is not an object (evaluating 'x.y')\n"))
+    #expect(r.stderr.contains("    at \(dir.file("first.mjs")):1:18"))
+    #expect(!r.stderr.contains("global code"))
+  }
+
   @Test func aMissingFileNamesTheImporterAndLine() throws {
     let r = try run("main.mjs", ["main.mjs": "// first\nimport './gone.mjs';\n"])
     #expect(r.status == 1)

@@ -19,4 +19,20 @@ import Testing
     #expect(parts.first == "true")
     #expect(loaderEntries().contains(String(parts.last ?? "")))
   }
+
+  @Test func aModuleThatImportsNothingRunsAsAModuleWithoutTheLoader() async throws {
+    // The manifest's type makes it a module; with no import, export or await it needs no loader, yet keeps a
+    // module's rules: strict, `this` undefined, its top-level declarations its own.
+    let run = try await JSHarness.run(
+      """
+      var own = 1;
+      let strict = false;
+      try { undeclaredName = 1; } catch (e) { strict = e instanceof ReferenceError; }
+      console.log(this === undefined, strict, 'own' in globalThis, typeof own, __filename);
+      """, configure: { $0.manifest.type = "module" })
+    let parts = run.stdout.trimmingCharacters(in: .newlines).split(separator: " ")
+    #expect(parts.dropLast() == ["true", "true", "false", "number"])
+    #expect(parts.last?.hasSuffix(".js") == true)
+    #expect(!loaderEntries().contains(String(parts.last ?? "")))
+  }
 }

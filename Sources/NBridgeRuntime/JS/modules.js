@@ -209,12 +209,21 @@
     });
     ctx.import = dynamicImport;
     m.ctx = ctx;
-    m.gen = compiled.fn.call(undefined, ctx);
+    m.fn = compiled.fn;
+    m.plain = compiled.plain;
+    // A plain function (no cycle seen yet, no top-level await) runs whole when evaluated; its
+    // getters exist from then on. A module found in a cycle becomes a generator at link time.
+    if (!compiled.plain) startGenerator(m);
+  }
+  // Runs the generator function up to its first `yield`: the module's getters exist from here.
+  function startGenerator(m) {
+    m.plain = false;
+    m.gen = m.fn.call(undefined, m.ctx);
     // An async generator's first `yield` settles a tick later: evaluation waits for `ready`.
     const first = m.gen.next();
-    if (compiled.tla) m.ready = first;
-    m.getters = ctx.export();
-    const d = compiled.defaultLocal;
+    if (m.info.tla) m.ready = first;
+    m.getters = m.ctx.export();
+    const d = m.info.defaultLocal;
     if (d) {
       try {
         nameDefault(m.getters[d]());
@@ -259,8 +268,32 @@
         request,
       );
     }
-    const text = preloaded.has(path) ? preloaded.get(path) : native.readFile(path);
+    const given = preloaded.get(path);
     preloaded.delete(path);
+    // A module is read, rewritten and evaluated by native.compile in one call: [fn, record JSON].
+    let compiled;
+    let text;
+    if (kind === 'esm' || kind === 'detect') {
+      try {
+        compiled = native.compile(given, path, kind === 'detect');
+      } catch (e) {
+        if (importer && e instanceof SyntaxError) {
+          e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
+        }
+        throw e;
+      }
+      if (compiled === null) {
+        kind = 'cjs';
+      } else if (compiled !== undefined) {
+        const info = JSON.parse(compiled[1]);
+        info.fn = compiled[0];
+        info.plain = compiled[2];
+        if (info.shifts.length) internal.shiftColumns(path, info.shifts);
+        compiled = info;
+        text = '';
+      }
+    }
+    if (text === undefined) text = given === undefined ? native.readFile(path) : given;
     if (text === undefined) {
       throw importError(
         Error,
@@ -268,18 +301,6 @@
         importer,
         request,
       );
-    }
-    let compiled;
-    if (kind === 'esm' || kind === 'detect') {
-      try {
-        compiled = native.compile(text, path, kind === 'detect');
-      } catch (e) {
-        if (importer && e instanceof SyntaxError) {
-          e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
-        }
-        throw e;
-      }
-      if (compiled === null) kind = 'cjs';
     }
     const m = record(url, kind, path);
     registry.set(key, m);
@@ -380,7 +401,14 @@
       const key = resolution.binding;
       return () => values[key];
     }
-    return m.getters[resolution.binding];
+    if (m.getters) return m.getters[resolution.binding];
+    // A plain module not evaluated yet (nothing can read it before it has run but a cycle,
+    // and a module in a cycle is a generator with getters from link time).
+    const binding = resolution.binding;
+    return () => {
+      if (!m.getters) throw new ReferenceError("Cannot access '" + binding + "' before initialization");
+      return m.getters[binding]();
+    };
   }
 
   function namespaceOf(m) {
@@ -504,10 +532,17 @@
       m.environmentReady = true;
     }
     if (m.dfsAncestorIndex === m.dfsIndex) {
+      // A component of more than one module, or one that imports itself, is a cycle: its plain
+      // modules become generators, so their getters exist before any of them runs.
+      const cyclic = stack[stack.length - 1] !== m || m.deps.includes(m);
       let done;
       do {
         done = stack.pop();
         done.status = 'linked';
+        if (cyclic && done.plain) {
+          done.fn = native.generator(done.path);
+          startGenerator(done);
+        }
       } while (done !== m);
     }
     return index;
@@ -591,7 +626,15 @@
     if (d && m.getters[d]) nameDefault(m.getters[d]());
   }
   function executeSync(m) {
-    m.gen.next();
+    if (m.plain) {
+      try {
+        m.fn.call(undefined, m.ctx);
+      } finally {
+        if (m.ctx.export) m.getters = m.ctx.export();
+      }
+    } else {
+      m.gen.next();
+    }
     finishBody(m);
   }
   function executeAsync(m) {
