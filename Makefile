@@ -53,14 +53,22 @@ test: deps deno lint-js
 
 # Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
 # Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.
-bench: APT_PACKAGES += time nodejs python3-venv
+bench: APT_PACKAGES += time nodejs python3-venv gcc
 bench: deps
 	@$(MAKE) --no-print-directory deno || echo "bench: deno not installed (its figures will be null)"
 	$(SWIFT) build -c release --product nbridge
+	$(MAKE) --no-print-directory $(JSC_HELLO)
 	$(SWIFT) build -c release --product nbridge-bench
 	$(SWIFT) build -c release --product nbridge-bench-calls
 	$(SWIFT) build -c release --product nbridge-bench-webview
 	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
+
+# The start-up floor (jsc_c_startup_ms): a bare C program that creates a JavaScriptCore context
+# and evaluates the same hello as nbridge; plain cc against the same library, no Swift.
+JSC_HELLO := .build/release/jsc-hello
+$(JSC_HELLO): Benchmarks/JSCHello/jsc-hello.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs javascriptcoregtk-4.1)
 
 format: deno
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks

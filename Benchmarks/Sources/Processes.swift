@@ -5,6 +5,8 @@ import Glibc
 struct Processes {
   let nbridge: String
   let deno: String?
+  /// `jsc-hello` (Benchmarks/JSCHello, built by `make bench`): the start-up floor; nil when not built.
+  var jscHello: String? = nil
   let directory: String
 
   /// Environment for an `nbridge run` child: throwaway folders, the headless shared pasteboard.
@@ -21,15 +23,24 @@ struct Processes {
     return path
   }
 
-  /// (ms, MiB) for `hello.js` under nbridge, node and deno.
+  /// (ms, MiB) for `hello.js` under nbridge, node, deno and the bare C floor (`jsc-hello`).
   func startups() -> (
-    nbridge: (ms: Double, rssMiB: Double)?, node: (ms: Double, rssMiB: Double)?, deno: (ms: Double, rssMiB: Double)?
+    nbridge: (ms: Double, rssMiB: Double)?, node: (ms: Double, rssMiB: Double)?, deno: (ms: Double, rssMiB: Double)?,
+    jscC: (ms: Double, rssMiB: Double)?
   ) {
     let hello = write("hello.js", "console.log('hello');\n")
     var commands: [(argv: [String], set: [String: String])] = [([nbridge, "run", hello], environment), (["node", hello], [:])]
-    if let deno { commands.append(([deno, "run", "--quiet", hello], ["DENO_DIR": "\(directory)/deno"])) }
+    var denoIndex: Int?, jscIndex: Int?
+    if let deno {
+      denoIndex = commands.count
+      commands.append(([deno, "run", "--quiet", hello], ["DENO_DIR": "\(directory)/deno"]))
+    }
+    if let jscHello {
+      jscIndex = commands.count
+      commands.append(([jscHello, hello], [:]))
+    }
     let figures = interleavedStartups(commands)
-    return (figures[0], figures[1], deno == nil ? nil : figures[2])
+    return (figures[0], figures[1], denoIndex.flatMap { figures[$0] }, jscIndex.flatMap { figures[$0] })
   }
 
   /// µs per `localStorage.setItem` in Deno, same sizes as storage.

@@ -18,6 +18,8 @@ let root = FileManager.default.currentDirectoryPath
 let nbridgeBinary = ProcessInfo.processInfo.environment["NBRIDGE_BIN"] ?? "\(root)/.build/release/nbridge"
 let denoBinary = ProcessInfo.processInfo.environment["DENO_BIN"] ?? "\(root)/.build-tools/venv/bin/deno"
 let deno = FileManager.default.isExecutableFile(atPath: denoBinary) ? denoBinary : nil
+let jscHelloBinary = ProcessInfo.processInfo.environment["JSC_HELLO_BIN"] ?? "\(root)/.build/release/jsc-hello"
+let jscHello = FileManager.default.isExecutableFile(atPath: jscHelloBinary) ? jscHelloBinary : nil
 let rounds = 5
 let records = 10_000
 
@@ -29,7 +31,7 @@ var figures = Figures()
 /// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
-let processes = Processes(nbridge: nbridgeBinary, deno: deno, directory: subdirectory("processes"))
+let processes = Processes(nbridge: nbridgeBinary, deno: deno, jscHello: jscHello, directory: subdirectory("processes"))
 
 if want("roundtrip") {
 // Rounds interleave the three, so a busy spell of a shared machine slows each alike.
@@ -48,16 +50,18 @@ figures.jsonEval = median(jsonEval)
 figures.nbridgeRoundTrip = median(echo)
 figures.nbridgeAsyncRoundTrip = median(echoAsync)
 figures.nbridgeReplyRoundTrip = median(echoReply)
+figures.roundTripRatios = zip(echo, floor).map { $0 / $1 }
 }
 
 if want("startup") {
-progress("start-up (nbridge, node\(deno == nil ? "" : ", deno"))")
+progress("start-up (nbridge, node\(deno == nil ? "" : ", deno")\(jscHello == nil ? "" : ", jsc-hello"))")
 let startups = processes.startups()
 figures.nbridgeStartup = startups.nbridge?.ms
 figures.nbridgeRSS = startups.nbridge?.rssMiB
 figures.nodeStartup = startups.node?.ms
 figures.nodeRSS = startups.node?.rssMiB
 figures.denoStartup = startups.deno?.ms
+figures.jscCStartup = startups.jscC?.ms
 }
 
 if want("modules") {
@@ -75,6 +79,8 @@ if want("modules") {
 if want("storage") {
 var autocommit: [Double] = [], transaction: [Double] = []
 var storage: [String: [Double]] = [:]
+// Each round's nbridge figure over the same round's SQLite figure: the spread the median hides.
+var setRatios: [Double] = [], burstRatios: [Double] = []
 for round in 0..<3 {
   progress("storage, round \(round + 1) of 3: SQLite, then nbridge storage")
   let sqlite = SQLiteBench.inserts(directory: subdirectory("sqlite\(round)"), count: records)
@@ -82,12 +88,16 @@ for round in 0..<3 {
   transaction.append(sqlite.transaction)
   let run = processes.storage(count: records, rounds: 1, dataDirectory: subdirectory("storage\(round)"))
   storage.merge(run) { $0 + $1 }
+  if let set = run["set"]?.first { setRatios.append(set / sqlite.autocommit) }
+  if let burst = run["burst"]?.first { burstRatios.append(burst / sqlite.transaction) }
 }
 figures.sqliteAutocommit = median(autocommit)
 figures.sqliteTransaction = median(transaction)
 figures.storageSet = median(storage["set"] ?? [])
 figures.storageBurst = median(storage["burst"] ?? [])
 figures.storageGet = median(storage["get"] ?? [])
+figures.storageSetRatios = setRatios
+figures.storageBurstRatios = burstRatios
 if deno != nil {
   progress("deno localStorage")
   figures.denoLocalStorageSet = median(processes.denoLocalStorage(count: records, rounds: 3))

@@ -6,7 +6,7 @@ enum PreludeSource {
   /// A headless run's prelude: a function of `(global, internal)` returning the hooks.
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-    PackageResources.domexception_js, PackageResources.encoding_js, PackageResources.lazy_js, PackageResources.web_js,
+    PackageResources.lazy_js, PackageResources.web_js,
     PackageResources.page_shims_js, PackageResources.bridge_js, PackageResources.wkbridge_js, PackageResources.log_js,
     PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
@@ -16,6 +16,7 @@ enum PreludeSource {
     "events": PackageResources.events_js, "abort": PackageResources.abort_js,
     "performance": PackageResources.performance_js, "crypto": PackageResources.crypto_js,
     "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
+    "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.

@@ -1,5 +1,6 @@
-// DOMException (WebIDL): an Error with a name, and the legacy code that name maps to.
-(function (global, _internal) {
+// DOMException (WebIDL): an Error with a name, and the legacy code that name maps to. A deferred
+// file (web.js): evaluated on the first touch of the name, it returns it.
+(function (_global, _internal) {
   'use strict';
   const names = [
     'IndexSizeError',
@@ -85,5 +86,5 @@
     Object.defineProperty(DOMException.prototype, constant, { value: i + 1, enumerable: true });
   });
   Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: 'DOMException', configurable: true });
-  global.DOMException = DOMException;
+  return { DOMException };
 });

@@ -1,8 +1,9 @@
-// btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none).
+// btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none). A deferred file
+// (web.js): evaluated on the first touch of one of its names, it returns them.
 (function (global, internal) {
   'use strict';
   const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  global.btoa = (input) => {
+  const btoa = (input) => {
     const s = String(input);
     let result = '';
     for (let i = 0; i < s.length; i += 3) {
@@ -19,7 +20,7 @@
     }
     return result;
   };
-  global.atob = (input) => {
+  const atob = (input) => {
     const s = String(input).replace(/[\t\n\f\r ]/g, '').replace(/==?$/, '');
     if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) {
       throw new DOMException('atob: the string is not correctly encoded', 'InvalidCharacterError');
@@ -264,18 +265,15 @@
     }
   }
   Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true });
-  global.TextEncoder = TextEncoder;
-  global.TextDecoder = TextDecoder;
-
-  // Prototypes of the platform objects the web APIs define (URL, Event, ...): none is serializable.
-  internal.platformObjects = new Set();
+  // Prototypes of the platform objects the web APIs define (URL, Event, ...; web.js makes the set):
+  // none is serializable.
   const isPlatformObject = (v) => {
     for (let p = Object.getPrototypeOf(v); p; p = Object.getPrototypeOf(p)) {
       if (internal.platformObjects.has(p)) return true;
     }
     return false;
   };
-  global.structuredClone = function structuredClone(value) {
+  const structuredClone = function structuredClone(value) {
     const copies = new Map();
     function clone(v) {
       if (typeof v === 'function' || typeof v === 'symbol') {
@@ -322,4 +320,5 @@
     }
     return clone(value);
   };
+  return { btoa, atob, TextEncoder, TextDecoder, structuredClone };
 });

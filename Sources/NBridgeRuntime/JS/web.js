@@ -8,6 +8,11 @@
   const native = internal.native;
   const deferred = (file, names) => internal.lazyGlobals(names, () => native.loadDeferred(file)(global, internal));
   internal.deferredGlobals = deferred;
+  // Prototypes of the platform objects the web APIs define (URL, Event, ...): structuredClone refuses them.
+  internal.platformObjects = new Set();
+
+  deferred('domexception', ['DOMException']);
+  deferred('encoding', ['btoa', 'atob', 'TextEncoder', 'TextDecoder', 'structuredClone']);
 
   const events = deferred('events', [
     'Event',
