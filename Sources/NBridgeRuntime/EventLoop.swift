@@ -110,6 +110,16 @@ final class EventLoop {
     }
   }
 
+  /// Runs posted work only (no timers, descriptors or GLib) until `done()` holds: what a scoped
+  /// run does once the script has ended, so its caller can still look at it.
+  func runJobs(until done: @BridgeActor () -> Bool) {
+    while !done() {
+      if LoopExecutor.shared.runQueued() > 0 { continue }
+      var fd = pollfd(fd: LoopExecutor.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+      if poll(&fd, 1, -1) > 0 { LoopExecutor.shared.drainWakeups() }
+    }
+  }
+
   /// The earliest due timer of either queue (native first on a tie), leaving frozen JS timers alone.
   private func popDue(now: LoopInstant) -> Int? {
     let jsNext = jsTimersFrozen ? nil : jsTimers.nextDeadline()

@@ -70,6 +70,11 @@ public final class Runtime {
   var testTimers: [Int: Int] = [:]
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
+  /// A scoped run's evaluations waiting for their Promise, by id (`Runtime+Scope`).
+  var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
+  var nextScopedEvaluation = 1
+  /// The native function a scoped evaluation settles through, made on first use.
+  var scopedSettleFunction: Protected?
 
   static var current: Runtime?
 
