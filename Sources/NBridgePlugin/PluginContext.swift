@@ -77,6 +77,10 @@ public final class PluginContext {
   /// with `clock_gettime`, so a test's manual clock moves them too.
   public var now: LoopInstant { host.now }
 
+  /// The wall-clock time in Unix milliseconds (for times that outlive the run: a schedule's `at`);
+  /// under a test's manual clock it starts at the run's real start and moves only with that clock.
+  public var wallClockMilliseconds: Int64 { host.wallClockMilliseconds }
+
   /// Runs `body` on the loop whenever `fd` is readable; no thread, no polling.
   public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> DescriptorWatch {
     DescriptorWatch(host: host, id: host.watchReadable(fd, body))

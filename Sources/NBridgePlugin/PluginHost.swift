@@ -13,6 +13,8 @@ package protocol PluginHost: AnyObject {
   func addTimer(after delay: Duration, repeating: Duration?, _ body: @escaping @BridgeActor () -> Void) -> Int
   /// The time now on the loop's clock (the one the run was given: a test's may be moved by hand).
   var now: LoopInstant { get }
+  /// The wall-clock time in Unix milliseconds, moving with a test's clock when it does not pass by itself.
+  var wallClockMilliseconds: Int64 { get }
   /// Cancels a timer.
   func cancelTimer(_ id: Int)
   /// Runs `body` on the loop whenever `fd` is readable (or closed), without any polling loop.

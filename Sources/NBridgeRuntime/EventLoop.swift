@@ -202,10 +202,15 @@ final class EventLoop {
     var timeout: Int32 = -1
     if LoopExecutor.shared.hasWork {
       timeout = 0
-    } else if clock.passesByItself, let deadline = nextDeadline() {
+    } else if let deadline = nextDeadline() {
+      // A clock that does not pass by itself: only a timer already due keeps poll(2) from blocking.
       let now = clock.now()
       let nanos = deadline.nanoseconds &- now.nanoseconds
-      timeout = deadline <= now ? 0 : Int32(min((nanos + 999_999) / 1_000_000, 1 << 30))
+      if deadline <= now {
+        timeout = 0
+      } else if clock.passesByItself {
+        timeout = Int32(min((nanos + 999_999) / 1_000_000, 1 << 30))
+      }
     }
     if glibTimeout >= 0 && (timeout < 0 || glibTimeout < timeout) { timeout = glibTimeout }
 

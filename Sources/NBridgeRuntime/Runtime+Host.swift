@@ -46,6 +46,12 @@ extension Runtime: PluginHost {
 
   public var now: LoopInstant { loop.clock.now() }
 
+  public var wallClockMilliseconds: Int64 {
+    if loop.clock.passesByItself { return ISO8601.currentMilliseconds() }
+    let elapsed = (loop.clock.now() - timeOrigin.instant).wholeNanoseconds / 1_000_000
+    return Int64(timeOrigin.wallMilliseconds) + Int64(clamping: elapsed)
+  }
+
   public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int {
     loop.watch(fd) { [unowned self] in
       body()
