@@ -120,7 +120,7 @@ struct RunRequest {
     configuration.arguments = scriptArguments
     configuration.allow = allowed
     configuration.deny = denied
-    configuration.timeout = timeout
+    configuration.timeout = timeout.map { Duration(clampingSeconds: $0) }
     configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
     configuration.logDestination = try logDestination()
     configuration.environment = ProcessEnvironment.current

@@ -22,8 +22,8 @@ public final class Lifecycle {
   public package(set) var isSuspended = false
   /// Whether the desktop session (logind) may move the state: not under `nbridge test`.
   public package(set) var followsSession = true
-  /// The monotonic time (`CLOCK_MONOTONIC` nanoseconds) the app last entered background, while it is there.
-  public private(set) var backgroundSince: UInt64?
+  /// When (on the run's loop clock) the app last entered background, while it is there.
+  public private(set) var backgroundSince: LoopInstant?
 
   private var observers: [Int: @BridgeActor (AppStateChange) -> Void] = [:]
   private var holds: [Int: String] = [:]
@@ -35,8 +35,8 @@ public final class Lifecycle {
   package var presentHandler: (@BridgeActor () -> Void)?
   /// The runtime's side: called when the holds go from none to some or back.
   package var holdsChanged: (@BridgeActor () -> Void)?
-  /// The runtime's side: the monotonic clock.
-  package var now: @BridgeActor () -> UInt64 = { 0 }
+  /// The runtime's side: the loop's clock.
+  package var now: @BridgeActor () -> LoopInstant = { LoopInstant(nanoseconds: 0) }
 
   /// A state machine starting in `state` (a fetch launch starts in background).
   package init(state: AppState = .active) {

@@ -58,12 +58,28 @@ public final class PluginContext {
   /// Keeps the run alive (while waiting on the outside world) until the handle is released.
   public func keepAlive(_ reason: String) -> KeepAlive { KeepAlive(host: host, token: host.holdRun(reason: reason)) }
 
-  /// Runs `body` on the loop after `seconds` (then every `repeating` seconds). Timers alone do not keep the run alive.
+  /// Runs `body` on the loop after `delay` (then every `repeating`), on the run's clock. Timers
+  /// alone do not keep the run alive.
+  public func setTimer(after delay: Duration, repeating: Duration? = nil, _ body: @escaping @BridgeActor () -> Void)
+    -> LoopTimer
+  {
+    LoopTimer(host: host, id: host.addTimer(after: delay, repeating: repeating, body))
+  }
+
+  /// `setTimer` for a delay in seconds as the manifest gives them (NaN and negatives as zero).
   public func setTimer(after seconds: Double, repeating: Double? = nil, _ body: @escaping @BridgeActor () -> Void)
     -> LoopTimer
   {
-    LoopTimer(host: host, id: host.addTimer(after: seconds, repeating: repeating, body))
+    setTimer(after: Duration(clampingSeconds: seconds), repeating: repeating.map { Duration(clampingSeconds: $0) }, body)
   }
+
+  /// The time now on the run's loop clock: measure spans with it (`context.now - started`), not
+  /// with `clock_gettime`, so a test's manual clock moves them too.
+  public var now: LoopInstant { host.now }
+
+  /// The wall-clock time in Unix milliseconds (for times that outlive the run: a schedule's `at`);
+  /// under a test's manual clock it starts at the run's real start and moves only with that clock.
+  public var wallClockMilliseconds: Int64 { host.wallClockMilliseconds }
 
   /// Runs `body` on the loop whenever `fd` is readable; no thread, no polling.
   public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> DescriptorWatch {

@@ -9,8 +9,12 @@ package protocol PluginHost: AnyObject {
   func holdRun(reason: String) -> Int
   /// Releases a hold.
   func releaseRun(_ token: Int)
-  /// Runs `body` on the loop after `seconds`, then every `repeating` seconds if given.
-  func addTimer(after seconds: Double, repeating: Double?, _ body: @escaping @BridgeActor () -> Void) -> Int
+  /// Runs `body` on the loop after `delay`, then every `repeating` if given.
+  func addTimer(after delay: Duration, repeating: Duration?, _ body: @escaping @BridgeActor () -> Void) -> Int
+  /// The time now on the loop's clock (the one the run was given: a test's may be moved by hand).
+  var now: LoopInstant { get }
+  /// The wall-clock time in Unix milliseconds, moving with a test's clock when it does not pass by itself.
+  var wallClockMilliseconds: Int64 { get }
   /// Cancels a timer.
   func cancelTimer(_ id: Int)
   /// Runs `body` on the loop whenever `fd` is readable (or closed), without any polling loop.

@@ -10,7 +10,7 @@ import NBridgePlugin
 final class EventLoop {
   private struct TimerRecord {
     var body: @BridgeActor () -> Void
-    var interval: UInt64?
+    var interval: Duration?
     var keepsAlive: Bool
   }
 
@@ -32,9 +32,13 @@ final class EventLoop {
   /// Whether something outside the loop's own records keeps the run alive (pending native calls).
   var externalWork: @BridgeActor () -> Bool = { false }
 
-  /// A loop over GLib's default main context; the thread that runs it owns that context for the
-  /// run (see `Runtime.runOnThisThread`).
-  init() {
+  /// The time timers go by.
+  let clock: any LoopClock
+
+  /// A loop over GLib's default main context, reading `clock`; the thread that runs it owns that
+  /// context for the run (see `Runtime.runOnThisThread`).
+  init(clock: any LoopClock) {
+    self.clock = clock
     glib = g_main_context_default()
   }
 
@@ -48,12 +52,12 @@ final class EventLoop {
 
   // MARK: Timers
 
-  /// Schedules `body` after `delay` nanoseconds (then every `interval`); JS timers keep the run alive.
-  func addTimer(delay: UInt64, interval: UInt64?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
+  /// Schedules `body` after `delay` (then every `interval`); JS timers keep the run alive.
+  func addTimer(delay: Duration, interval: Duration?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
     timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
     if keepsAlive { aliveTimers += 1 }
-    let deadline = monotonicNanos() &+ delay
+    let deadline = clock.now() + delay
     if keepsAlive { jsTimers.insert(id: id, deadline: deadline) } else { timers.insert(id: id, deadline: deadline) }
     return id
   }
@@ -106,28 +110,40 @@ final class EventLoop {
     }
   }
 
+  /// Runs posted work only (no timers, descriptors or GLib) until `done()` holds: what a scoped
+  /// run does once the script has ended, so its caller can still look at it.
+  func runJobs(until done: @BridgeActor () -> Bool) {
+    while !done() {
+      if LoopExecutor.shared.runQueued() > 0 { continue }
+      var fd = pollfd(fd: LoopExecutor.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+      if poll(&fd, 1, -1) > 0 { LoopExecutor.shared.drainWakeups() }
+    }
+  }
+
   /// The earliest due timer of either queue (native first on a tie), leaving frozen JS timers alone.
-  private func popDue(now: UInt64) -> Int? {
+  private func popDue(now: LoopInstant) -> Int? {
     let jsNext = jsTimersFrozen ? nil : jsTimers.nextDeadline()
-    if let native = timers.nextDeadline(), native <= now, native <= jsNext ?? .max {
+    if let native = timers.nextDeadline(), native <= now, native <= jsNext ?? LoopInstant(nanoseconds: .max) {
       return timers.popDue(now: now)
     }
     return jsTimersFrozen ? nil : jsTimers.popDue(now: now)
   }
 
   /// The next deadline the loop must wake for.
-  private func nextDeadline() -> UInt64? {
+  func nextDeadline() -> LoopInstant? {
     let native = timers.nextDeadline()
     guard !jsTimersFrozen, let js = jsTimers.nextDeadline() else { return native }
     return min(native ?? js, js)
   }
 
-  private func runDueTimers() {
-    let now = monotonicNanos()
+  /// Runs every timer due by the clock's time now, in order (one that a timer adds is not due
+  /// before the next turn, even with a zero delay).
+  func runDueTimers() {
+    let now = clock.now()
     while let id = popDue(now: now) {
       guard let record = timerRecords[id] else { continue }
       if let interval = record.interval {
-        let deadline = max(now, monotonicNanos()) &+ max(interval, 1)
+        let deadline = max(now, clock.now()) + max(interval, .nanoseconds(1))
         if record.keepsAlive {
           jsTimers.insert(id: id, deadline: deadline)
         } else {
@@ -139,6 +155,28 @@ final class EventLoop {
       }
       record.body()
       if stopRequested { return }
+    }
+  }
+
+  /// Moves a clock that does not pass by itself to `target`: each timer due on the way fires at
+  /// its own deadline, in order (the clock reads that deadline while it runs), and what it queued
+  /// on the loop runs before the next; then the clock reads `target`. `set` moves the clock.
+  func advance(to target: LoopInstant, setting set: @BridgeActor (LoopInstant) -> Void) async {
+    while !stopRequested, let next = nextDeadline(), next <= target {
+      if next > clock.now() { set(next) }
+      runDueTimers()
+      await runQueuedWork()
+    }
+    if clock.now() < target { set(target) }
+    await runQueuedWork()
+  }
+
+  /// Lets the loop run what is queued (and what that queues, a few rounds deep) before going on.
+  private func runQueuedWork() async {
+    var rounds = 0
+    while LoopExecutor.shared.hasWork && rounds < 64 {
+      await Task.yield()
+      rounds += 1
     }
   }
 
@@ -165,8 +203,14 @@ final class EventLoop {
     if LoopExecutor.shared.hasWork {
       timeout = 0
     } else if let deadline = nextDeadline() {
-      let now = monotonicNanos()
-      timeout = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, 1 << 30))
+      // A clock that does not pass by itself: only a timer already due keeps poll(2) from blocking.
+      let now = clock.now()
+      let nanos = deadline.nanoseconds &- now.nanoseconds
+      if deadline <= now {
+        timeout = 0
+      } else if clock.passesByItself {
+        timeout = Int32(min((nanos + 999_999) / 1_000_000, 1 << 30))
+      }
     }
     if glibTimeout >= 0 && (timeout < 0 || glibTimeout < timeout) { timeout = glibTimeout }
 

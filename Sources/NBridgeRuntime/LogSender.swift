@@ -71,8 +71,10 @@ final class LogSender: Sendable {
     let connected = queue.close()
     signal()
     if connected {
-      let deadline = monotonicNanos() + UInt64(seconds * 1e9)
-      while monotonicNanos() < deadline {
+      // Real time, whatever the run's clock: this waits on a socket.
+      let realClock = MonotonicClock()
+      let deadline = realClock.now() + Duration(clampingSeconds: seconds)
+      while realClock.now() < deadline {
         let (count, stillConnected) = queue.undelivered
         if count == 0 || !stillConnected { break }
         usleep(1000)

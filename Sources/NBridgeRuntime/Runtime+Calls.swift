@@ -160,7 +160,7 @@ extension Runtime {
     let pending = PendingCall(label: label, settlement: settlement, callback: callback, context: { self.js })
     pendingCalls[id] = pending
     if let timeLimit {
-      pending.timer = loop.addTimer(delay: UInt64(timeLimit * 1e9), interval: nil, keepsAlive: false) {
+      pending.timer = loop.addTimer(delay: Duration(clampingSeconds: timeLimit), interval: nil, keepsAlive: false) {
         [unowned self] in
         guard let call = self.pendingCalls[id] else { return }
         call.cancel()

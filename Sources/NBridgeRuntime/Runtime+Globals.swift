@@ -118,7 +118,7 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
 /// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
 private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in
-    let nanos = monotonicNanos() &- runtime.timeOrigin.monotonic
+    let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds
     return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
   }
 }

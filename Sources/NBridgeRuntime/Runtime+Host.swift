@@ -34,9 +34,8 @@ extension Runtime: PluginHost {
 
   public func releaseRun(_ token: Int) { loop.release(token) }
 
-  public func addTimer(after seconds: Double, repeating: Double?, _ body: @escaping @BridgeActor () -> Void) -> Int {
-    let delay = UInt64(max(0, min(seconds, 1e9)) * 1e9)
-    return loop.addTimer(delay: delay, interval: repeating.map { UInt64(max($0, 0.001) * 1e9) }, keepsAlive: false) {
+  public func addTimer(after delay: Duration, repeating: Duration?, _ body: @escaping @BridgeActor () -> Void) -> Int {
+    loop.addTimer(delay: max(delay, .zero), interval: repeating.map { max($0, .milliseconds(1)) }, keepsAlive: false) {
       [unowned self] in
       body()
       self.afterCallback()
@@ -44,6 +43,14 @@ extension Runtime: PluginHost {
   }
 
   public func cancelTimer(_ id: Int) { loop.cancelTimer(id) }
+
+  public var now: LoopInstant { loop.clock.now() }
+
+  public var wallClockMilliseconds: Int64 {
+    if loop.clock.passesByItself { return ISO8601.currentMilliseconds() }
+    let elapsed = (loop.clock.now() - timeOrigin.instant).wholeNanoseconds / 1_000_000
+    return Int64(timeOrigin.wallMilliseconds) + Int64(clamping: elapsed)
+  }
 
   public func watchReadable(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int {
     loop.watch(fd) { [unowned self] in

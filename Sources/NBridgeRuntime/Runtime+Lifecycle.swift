@@ -12,7 +12,7 @@ extension Runtime {
 
   /// Connects the run's `Lifecycle` to the loop; called once, from `init`.
   func wireLifecycle() {
-    lifecycle.now = { monotonicNanos() }
+    lifecycle.now = { [clock = configuration.clock] in clock.now() }
     // Weak throughout: a plugin may keep the lifecycle, and posted work may outlive the run.
     lifecycle.requestHandler = { [weak self] state in
       // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.

@@ -7,9 +7,9 @@ extension Runtime {
   /// (`AbortSignal.timeout`).
   func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool = true) -> Int {
     let held = Protected(function, in: js)
-    let delay = UInt64(min(milliseconds, 1e12) * 1_000_000)
+    let delay = Duration(clampingMilliseconds: milliseconds)
     let box = TimerID()
-    let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, 1_000_000) : nil, keepsAlive: keepsAlive) {
+    let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, .milliseconds(1)) : nil, keepsAlive: keepsAlive) {
       [unowned self] in
       if !repeats { self.forgetJSTimer(box.id) }
       do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}

@@ -14,7 +14,7 @@ public final class Runtime {
   /// The script's context, made on first use: a window (`nbridge app`) never makes one, since a
   /// JavaScriptCore VM on the UI thread stalls WebKitGTK's main run loop (its page never loads).
   lazy var js = JSContext()
-  let loop = EventLoop()
+  let loop: EventLoop
   var slots: [ServiceSlot] = []
   /// The prelude's hooks object, kept for the run.
   var protectedHooks: Protected?
@@ -29,7 +29,7 @@ public final class Runtime {
   var unhandled: [(promise: Protected, reason: Protected)] = []
   var watchdog: Watchdog?
   /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
-  let timeOrigin = TimeOrigin()
+  let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
   /// The prelude's native object, which the module loader shares.
@@ -77,12 +77,19 @@ public final class Runtime {
   var testTimers: [Int: Int] = [:]
   /// Called with each line the test prelude reports; used by `nbridge test`.
   var testDone: ((Int, Int) -> Void)?
+  /// A scoped run's evaluations waiting for their Promise, by id (`Runtime+Scope`).
+  var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
+  var nextScopedEvaluation = 1
+  /// The native function a scoped evaluation settles through, made on first use.
+  var scopedSettleFunction: Protected?
 
   static var current: Runtime?
 
   /// A runtime for `configuration`; call `run` on the loop thread.
   init(configuration: RuntimeConfiguration) {
     self.configuration = configuration
+    loop = EventLoop(clock: configuration.clock)
+    timeOrigin = TimeOrigin(clock: configuration.clock)
     for plugin in configuration.plugins.plugins {
       slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
     }
@@ -163,7 +170,7 @@ public final class Runtime {
       return ExitStatus.usage
     }
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
-    if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, seconds: timeout) }
+    if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startLogForwarding()
     do {
       if installsGlobals { try installGlobals(entry: entry) }
@@ -207,7 +214,7 @@ public final class Runtime {
   /// default, prints it and ends the run with status 1.
   func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught", firesEvent: Bool = true) {
     if let watchdog, watchdog.fired {
-      emitOutput(2, "nbridge: stopped after --timeout \(watchdog.seconds.formattedSeconds)s\n")
+      emitOutput(2, watchdog.message)
       requestExit(ExitStatus.timedOut)
       return
     }
@@ -284,9 +291,11 @@ public final class Runtime {
       for instance in live { await instance.object.stop() }
       stopped.value = true
     }
-    let deadline = monotonicNanos() + 10_000_000_000
+    // Real time, whatever the run's clock: a stop hook waits on the outside world (files, D-Bus).
+    let realClock = MonotonicClock()
+    let deadline = realClock.now() + .seconds(10)
     loop.stopRequested = false
-    loop.run(whileAlive: false) { stopped.value || monotonicNanos() > deadline }
+    loop.run(whileAlive: false) { stopped.value || realClock.now() > deadline }
     loop.stopRequested = true
   }
 

@@ -20,8 +20,10 @@ public struct RuntimeConfiguration: Sendable {
   public var headless: Bool = false
   /// The environment plugins see.
   public var environment: [String: String] = [:]
-  /// Stop the script after this many seconds, even inside `while(true){}` (exit 124).
-  public var timeout: Double?
+  /// Stop the script after this long, even inside `while(true){}` (exit 124).
+  public var timeout: Duration?
+  /// The clock the loop reads (timers, `timeout`, the background budget, `performance.now()`).
+  public var clock: any LoopClock = MonotonicClock()
   /// Where `console` and error reports go (fd 1 or 2, text); nil writes to the process's stdout/stderr.
   public var output: (@Sendable (Int32, String) -> Void)?
   /// The least level `nbridge.log` prints (`--log-level`); nil takes the manifest's `log.level`, else debug.

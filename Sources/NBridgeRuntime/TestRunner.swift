@@ -192,7 +192,7 @@ extension Runtime {
     let held = Protected(function, in: js)
     let hold = loop.hold("test time limit")
     let box = TimerID()
-    let id = loop.addTimer(delay: UInt64(max(0, min(milliseconds, 1e9)) * 1e6), interval: nil, keepsAlive: false) {
+    let id = loop.addTimer(delay: Duration(clampingMilliseconds: milliseconds), interval: nil, keepsAlive: false) {
       [unowned self] in
       self.loop.release(hold)
       self.testTimers[box.id] = nil
@@ -233,7 +233,7 @@ extension Runtime {
     }
     lifecycle.move(to: state)
     if let forMilliseconds {
-      _ = loop.addTimer(delay: UInt64(forMilliseconds * 1e6), interval: nil, keepsAlive: false) { [unowned self] in
+      _ = loop.addTimer(delay: Duration(clampingMilliseconds: forMilliseconds), interval: nil, keepsAlive: false) { [unowned self] in
         self.deliverMove(to: next)
         settle()
       }

@@ -4,7 +4,7 @@ import NBridgePlugin
 struct TimerQueue {
   struct Entry {
     let id: Int
-    let deadline: UInt64
+    let deadline: LoopInstant
     let sequence: UInt64
     func precedes(_ other: Entry) -> Bool {
       deadline != other.deadline ? deadline < other.deadline : sequence < other.sequence
@@ -16,7 +16,7 @@ struct TimerQueue {
   /// Live timer ids; a cancelled id stays in the heap until it surfaces.
   private(set) var live: Set<Int> = []
 
-  mutating func insert(id: Int, deadline: UInt64) {
+  mutating func insert(id: Int, deadline: LoopInstant) {
     sequence += 1
     live.insert(id)
     heap.append(Entry(id: id, deadline: deadline, sequence: sequence))
@@ -32,13 +32,13 @@ struct TimerQueue {
   mutating func cancel(id: Int) { live.remove(id) }
 
   /// The earliest live deadline.
-  mutating func nextDeadline() -> UInt64? {
+  mutating func nextDeadline() -> LoopInstant? {
     dropCancelled()
     return heap.first?.deadline
   }
 
   /// Removes and returns the earliest live timer if it is due at `now`.
-  mutating func popDue(now: UInt64) -> Int? {
+  mutating func popDue(now: LoopInstant) -> Int? {
     dropCancelled()
     guard let first = heap.first, first.deadline <= now else { return nil }
     removeFirst()

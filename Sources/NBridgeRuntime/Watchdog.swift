@@ -3,29 +3,35 @@ import Glibc
 import NBridgePlugin
 import Synchronization
 
-/// `--timeout`: ends the run after a wall-clock limit, even inside `while(true){}`.
+/// `--timeout`: ends the run after a limit on the loop's clock, even inside `while(true){}`.
 ///
 /// A loop timer ends an idle run; JSC's execution time limit (armed only when asked, since
 /// it slows every call) asks a callback every 50 ms of script time whether the deadline passed.
 @BridgeActor
 final class Watchdog {
-  let seconds: Double
+  let limit: Duration
   private(set) var fired = false
   private let group: JSContextGroupRef
 
-  nonisolated(unsafe) static var deadline: UInt64 = 0
+  /// The deadline and the clock, for JSC's callback (which has no context pointer to carry them).
+  nonisolated(unsafe) static var deadline = LoopInstant(nanoseconds: 0)
+  nonisolated(unsafe) static var clock: any LoopClock = MonotonicClock()
 
-  init(runtime: Runtime, seconds: Double) {
-    self.seconds = seconds
+  init(runtime: Runtime, limit: Duration) {
+    self.limit = limit
     group = runtime.js.group
-    Watchdog.deadline = monotonicNanos() + UInt64(seconds * 1e9)
+    Watchdog.clock = runtime.loop.clock
+    Watchdog.deadline = runtime.loop.clock.now() + limit
     JSContextGroupSetExecutionTimeLimit(group, 0.05, watchdogCallback, nil)
-    _ = runtime.loop.addTimer(delay: UInt64(seconds * 1e9), interval: nil, keepsAlive: false) { [unowned runtime] in
+    _ = runtime.loop.addTimer(delay: limit, interval: nil, keepsAlive: false) { [unowned runtime] in
       runtime.watchdog?.fired = true
-      runtime.emitOutput(2, "nbridge: stopped after --timeout \(seconds.formattedSeconds)s\n")
+      runtime.emitOutput(2, runtime.watchdog?.message ?? "")
       runtime.requestExit(ExitStatus.timedOut)
     }
   }
+
+  /// The line printed when it ends the run.
+  var message: String { "nbridge: stopped after --timeout \(limit.inSeconds.formattedSeconds)s\n" }
 
   /// Marks the watchdog as the reason the script stopped.
   func noteTermination() { fired = true }
@@ -36,7 +42,7 @@ final class Watchdog {
 /// Asked by JSC after each 50 ms of script time; JSC does not re-arm the limit by itself, so
 /// a callback that lets the script go on arms it again.
 private let watchdogCallback: JSShouldTerminateCallback = { ctx, _ in
-  let expired = monotonicNanos() >= Watchdog.deadline
+  let expired = Watchdog.clock.now() >= Watchdog.deadline
   if expired {
     BridgeActor.assumeIsolated { Runtime.current?.watchdog?.noteTermination() }
   } else if let ctx {

@@ -109,11 +109,6 @@ import Testing
     #expect(r.stderr.contains("--timeout 1s"))
   }
 
-  @Test func timeoutStopsAnIdleWait() throws {
-    let r = try run("setTimeout(() => {}, 60000)", ["--timeout", "0.5"])
-    #expect(r.status == 124)
-  }
-
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func signalStopsCleanly(signal: Int32, status: Int32) throws {
     let path = try dir.write("wait.js", "console.log('ready'); setInterval(() => {}, 1000);")

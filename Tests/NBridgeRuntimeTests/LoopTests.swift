@@ -6,30 +6,78 @@ import Testing
 
 @Suite struct LoopTests {
   @Test func timersRunByDeadlineThenInsertionAndMicrotasksFirst() async throws {
-    let outcome = try await JSHarness.run(
-      """
-      const log = [];
-      setTimeout(() => log.push('t20'), 20);
-      setTimeout(() => { log.push('t0a'); Promise.resolve().then(() => log.push('micro in t0a')); }, 0);
-      setTimeout(() => log.push('t0b'), 0);
-      setTimeout(() => log.push('t5'), 5);
-      queueMicrotask(() => log.push('micro'));
-      Promise.resolve().then(() => log.push('promise'));
-      const id = setTimeout(() => log.push('cleared'), 1);
-      clearTimeout(id);
-      let n = 0;
-      const iv = setInterval(() => {
-        log.push('iv' + (++n));
-        if (n === 3) { clearInterval(iv); console.log(log.join(',')); }
-      }, 7);
-      log.push('sync');
-      // Every timer up to 20 ms is due before the loop's first turn, however loaded the machine:
-      // the order below is by deadline then insertion, not by how late each one ran.
-      const start = Date.now();
-      while (Date.now() - start < 30) {}
-      """)
-    #expect(outcome.status == 0)
-    #expect(outcome.stdout == "sync,micro,promise,t0a,micro in t0a,t0b,t5,iv1,t20,iv2,iv3\n")
+    try await withRuntime { rt in
+      _ = try await rt.evaluate(
+        """
+        globalThis.log = [];
+        setTimeout(() => log.push('t20'), 20);
+        setTimeout(() => { log.push('t0a'); Promise.resolve().then(() => log.push('micro in t0a')); }, 0);
+        setTimeout(() => log.push('t0b'), 0);
+        setTimeout(() => log.push('t5'), 5);
+        queueMicrotask(() => log.push('micro'));
+        Promise.resolve().then(() => log.push('promise'));
+        const id = setTimeout(() => log.push('cleared'), 1);
+        clearTimeout(id);
+        let n = 0;
+        const iv = setInterval(() => {
+          log.push('iv' + (++n));
+          if (n === 3) clearInterval(iv);
+        }, 7);
+        log.push('sync');
+        """)
+      await rt.clock.advance(by: .milliseconds(4))
+      #expect(try await rt.evaluate("return log.join(',')") == "sync,micro,promise,t0a,micro in t0a,t0b")
+      await rt.clock.advance(by: .milliseconds(30))
+      // Each at its own deadline, however late the test ran: iv1 at 7, iv2 at 14, t20, iv3 at 21.
+      #expect(
+        try await rt.evaluate("return log.join(',')")
+          == "sync,micro,promise,t0a,micro in t0a,t0b,t5,iv1,iv2,t20,iv3")
+    }
+  }
+
+  @Test func anIntervalFiresOncePerPeriodUntilCleared() async throws {
+    try await withRuntime { rt in
+      _ = try await rt.evaluate(
+        """
+        globalThis.ticks = [];
+        globalThis.iv = setInterval(() => ticks.push(performance.now()), 100);
+        """)
+      await rt.clock.advance(by: .milliseconds(99))
+      #expect(try await rt.evaluate("return ticks") == [])
+      await rt.clock.advance(by: .milliseconds(251))
+      #expect(try await rt.evaluate("return ticks") == [100, 200, 300])
+      _ = try await rt.evaluate("clearInterval(iv)")
+      await rt.clock.advance(by: .seconds(10))
+      #expect(try await rt.evaluate("return ticks.length") == 3)
+    }
+  }
+
+  @Test func timeoutEndsAnIdleRunOnTheClock() async throws {
+    try await withRuntime(configure: { $0.timeout = .seconds(1) }) { rt in
+      _ = try await rt.evaluate("setTimeout(() => console.log('never'), 60000)")
+      await rt.clock.advance(by: .milliseconds(999))
+      #expect(await rt.status == nil)
+      await rt.clock.advance(by: .milliseconds(1))
+      #expect(await rt.status == 124)
+      #expect(rt.stderr == "nbridge: stopped after --timeout 1s\n")
+      await rt.clock.advance(by: .seconds(60))
+      #expect(rt.stdout == "")
+      await #expect(throws: ScriptError.self) { try await rt.evaluate("return 1") }
+    }
+  }
+
+  @Test func aScopedRuntimeKeepsItsStateAcrossSteps() async throws {
+    try await withRuntime { rt in
+      _ = try await rt.evaluate("globalThis.seen = []; nbridge.echo.addListener('ping', (p) => seen.push(p));")
+      await rt.emit(service: "echo", event: "ping", payload: 1)
+      // A zero-delay timer is due at once: the loop does not wait for the clock to move.
+      let steps = try await rt.evaluate(
+        "await new Promise((r) => setTimeout(r, 0)); console.log('hi'); return [seen, await nbridge.echo.echo({ a: 2 })]")
+      #expect(steps == [[1], ["a": 2]])
+      #expect(rt.stdout == "hi\n")
+      await #expect(throws: ScriptError.self) { try await rt.evaluate("throw new RangeError('no')") }
+      #expect(await rt.status == nil)
+    }
   }
 
   @Test func uncaughtErrorPrintsNameMessageAndStack() async throws {

@@ -1,4 +1,3 @@
-import Glibc
 import NBridgePlugin
 
 /// The app-wide budget of background time and the tasks that spend it.
@@ -18,25 +17,28 @@ final class TaskBudget {
     var alive: KeepAlive
   }
 
+  /// The budget in seconds, as the manifest gives it (for messages).
   let seconds: Double
+  private let budget: Duration
   private let context: PluginContext
   private var tasks: [Int: OpenTask] = [:]
   private var nextID = 1
-  /// When the budget started counting (monotonic seconds); nil while it is not.
-  private var startedAt: Double?
+  /// When the budget started counting, on the run's clock; nil while it is not.
+  private var startedAt: LoopInstant?
   private var spent = false
   private var timers: [LoopTimer] = []
   private var observation: LifecycleObservation?
 
   init(seconds: Double, context: PluginContext) {
     self.seconds = seconds
+    budget = Duration(clampingSeconds: seconds)
     self.context = context
     observation = context.lifecycle.observe { [weak self] change in self?.stateChanged(change) }
     if context.lifecycle.state == .background { stateChanged(AppStateChange(from: .active, to: .background)) }
   }
 
   /// With this much left, open tasks hear `expiration`: 5 s, or half the budget under 10 s.
-  var warningLead: Double { seconds < 10 ? seconds / 2 : 5 }
+  var warningLead: Duration { budget < .seconds(10) ? budget / 2 : .seconds(5) }
 
   /// Opens a task; its id.
   func begin(name: String?) throws(BridgeError) -> Int {
@@ -62,7 +64,7 @@ final class TaskBudget {
   /// Seconds left while in background, else nil.
   func remaining() -> Double? {
     guard context.lifecycle.state == .background, let startedAt else { return nil }
-    return max(0, seconds - (Self.now() - startedAt))
+    return max(0, (budget - (context.now - startedAt)).inSeconds)
   }
 
   /// Ends every task without a word (the run is ending).
@@ -75,7 +77,7 @@ final class TaskBudget {
   private func stateChanged(_ change: AppStateChange) {
     switch change.to {
     case .background:
-      if startedAt == nil { startedAt = Self.now() }
+      if startedAt == nil { startedAt = context.now }
       schedule()
     case .active:
       startedAt = nil
@@ -90,10 +92,10 @@ final class TaskBudget {
   private func schedule() {
     cancelTimers()
     guard let startedAt else { return }
-    let elapsed = Self.now() - startedAt
-    let warnAt = seconds - warningLead - elapsed
-    if warnAt >= 0 { timers.append(context.setTimer(after: warnAt) { [weak self] in self?.warn() }) }
-    timers.append(context.setTimer(after: max(0, seconds - elapsed)) { [weak self] in self?.expire() })
+    let elapsed = context.now - startedAt
+    let warnAt = budget - warningLead - elapsed
+    if warnAt >= .zero { timers.append(context.setTimer(after: warnAt) { [weak self] in self?.warn() }) }
+    timers.append(context.setTimer(after: max(.zero, budget - elapsed)) { [weak self] in self?.expire() })
   }
 
   private func warn() {
@@ -120,13 +122,6 @@ final class TaskBudget {
   private func cancelTimers() {
     for timer in timers { timer.cancel() }
     timers.removeAll()
-  }
-
-  /// CLOCK_MONOTONIC in seconds.
-  static func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
   }
 }
 

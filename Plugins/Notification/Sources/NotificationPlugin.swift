@@ -14,7 +14,7 @@ public final class NotificationPlugin: Plugin {
         "show", options: NotificationShapes.show, result: NotificationShapes.id,
         summary: "Delivers a notification now; resolves with its id."
       ) { (plugin, options: ShowOptions, _) in
-        let notification = try options.validated(now: ISO8601.currentMilliseconds(), makeID: RandomID.uuid)
+        let notification = try options.validated(now: plugin.context.wallClockMilliseconds, makeID: RandomID.uuid)
         await plugin.service.show(notification)
         return ["id": .string(notification.id)] as JSONValue
       },
@@ -22,7 +22,7 @@ public final class NotificationPlugin: Plugin {
         "schedule", options: NotificationShapes.schedule, result: NotificationShapes.id,
         summary: "Delivers a notification at a time, after a delay, or every interval; kept across runs."
       ) { (plugin, options: ScheduleOptions, _) in
-        let notification = try options.validated(now: ISO8601.currentMilliseconds(), makeID: RandomID.uuid)
+        let notification = try options.validated(now: plugin.context.wallClockMilliseconds, makeID: RandomID.uuid)
         await plugin.service.schedule(notification)
         return ["id": .string(notification.id)] as JSONValue
       },

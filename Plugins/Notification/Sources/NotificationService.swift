@@ -12,7 +12,7 @@ final class NotificationService {
 
   private let context: PluginContext
   private let store: NotificationStore
-  private let now: () -> Int64
+  private let now: @BridgeActor () -> Int64
   private let makePresenter: (NotificationService) async -> any NotificationPresenter
   private var presenter: (any NotificationPresenter)?
   private var choosingPresenter: Task<any NotificationPresenter, Never>?
@@ -23,12 +23,12 @@ final class NotificationService {
 
   /// A service for `context`; `presenter` picks where notifications go on first delivery.
   init(
-    context: PluginContext, now: @escaping () -> Int64 = ISO8601.currentMilliseconds,
+    context: PluginContext, now: (@BridgeActor () -> Int64)? = nil,
     presenter: ((NotificationService) async -> any NotificationPresenter)? = nil
   ) {
     self.context = context
     self.store = NotificationStore(directory: context.dataDirectory) { [context] in context.warn($0) }
-    self.now = now
+    self.now = now ?? { [unowned context] in context.wallClockMilliseconds }
     self.makePresenter = presenter ?? { await $0.choosePresenter() }
   }
 

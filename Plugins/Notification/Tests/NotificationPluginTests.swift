@@ -51,39 +51,55 @@ struct NotificationPluginTests {
   }
 
   @Test func scheduleIsPendingUntilDueThenDelivered() async throws {
-    let result = try await evaluate(
-      """
-      const n = nbridge.notification;
-      const received = new Promise((resolve) => n.addListener('received', resolve));
-      const scheduled = await n.schedule({title: 'Soon', body: '', id: 's1', after: 30, data: [1]});
-      const pending = await n.getPending();
-      const record = await received;
-      return {scheduled, pending, record, after: await n.getPending()};
-      """)
-    #expect(result["scheduled"] == ["id": "s1"])
-    #expect(result["pending"]?.arrayValue?.map { $0["id"] } == ["s1"])
-    #expect(result["pending"]?.arrayValue?.first?["deliveredAt"] == nil)
-    #expect(result["record"]?["data"] == [1])
-    #expect(result["record"]?["at"] == result["pending"]?.arrayValue?.first?["at"])
-    #expect(result["after"] == [])
+    try await withRuntime(plugins: [NotificationPlugin.self]) { rt in
+      let first = try await rt.evaluate(
+        """
+        const n = nbridge.notification;
+        globalThis.received = [];
+        n.addListener('received', (r) => received.push(r));
+        const scheduled = await n.schedule({title: 'Soon', body: '', id: 's1', after: 30, data: [1]});
+        return {scheduled, pending: await n.getPending()};
+        """)
+      #expect(first["scheduled"] == ["id": "s1"])
+      #expect(first["pending"]?.arrayValue?.map { $0["id"] } == ["s1"])
+      #expect(first["pending"]?.arrayValue?.first?["deliveredAt"] == nil)
+      await rt.clock.advance(by: .milliseconds(29))
+      #expect(try await rt.evaluate("return received.length") == 0)
+      await rt.clock.advance(by: .milliseconds(1))
+      let after = try await rt.evaluate(
+        "await new Promise((r) => setTimeout(r, 0)); return {received, pending: await nbridge.notification.getPending()}")
+      let record = after["received"]?.arrayValue?.first
+      #expect(after["received"]?.arrayValue?.count == 1)
+      #expect(record?["data"] == [1])
+      #expect(record?["at"] == first["pending"]?.arrayValue?.first?["at"])
+      #expect(after["pending"] == [])
+    }
   }
 
   @Test func everyRepeatsAndCancelStopsIt() async throws {
-    let result = try await evaluate(
-      """
-      const n = nbridge.notification;
-      const seen = [];
-      const third = new Promise((resolve) => n.addListener('received', (r) => { seen.push(r.at); if (seen.length === 3) resolve(); }));
-      await n.schedule({title: 'tick', body: '', id: 'tick', every: 100});
-      await third;
-      await n.cancel({id: 'tick'});
-      return {seen, pending: await n.getPending(), every: (await n.getDelivered())[0].every};
-      """)
-    let times = result["seen"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ISO8601.parse) } ?? []
-    #expect(times.count == 3)
-    #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 && ($1 - $0) % 100 == 0 }, "keeps its rhythm: \(times)")
-    #expect(result["pending"] == [])
-    #expect(result["every"] == 100)
+    try await withRuntime(plugins: [NotificationPlugin.self]) { rt in
+      _ = try await rt.evaluate(
+        """
+        globalThis.seen = [];
+        nbridge.notification.addListener('received', (r) => seen.push(r.at));
+        await nbridge.notification.schedule({title: 'tick', body: '', id: 'tick', every: 100});
+        """)
+      for _ in 0..<3 { await rt.clock.advance(by: .milliseconds(100)) }
+      let result = try await rt.evaluate(
+        """
+        await new Promise((r) => setTimeout(r, 0));
+        const n = nbridge.notification;
+        await n.cancel({id: 'tick'});
+        return {seen, pending: await n.getPending(), every: (await n.getDelivered())[0].every};
+        """)
+      await rt.clock.advance(by: .seconds(1))
+      let times = result["seen"]?.arrayValue?.compactMap { $0.stringValue.flatMap(ISO8601.parse) } ?? []
+      #expect(times.count == 3)
+      #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 == 100 }, "keeps its rhythm: \(times)")
+      #expect(result["pending"] == [])
+      #expect(result["every"] == 100)
+      #expect(try await rt.evaluate("return seen.length") == 3)
+    }
   }
 
   @Test func cancelOfAnUnknownIDIsNotFound() async throws {

@@ -14,7 +14,7 @@ enum PasteboardHarness {
   ) async throws -> JSONValue {
     try await JSHarness.evaluate(body, plugins: [PasteboardPlugin.self]) { configuration in
       configuration.sharedDirectory = shared
-      configuration.timeout = 30
+      configuration.timeout = .seconds(30)
       if let environment {
         configuration.headless = false
         configuration.environment = environment
