@@ -145,7 +145,9 @@ final class LogSender: Sendable {
     var range = 0..<0
     var input: [UInt8] = []
     input.reserveCapacity(4096)
-    var lastTaken = monotonicNanos()
+    // Real time, whatever the run's clock: the naps pace a socket.
+    let realClock = MonotonicClock()
+    var lastTaken = realClock.now()
     while !queue.senderShouldEnd {
       var timeout: Int32 = queue.isClosing ? 50 : -1
       if headOffset == head.count && range.isEmpty {
@@ -155,10 +157,10 @@ final class LogSender: Sendable {
           for marker in batch.markers { LogSender.encode(marker, into: &head) }
           lines = batch.lines
           range = batch.range
-          lastTaken = monotonicNanos()
+          lastTaken = realClock.now()
         } else {
           lines = []
-          if monotonicNanos() - lastTaken < 20_000_000 {
+          if realClock.now() - lastTaken < .milliseconds(20) {
             timeout = 2
           } else if !queue.sleep() {
             continue

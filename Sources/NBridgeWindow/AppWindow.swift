@@ -25,7 +25,7 @@ final class AppWindow: PageHost {
   /// While `present()` waits for the window manager's focus (at most `presentWait` seconds): the
   /// timer, and the last "shown but not focused" report held back meanwhile.
   var presenting: (timer: Int, heldBack: Int32?)?
-  static let presentWait = 1.0
+  static let presentWait: Duration = .seconds(1)
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
