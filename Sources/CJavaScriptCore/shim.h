@@ -17,4 +17,9 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 JS_EXPORT void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
                                                             JSValueRef *exception);
 
+
+/* JSCOptions (GLib API, jsc/JSCOptions.h; that header needs glib-object's includes). Options must be
+   set before the first context group is made. */
+gboolean jsc_options_set_boolean(const char *option, gboolean value);
+
 #endif

@@ -11,8 +11,15 @@ final class JSContext {
   var global: JSObjectRef { JSContextGetGlobalObject(ref) }
 
   init() {
+    _ = JSCOptions.applied
     group = JSContextGroupCreate()
     ref = JSGlobalContextCreateInGroup(group, nil)
+  }
+
+  /// JSC's process-wide options, set once before the first context group exists.
+  private enum JSCOptions {
+    /// SharedArrayBuffer, which JSC leaves out of a context made through its C API unless asked.
+    static let applied: Bool = jsc_options_set_boolean("useSharedArrayBuffer", 1) != 0
   }
 
   isolated deinit {

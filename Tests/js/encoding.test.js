@@ -62,3 +62,13 @@ test('encodeInto writes whole characters only', () => {
   assert.deepEqual(new TextEncoder().encodeInto('a€b', out), { read: 2, written: 4 });
   assert.deepEqual(new TextEncoder().encodeInto('👋', new Uint8Array(3)), { read: 0, written: 0 });
 });
+
+test('SharedArrayBuffer exists; TextDecoder reads views of one and encodeInto writes into one', () => {
+  assert.equal(typeof SharedArrayBuffer, 'function');
+  const shared = new SharedArrayBuffer(8);
+  const view = new Uint8Array(shared);
+  assert.deepEqual(new TextEncoder().encodeInto('hé!', view), { read: 3, written: 4 });
+  assert.equal(new TextDecoder().decode(view.subarray(0, 4)), 'hé!');
+  assert.equal(new TextDecoder().decode(new DataView(shared, 1, 3)), 'é!');
+  assert.equal(new TextDecoder().decode(shared).slice(0, 3), 'hé!');
+});

@@ -34,6 +34,14 @@ test('atob and btoa round-trip Latin-1', () => {
   assert.throws(() => btoa('☃'), 'InvalidCharacterError');
 });
 
+test('atob drops padding only from whole quartets and skips ASCII whitespace', () => {
+  assert.equal(atob(' YW Jj\nZA== '), 'abcd');
+  assert.equal(atob('YWI'), 'ab');
+  for (const bad of ['=', '==', 'YW=', 'YWJ==', 'YWJjZA=', 'YWJjZA===', 'Y']) {
+    assert.throws(() => atob(bad), 'InvalidCharacterError');
+  }
+});
+
 test('TextEncoder and TextDecoder handle UTF-8 and emoji', () => {
   const bytes = new TextEncoder().encode('añ👋');
   assert.deepEqual(Array.from(bytes), [97, 195, 177, 240, 159, 145, 139]);

@@ -21,7 +21,9 @@
     return result;
   };
   const atob = (input) => {
-    const s = String(input).replace(/[\t\n\f\r ]/g, '').replace(/==?$/, '');
+    // Forgiving-base64: padding is dropped only from a whole number of quartets ("ab=" is an error).
+    let s = String(input).replace(/[\t\n\f\r ]/g, '');
+    if (s.length % 4 === 0) s = s.replace(/==?$/, '');
     if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) {
       throw new DOMException('atob: the string is not correctly encoded', 'InvalidCharacterError');
     }
