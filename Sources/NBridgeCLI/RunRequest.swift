@@ -109,7 +109,7 @@ struct RunRequest {
       throw ValidationError(error.description)
     }
     let registry = PluginRegistry(NBridgeCommand.plugins)
-    let known = Set(registry.plugins.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
+    let known = Set(registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")
     }

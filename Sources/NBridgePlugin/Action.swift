@@ -71,9 +71,9 @@ public struct Action<P: Plugin>: Sendable {
   ) {
     self.init(
       name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
-      answersWithoutPermission: answersWithoutPermission, body: .deferred { plugin, json, call, pending in
+      answersWithoutPermission: answersWithoutPermission, body: .deferred { plugin, json, call, erased in
         let options = try JSONValueDecoder().decode(O.self, from: json)
-        try body(plugin, options, call, Reply(pending))
+        try body(plugin, options, call, Reply(erased))
       })
   }
 
@@ -112,5 +112,5 @@ struct DecodableType: @unchecked Sendable {
 enum ActionBody<P: Plugin>: Sendable {
   case sync(@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue)
   case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
-  case deferred(@BridgeActor @Sendable (P, JSONValue, Call, PendingReply) throws -> Void)
+  case deferred(@BridgeActor @Sendable (P, JSONValue, Call, AnyReply) throws -> Void)
 }

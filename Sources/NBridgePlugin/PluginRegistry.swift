@@ -1,7 +1,7 @@
 /// The plugins a runtime offers, by service name.
 public struct PluginRegistry: Sendable {
-  /// The registered plugins in registration order.
-  public private(set) var plugins: [RegisteredPlugin] = []
+  /// The registered plugins' definitions, in registration order.
+  public private(set) var definitions: [AnyPluginDefinition] = []
 
   /// An empty registry.
   public init() {}
@@ -13,20 +13,20 @@ public struct PluginRegistry: Sendable {
 
   /// Registers a plugin type; a later registration of the same service replaces the earlier one.
   public mutating func register(_ type: any Plugin.Type) {
-    let entry = RegisteredPlugin(type)
-    if let index = plugins.firstIndex(where: { $0.service == entry.service }) {
-      plugins[index] = entry
+    let definition = AnyPluginDefinition(type)
+    if let index = definitions.firstIndex(where: { $0.service == definition.service }) {
+      definitions[index] = definition
     } else {
-      plugins.append(entry)
+      definitions.append(definition)
     }
   }
 
-  /// The plugin registered under `service`.
-  public func plugin(named service: String) -> RegisteredPlugin? { plugins.first { $0.service == service } }
+  /// The definition of the plugin registered under `service`.
+  public func definition(named service: String) -> AnyPluginDefinition? { definitions.first { $0.service == service } }
 }
 
-/// A registered plugin with its type erased: its declarations and how to make and call it.
-public struct RegisteredPlugin: Sendable {
+/// A plugin's definition with its type erased, as the registry holds it: its declarations and how to make the plugin.
+public struct AnyPluginDefinition: Sendable {
   /// The name under `nbridge` that JS calls it by.
   public let service: String
   /// The permission guarding it.
@@ -39,7 +39,7 @@ public struct RegisteredPlugin: Sendable {
   public let actions: [ActionInfo]
   /// The events JS can listen to, with their payload shapes.
   public let events: [EventSpec]
-  private let makeInstance: @BridgeActor @Sendable (PluginContext) throws -> PluginInstance
+  private let makePluginBody: @BridgeActor @Sendable (PluginContext) throws -> AnyPlugin
 
   init<P: Plugin>(_ type: P.Type) {
     let definition = P.definition
@@ -53,12 +53,12 @@ public struct RegisteredPlugin: Sendable {
         timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission)
     }
     events = definition.events
-    makeInstance = { context in PluginInstance(try P(context: context), definition: definition) }
+    makePluginBody = { context in AnyPlugin(try P(context: context), definition: definition) }
   }
 
   /// Creates the plugin for a run.
   @BridgeActor
-  package func instantiate(context: PluginContext) throws -> PluginInstance { try makeInstance(context) }
+  package func makePlugin(context: PluginContext) throws -> AnyPlugin { try makePluginBody(context) }
 }
 
 /// An action's declaration, without its body.
@@ -79,9 +79,9 @@ public struct ActionInfo: Sendable, Hashable {
   public var answersWithoutPermission: Bool = false
 }
 
-/// A live plugin of one run, with its actions ready to call.
+/// A live plugin of one run with its type erased, its actions ready to call.
 @BridgeActor
-package final class PluginInstance {
+package final class AnyPlugin {
   /// How a call of one action runs.
   package enum Invocation {
     /// Inline: returns the result or throws.
@@ -89,10 +89,10 @@ package final class PluginInstance {
     /// As a task on the loop.
     case async(@BridgeActor (JSONValue, Call) async throws -> JSONValue)
     /// Inline, answering later through the reply.
-    case deferred(@BridgeActor (JSONValue, Call, PendingReply) throws -> Void)
+    case deferred(@BridgeActor (JSONValue, Call, AnyReply) throws -> Void)
   }
 
-  /// The instance, for hooks.
+  /// The plugin object, for its hooks.
   package let object: any Plugin
   /// Each action's invocation, by index.
   package let invocations: [Invocation]

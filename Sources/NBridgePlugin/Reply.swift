@@ -5,19 +5,19 @@
 /// switches (tens of microseconds); a reply settles the call's Promise directly. The first
 /// answer counts; one dropped without an answer rejects with `unknown_error`.
 public struct Reply<R: Encodable> {
-  let pending: PendingReply
+  let erased: AnyReply
 
-  /// A reply that settles through `pending` (the runtime makes these).
-  package init(_ pending: PendingReply) { self.pending = pending }
+  /// A reply that settles through `erased` (the runtime makes these).
+  package init(_ erased: AnyReply) { self.erased = erased }
 
   /// Resolves the call with `value`.
   @BridgeActor public func resolve(_ value: R) {
-    if R.self == JSONValue.self { return pending.settle(.success(value as! JSONValue)) }
-    pending.settle(Result { try JSONValueEncoder().encode(value) })
+    if R.self == JSONValue.self { return erased.settle(.success(value as! JSONValue)) }
+    erased.settle(Result { try JSONValueEncoder().encode(value) })
   }
 
   /// Rejects the call with `error` (a `BridgeError` keeps its code).
-  @BridgeActor public func reject(_ error: any Error) { pending.settle(.failure(error)) }
+  @BridgeActor public func reject(_ error: any Error) { erased.settle(.failure(error)) }
 
   /// Settles the call with `outcome`.
   @BridgeActor public func settle(_ outcome: Result<R, any Error>) {
@@ -28,15 +28,15 @@ public struct Reply<R: Encodable> {
   }
 
   /// Whether the call was cancelled (time limit, exit or signal); an answer is then ignored.
-  @BridgeActor public var isCancelled: Bool { pending.isCancelled }
+  @BridgeActor public var isCancelled: Bool { erased.isCancelled }
 
   /// Runs `handler` when the call is cancelled, so the plugin can stop its work.
-  @BridgeActor public func onCancel(_ handler: @escaping @BridgeActor () -> Void) { pending.onCancel(handler) }
+  @BridgeActor public func onCancel(_ handler: @escaping @BridgeActor () -> Void) { erased.onCancel(handler) }
 }
 
-/// A call's untyped answer slot, shared by the runtime and the action's `Reply`.
+/// A reply with its type erased: the call's answer slot, shared by the runtime and the action's `Reply`.
 @BridgeActor
-package final class PendingReply {
+package final class AnyReply {
   private var answer: (@BridgeActor (Result<JSONValue, any Error>) -> Void)?
   private var cancelHandlers: [@BridgeActor () -> Void] = []
   /// Whether the call was cancelled.

@@ -74,10 +74,10 @@ final class HTTPExchange {
     switch event {
     case .head(let status, let reason, let headers):
       // Each string is kept from the GC while the next is made (a Swift array is not scanned).
-      let reasonValue = js.utf8String(reason)
-      JSValueProtect(ctx, reasonValue)
-      defer { JSValueUnprotect(ctx, reasonValue) }
-      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status)), reasonValue, js.utf8String(headers)]
+      var kept = KeptValues(in: ctx)
+      kept.append(js.utf8String(reason))
+      kept.append(js.utf8String(headers))
+      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status))] + kept.values
     case .body(let bytes, let length):
       let buffer = bytes.flatMap { bytes in
         JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, freeBytes, nil, nil)
@@ -86,10 +86,10 @@ final class HTTPExchange {
       finish()
     case .failure(let kind, let message):
       let name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
-      let nameValue = js.string(name)
-      JSValueProtect(ctx, nameValue)
-      defer { JSValueUnprotect(ctx, nameValue) }
-      arguments = [JSValueMakeNumber(ctx, 2), nameValue, js.string(message)]
+      var kept = KeptValues(in: ctx)
+      kept.append(js.string(name))
+      kept.append(js.string(message))
+      arguments = [JSValueMakeNumber(ctx, 2)] + kept.values
       finish()
     }
     do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }

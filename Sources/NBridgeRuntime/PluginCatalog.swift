@@ -5,13 +5,13 @@ public enum PluginCatalog {
   /// The catalogue as JSON (`nbridge plugins --json`).
   public static func json(_ registry: PluginRegistry) -> JSONValue {
     .array(
-      registry.plugins.map { plugin in
+      registry.definitions.map { definition in
         var object: JSONValue = [
-          "service": .string(plugin.service),
-          "permission": .string(plugin.permission),
-          "summary": .string(plugin.summary),
+          "service": .string(definition.service),
+          "permission": .string(definition.permission),
+          "summary": .string(definition.summary),
         ]
-        let actions: [JSONValue] = plugin.actions.map { action in
+        let actions: [JSONValue] = definition.actions.map { action in
           var a: JSONValue = [
             "name": .string(action.name),
             "summary": .string(action.summary),
@@ -25,7 +25,7 @@ public enum PluginCatalog {
           }
           return a
         }
-        let events: [JSONValue] = plugin.events.map { event in
+        let events: [JSONValue] = definition.events.map { event in
           [
             "name": .string(event.name), "summary": .string(event.summary), "payload": event.payload.jsonDescription,
             "keepsAlive": .bool(event.keepsAlive),
@@ -43,17 +43,17 @@ public enum PluginCatalog {
   /// The catalogue as readable text (`nbridge plugins`).
   public static func text(_ registry: PluginRegistry) -> String {
     var out = ""
-    for plugin in registry.plugins {
-      out += "\(plugin.service)  (permission: \(plugin.permission))"
-      if !plugin.summary.isEmpty { out += " — \(plugin.summary)" }
+    for definition in registry.definitions {
+      out += "\(definition.service)  (permission: \(definition.permission))"
+      if !definition.summary.isEmpty { out += " — \(definition.summary)" }
       out += "\n"
-      for action in plugin.actions {
+      for action in definition.actions {
         out += "  \(action.name)(\(action.options == .void ? "" : "options: " + action.options.typeScript))"
         out += " → \(action.result.typeScript)"
         if !action.summary.isEmpty { out += "\n      \(action.summary)" }
         out += "\n"
       }
-      for event in plugin.events {
+      for event in definition.events {
         out += "  event '\(event.name)' → \(event.payload.typeScript)"
         if event.keepsAlive { out += "  (keeps the run alive)" }
         if !event.summary.isEmpty { out += "\n      \(event.summary)" }
@@ -71,17 +71,17 @@ public enum PluginCatalog {
   /// README's plugin reference embeds it, and a test checks the two agree.
   public static func markdown(_ registry: PluginRegistry) -> String {
     var out = ""
-    for plugin in registry.plugins {
-      out += "#### `\(plugin.service)` (permission `\(plugin.permission)`)\n\n"
-      if !plugin.summary.isEmpty { out += "\(plugin.summary)\n\n" }
+    for definition in registry.definitions {
+      out += "#### `\(definition.service)` (permission `\(definition.permission)`)\n\n"
+      if !definition.summary.isEmpty { out += "\(definition.summary)\n\n" }
       out += "| action | options | result |\n|---|---|---|\n"
-      for action in plugin.actions {
+      for action in definition.actions {
         let options = action.options == .void ? "—" : "`\(cell(action.options.typeScript))`"
         out += "| `\(action.name)` | \(options) | `\(cell(action.result.typeScript))` |\n"
       }
-      if !plugin.events.isEmpty {
+      if !definition.events.isEmpty {
         out += "\n| event | payload |\n|---|---|\n"
-        for event in plugin.events {
+        for event in definition.events {
           out += "| `\(event.name)` | `\(cell(event.payload.typeScript))`\(event.keepsAlive ? " (keeps the run alive)" : "") |\n"
         }
       }

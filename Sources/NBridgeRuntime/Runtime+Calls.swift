@@ -35,8 +35,8 @@ extension Runtime {
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
   func refusal(_ slot: ServiceSlot, _ aid: Int) -> BridgeError? {
-    guard !slot.allowed, !slot.plugin.actions[aid].answersWithoutPermission else { return nil }
-    let names = ["service": slot.plugin.service, "permission": slot.plugin.permission]
+    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
+    let names = ["service": slot.definition.service, "permission": slot.definition.permission]
     return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names))
   }
 
@@ -45,19 +45,19 @@ extension Runtime {
     _ slot: ServiceSlot, _ aid: Int, _ options: JSONValue, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) {
-    let action = slot.plugin.actions[aid]
+    let action = slot.definition.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
     switch slot.state {
-    case .ready(let instance):
+    case .ready(let plugin):
       let context = slot.context!
-      switch instance.invocations[aid] {
+      switch plugin.invocations[aid] {
       case .sync(let body):
         let call: Call
         if sink == nil, let reused = slot.plainCalls[aid] {
           call = reused
         } else {
-          call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
+          call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
           if sink == nil { slot.plainCalls[aid] = call }
         }
         do {
@@ -67,14 +67,14 @@ extension Runtime {
         }
       case .async(let body):
         startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
-          let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
+          let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
           return try await body(options, call)
         }
       case .deferred(let body):
-        let id = addPending(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = PendingReply { [weak self] outcome in self?.finishPending(id, outcome) }
-        pendingCalls[id]?.reply = reply
-        let call = Call(service: slot.plugin.service, action: action.name, context: context, sink: sink)
+        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+        let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
+        callSlots[id]?.reply = reply
+        let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
         do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
       }
     case .starting(let start):
@@ -108,16 +108,16 @@ extension Runtime {
     async throws -> JSONValue
   {
     if case .failed(let error) = slot.state { throw error }
-    guard let instance = slot.instance, let context = slot.context else {
+    guard let plugin = slot.plugin, let context = slot.context else {
       throw BridgeError(.unknownError, "the plugin did not start")
     }
-    let call = Call(service: slot.plugin.service, action: slot.plugin.actions[aid].name, context: context, sink: sink)
-    switch instance.invocations[aid] {
+    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    switch plugin.invocations[aid] {
     case .sync(let body): return try body(options, call)
     case .async(let body): return try await body(options, call)
     case .deferred(let body):
       return try await withCheckedThrowingContinuation { continuation in
-        let reply = PendingReply { continuation.resume(with: $0) }
+        let reply = AnyReply { continuation.resume(with: $0) }
         do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
       }
     }
@@ -142,42 +142,42 @@ extension Runtime {
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
   ) {
-    let id = addPending(label: label, settlement, callback: callback, timeLimit: timeLimit)
+    let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: timeLimit)
     // Weak: an action still running when the run ends (cancelled, say) resumes later, maybe
     // when this runtime is gone; it then has nothing to settle.
     let task = Task.immediate { @BridgeActor [weak self] in
       let outcome: Result<JSONValue, any Error>
       do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-      self?.finishPending(id, outcome)
+      self?.closeCallSlot(id, outcome)
     }
-    pendingCalls[id]?.task = task
+    callSlots[id]?.task = task
   }
 
-  /// Records a call in flight (its resolvers, and a timer for its time limit); returns its id.
-  private func addPending(label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?) -> Int {
+  /// Opens a slot for a call in flight (its resolvers, and a timer for its time limit); returns its id.
+  private func openCallSlot(label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?) -> Int {
     let id = nextCallID
     nextCallID += 1
-    let pending = PendingCall(label: label, settlement: settlement, callback: callback, context: { self.js })
-    pendingCalls[id] = pending
+    let callSlot = CallSlot(label: label, settlement: settlement, callback: callback, context: { self.js })
+    callSlots[id] = callSlot
     if let timeLimit {
-      pending.timer = loop.addTimer(delay: Duration(clampingSeconds: timeLimit), interval: nil, keepsAlive: false) {
+      callSlot.timer = loop.addTimer(delay: Duration(clampingSeconds: timeLimit), interval: nil, keepsAlive: false) {
         [unowned self] in
-        guard let call = self.pendingCalls[id] else { return }
+        guard let call = self.callSlots[id] else { return }
         call.cancel()
-        self.finishPending(
+        self.closeCallSlot(
           id, .failure(BridgeError(.timeout, "did not finish within its time limit of \(timeLimit.formattedSeconds)s")))
       }
     }
     return id
   }
 
-  private func finishPending(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
-    guard let pending = pendingCalls.removeValue(forKey: id) else { return }
-    if let timer = pending.timer { loop.cancelTimer(timer) }
+  private func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
+    guard let callSlot = callSlots.removeValue(forKey: id) else { return }
+    if let timer = callSlot.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
-      self.settle(pending.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: pending.label)
+      self.settle(callSlot.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: callSlot.label)
       self.afterCallback()
     }
   }

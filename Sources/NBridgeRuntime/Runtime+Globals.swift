@@ -20,11 +20,11 @@ extension Runtime {
     var services: [JSONValue] = []
     for slot in slots {
       services.append([
-        "name": .string(slot.plugin.service),
-        "permission": .string(slot.plugin.permission),
+        "name": .string(slot.definition.service),
+        "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed),
-        "actions": .array(slot.plugin.actions.map { .string($0.name) }),
-        "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
+        "actions": .array(slot.definition.actions.map { .string($0.name) }),
+        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
       ])
     }
     nativeObject = Protected(native, in: js)
@@ -143,7 +143,7 @@ private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
     let code = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard runtime.slots.indices.contains(sid), runtime.slots[sid].plugin.actions.indices.contains(aid) else {
+    guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
       return nil
     }
     return runtime.call(

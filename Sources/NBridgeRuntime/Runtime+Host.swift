@@ -4,9 +4,9 @@ import NBridgePlugin
 /// What plugins reach through their `PluginContext`.
 extension Runtime: PluginHost {
   public func emit(service: String, event: String, payload: JSONValue) {
-    guard exitCode == nil, let sid = slots.firstIndex(where: { $0.plugin.service == service }) else { return }
+    guard exitCode == nil, let sid = slots.firstIndex(where: { $0.definition.service == service }) else { return }
     guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
-    let coalesces = slots[sid].plugin.events.contains { $0.name == event && $0.coalescesWhileSuspended }
+    let coalesces = slots[sid].definition.events.contains { $0.name == event && $0.coalescesWhileSuspended }
     deliverToJS(coalescing: coalesces ? "\(sid):\(event)" : nil) { [weak self] in
       guard let self, self.exitCode == nil, (self.slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
       self.deliverEvent(sid: sid, event: event, payload: payload)
@@ -27,7 +27,7 @@ extension Runtime: PluginHost {
   }
 
   public func listenerCount(service: String, event: String) -> Int {
-    slots.first { $0.plugin.service == service }?.listenerCounts[event] ?? 0
+    slots.first { $0.definition.service == service }?.listenerCounts[event] ?? 0
   }
 
   public func holdRun(reason: String) -> Int { loop.hold(reason) }
@@ -64,7 +64,7 @@ extension Runtime: PluginHost {
   public func requestExit(code: Int32) { requestExit(code) }
 
   public func isAllowed(service: String) -> Bool {
-    guard let slot = slots.first(where: { $0.plugin.service == service }) else { return false }
+    guard let slot = slots.first(where: { $0.definition.service == service }) else { return false }
     return slot.allowed
   }
 
@@ -75,14 +75,14 @@ extension Runtime: PluginHost {
     let before = slot.listenerCounts[event] ?? 0
     slot.listenerCounts[event] = count
     guard before != count else { return }
-    if let spec = slot.plugin.events.first(where: { $0.name == event }), spec.keepsAlive {
+    if let spec = slot.definition.events.first(where: { $0.name == event }), spec.keepsAlive {
       if count > 0, slot.listenerHolds[event] == nil {
-        slot.listenerHolds[event] = loop.hold("\(slot.plugin.service) '\(event)' listener")
+        slot.listenerHolds[event] = loop.hold("\(slot.definition.service) '\(event)' listener")
       } else if count == 0, let hold = slot.listenerHolds.removeValue(forKey: event) {
         loop.release(hold)
       }
     }
     activate(slot)
-    slot.instance?.object.listenersChanged(event: event, count: count)
+    slot.plugin?.object.listenersChanged(event: event, count: count)
   }
 }

@@ -28,9 +28,9 @@ extension Runtime {
     let services = JSONValue.array(
       slots.map { slot in
         [
-          "name": .string(slot.plugin.service), "permission": .string(slot.plugin.permission),
-          "allowed": .bool(slot.allowed), "actions": .array(slot.plugin.actions.map { .string($0.name) }),
-          "events": .array(slot.plugin.events.map { .string($0.name) }), "answers": slot.plugin.eventAnswers,
+          "name": .string(slot.definition.service), "permission": .string(slot.definition.permission),
+          "allowed": .bool(slot.allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
+          "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         ]
       })
     let (codes, messages) = BridgeMessages.prelude
@@ -94,7 +94,7 @@ extension Runtime {
   ) {
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard slots.indices.contains(sid), slots[sid].plugin.actions.indices.contains(aid) else {
+    guard slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else {
       return done(.failure(BridgeError(.invalidActionName, "no action number \(code)")))
     }
     let slot = slots[sid]
@@ -139,10 +139,10 @@ extension Runtime {
     guard case .string(let service)? = command["service"], case .string(let action)? = command["action"] else {
       return answer(.failure(BridgeError(.invalidParameter, "WKBridge: \"service\" and \"action\" must be strings")))
     }
-    guard let sid = slots.firstIndex(where: { $0.plugin.service == service }) else {
+    guard let sid = slots.firstIndex(where: { $0.definition.service == service }) else {
       return answer(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
     }
-    guard let aid = slots[sid].plugin.actions.firstIndex(where: { $0.name == action }) else {
+    guard let aid = slots[sid].definition.actions.firstIndex(where: { $0.name == action }) else {
       let message = BridgeMessages.fill(BridgeMessages.unknownAction, ["service": service, "action": action])
       return answer(.failure(BridgeError(.invalidActionName, message)))
     }

@@ -123,11 +123,10 @@ private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
       let copy = malloc(max(bytes.count, 1))!
       bytes.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
       let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, copy, bytes.count, freeBytes, nil, nil)
-      // Kept from the GC while the type string is made (a Swift array is not scanned).
-      if let buffer { JSValueProtect(ctx, buffer) }
-      defer { if let buffer { JSValueUnprotect(ctx, buffer) } }
-      let values: [JSValueRef?] = [buffer, runtime.js.string(PageFolder.mimeType(of: path))]
-      return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, 2, $0.baseAddress, nil) }
+      var kept = KeptValues(in: ctx)
+      kept.append(buffer)
+      kept.append(runtime.js.string(PageFolder.mimeType(of: path)))
+      return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, 2, $0.baseAddress, nil) }
     }
   }
 }
@@ -137,23 +136,20 @@ private let nativeStorageLoad: JSObjectCallAsFunctionCallback = { ctx, _, _, arg
   withRuntime(argc, argv, exception) { runtime, _ throws(JSException) in
     let file = try runtime.openLocalStorage()
     let ctx = runtime.js.ref
-    var values: [JSValueRef?] = []
+    var kept = KeptValues(in: ctx)
     do throws(LocalStorageFailure) {
       try file.forEach { key, keyLength, value, valueLength in
         for (units, length) in [(key, keyLength), (value, valueLength)] {
           let string = JSStringCreateWithCharacters(units, length)
           let value = JSValueMakeString(ctx, string)
           JSStringRelease(string)
-          // Kept from the GC until they are in the array: a Swift array is not scanned.
-          JSValueProtect(ctx, value)
-          values.append(value)
+          kept.append(value)
         }
       }
     } catch {
       throw runtime.thrownError("localStorage: cannot read \(error.path): \(error.message)")
     }
-    defer { for value in values { JSValueUnprotect(ctx, value) } }
-    return values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, values.count, $0.baseAddress, nil) }
+    return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, $0.count, $0.baseAddress, nil) }
   }
 }
 

@@ -23,7 +23,7 @@ public final class Runtime {
   var emitFunction: JSObjectRef!
   var formatErrorFunction: JSObjectRef!
   var exitCode: Int32?
-  var pendingCalls: [Int: PendingCall] = [:]
+  var callSlots: [Int: CallSlot] = [:]
   var nextCallID = 1
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
@@ -90,12 +90,12 @@ public final class Runtime {
     self.configuration = configuration
     loop = EventLoop(clock: configuration.clock)
     timeOrigin = TimeOrigin(clock: configuration.clock)
-    for plugin in configuration.plugins.plugins {
-      slots.append(ServiceSlot(plugin: plugin, allowed: configuration.allows(permission: plugin.permission)))
+    for definition in configuration.plugins.definitions {
+      slots.append(ServiceSlot(definition, allowed: configuration.allows(permission: definition.permission)))
     }
     lifecycle = Lifecycle(state: configuration.initialState)
     lifecycle.followsSession = configuration.followsSession
-    loop.externalWork = { [unowned self] in !self.pendingCalls.isEmpty || !self.heldDeliveries.isEmpty }
+    loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
   }
 
@@ -232,7 +232,7 @@ public final class Runtime {
     var warnings: (@Sendable (String) -> Void)?
     if let output = configuration.output { warnings = { line in output(2, line) } }
     let context = PluginContext(
-      service: slot.plugin.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
+      service: slot.definition.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
       headless: configuration.headless, environment: configuration.environment, host: self, warnings: warnings,
       lifecycle: lifecycle, launchURL: configuration.launchURL)
@@ -243,9 +243,9 @@ public final class Runtime {
   /// Creates and starts a slot's plugin if it is idle; the start may finish later.
   func activate(_ slot: ServiceSlot) {
     guard case .idle = slot.state else { return }
-    let instance: PluginInstance
+    let plugin: AnyPlugin
     do {
-      instance = try slot.plugin.instantiate(context: context(for: slot))
+      plugin = try slot.definition.makePlugin(context: context(for: slot))
     } catch {
       slot.state = .failed(bridgeError(from: error))
       return
@@ -253,8 +253,8 @@ public final class Runtime {
     let finished = Flag()
     let task = Task.immediate { @BridgeActor [weak self] in
       do {
-        try await instance.object.start()
-        slot.state = .ready(instance)
+        try await plugin.object.start()
+        slot.state = .ready(plugin)
       } catch {
         slot.state = .failed(self?.bridgeError(from: error) ?? BridgeError(.unknownError, "\(error)"))
       }
@@ -266,14 +266,14 @@ public final class Runtime {
 
   /// Tells a plugin that just started about listeners added while it was starting.
   func pluginBecameReady(_ slot: ServiceSlot) {
-    guard let instance = slot.instance else { return }
+    guard let plugin = slot.plugin else { return }
     for (event, count) in slot.listenerCounts where count > 0 {
-      instance.object.listenersChanged(event: event, count: count)
+      plugin.object.listenersChanged(event: event, count: count)
     }
   }
 
   func startLaunchPlugins() {
-    let launch = slots.filter { $0.plugin.startsAtLaunch && $0.allowed }
+    let launch = slots.filter { $0.definition.startsAtLaunch && $0.allowed }
     for slot in launch { activate(slot) }
     loop.run(whileAlive: false) {
       self.exitCode != nil || !launch.contains { if case .starting = $0.state { true } else { false } }
@@ -283,12 +283,12 @@ public final class Runtime {
   func stopPlugins() {
     watchdog?.disarm()
     for exchange in fetches.values { exchange.cancel() }
-    for (_, call) in pendingCalls { call.cancel() }
-    let live = slots.compactMap(\.instance)
+    for (_, call) in callSlots { call.cancel() }
+    let live = slots.compactMap(\.plugin)
     guard !live.isEmpty else { return }
     let stopped = Flag()
     Task.immediate { @BridgeActor in
-      for instance in live { await instance.object.stop() }
+      for plugin in live { await plugin.object.stop() }
       stopped.value = true
     }
     // Real time, whatever the run's clock: a stop hook waits on the outside world (files, D-Bus).

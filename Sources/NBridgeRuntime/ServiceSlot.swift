@@ -1,16 +1,17 @@
 import NBridgePlugin
 
-/// One registered service in a run: its declaration, whether it is allowed, and its live plugin.
+/// A service's slot in one run: its plugin's definition, whether the app may use it, its live plugin once started.
 @BridgeActor
 final class ServiceSlot {
   enum State {
     case idle
     case starting(Task<Void, Never>)
-    case ready(PluginInstance)
+    case ready(AnyPlugin)
     case failed(BridgeError)
   }
 
-  let plugin: RegisteredPlugin
+  /// What the service's plugin declares.
+  let definition: AnyPluginDefinition
   let allowed: Bool
   var state: State = .idle
   var context: PluginContext?
@@ -24,15 +25,16 @@ final class ServiceSlot {
   /// `service.action` for each action, the prefix of its error messages.
   let labels: [String]
 
-  init(plugin: RegisteredPlugin, allowed: Bool) {
-    self.plugin = plugin
+  init(_ definition: AnyPluginDefinition, allowed: Bool) {
+    self.definition = definition
     self.allowed = allowed
-    labels = plugin.actions.map { "\(plugin.service).\($0.name)" }
-    plainCalls = Array(repeating: nil, count: plugin.actions.count)
+    labels = definition.actions.map { "\(definition.service).\($0.name)" }
+    plainCalls = Array(repeating: nil, count: definition.actions.count)
   }
 
-  var instance: PluginInstance? {
-    if case .ready(let instance) = state { return instance }
+  /// The service's live plugin, once started.
+  var plugin: AnyPlugin? {
+    if case .ready(let plugin) = state { return plugin }
     return nil
   }
 }

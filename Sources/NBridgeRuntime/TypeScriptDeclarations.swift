@@ -37,13 +37,13 @@ public enum TypeScriptDeclarations {
         named.append((name, inner))
       }
     }
-    for plugin in registry.plugins {
-      for action in plugin.actions {
+    for definition in registry.definitions {
+      for action in definition.actions {
         collect(action.options)
         collect(action.result)
         if let s = action.streams { collect(s) }
       }
-      for event in plugin.events { collect(event.payload) }
+      for event in definition.events { collect(event.payload) }
     }
     for (name, shape) in named {
       if case .object(let fields) = shape {
@@ -56,18 +56,18 @@ public enum TypeScriptDeclarations {
     }
 
     var calls: [String] = []
-    for plugin in registry.plugins {
-      let typeName = "NBridge" + pascal(plugin.service) + "Service"
-      if !plugin.summary.isEmpty { out += "/** \(plugin.summary) */\n" }
+    for definition in registry.definitions {
+      let typeName = "NBridge" + pascal(definition.service) + "Service"
+      if !definition.summary.isEmpty { out += "/** \(definition.summary) */\n" }
       out += "interface \(typeName) {\n"
-      for action in plugin.actions {
+      for action in definition.actions {
         if !action.summary.isEmpty { out += "  /** \(action.summary) */\n" }
         out += "  \(action.name)(\(parameter(action))): Promise<\(resultType(action.result))>;\n"
         calls.append(
-          "  callToNative(service: '\(plugin.service)', action: '\(action.name)', \(parameter(action, name: "option"))): Promise<\(resultType(action.result))>;"
+          "  callToNative(service: '\(definition.service)', action: '\(action.name)', \(parameter(action, name: "option"))): Promise<\(resultType(action.result))>;"
         )
       }
-      for event in plugin.events {
+      for event in definition.events {
         if !event.summary.isEmpty { out += "  /** \(event.summary) */\n" }
         out +=
           "  addListener(event: '\(event.name)', callback: (payload: \(event.payload.typeScript)) => void): NBridgeListenerHandle;\n"
@@ -77,8 +77,8 @@ public enum TypeScriptDeclarations {
     }
 
     out += "/** The global bridge to native plugins. */\ninterface NBridge {\n"
-    for plugin in registry.plugins {
-      out += "  \(plugin.service): NBridge\(pascal(plugin.service))Service;\n"
+    for definition in registry.definitions {
+      out += "  \(definition.service): NBridge\(pascal(definition.service))Service;\n"
     }
     out += calls.joined(separator: "\n") + "\n"
     out += """

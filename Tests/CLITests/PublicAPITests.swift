@@ -94,7 +94,7 @@ import Testing
     let listed = String(text[begin.upperBound..<end.lowerBound])
     let actual = Self.list(try Self.publicSymbols(of: "NBridgePlugin"))
     #expect(listed == actual, "the README's list of NBridgePlugin's public API should read:\n\(actual)")
-    for runtimeOnly in ["LoopExecutor", "PluginHost", "PluginInstance", "PendingReply"] {
+    for runtimeOnly in ["LoopExecutor", "PluginHost", "AnyPlugin", "AnyReply"] {
       #expect(!actual.contains("- `\(runtimeOnly)`"), "\(runtimeOnly) is the runtime's, not the plugin API")
     }
   }

@@ -12,13 +12,13 @@ enum Settlement {
 
 /// A native call not settled yet: how it settles (its JS functions kept from the GC), its task or reply.
 @BridgeActor
-final class PendingCall {
+final class CallSlot {
   let label: String
   let settlement: Settlement
   let callback: JSObjectRef?
   var task: Task<Void, Never>?
   /// The reply of a `Reply` action; weak, so a reply the plugin drops is seen (and rejects).
-  weak var reply: PendingReply?
+  weak var reply: AnyReply?
   var timer: Int?
   /// The context its JS functions are protected in (kept alive with them), when it has any.
   private let context: JSContext?

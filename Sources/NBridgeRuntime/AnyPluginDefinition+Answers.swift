@@ -1,6 +1,6 @@
 import NBridgePlugin
 
-extension RegisteredPlugin {
+extension AnyPluginDefinition {
   /// `{event: action}` for the events whose listeners answer through an action (the prelude's `answers`).
   var eventAnswers: JSONValue {
     var answers = JSONObject()
