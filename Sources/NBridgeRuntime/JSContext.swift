@@ -11,15 +11,25 @@ final class JSContext {
   var global: JSObjectRef { JSContextGetGlobalObject(ref) }
 
   init() {
-    _ = JSCOptions.applied
+    let setVariable = JSCOptions.setVariable
     group = JSContextGroupCreate()
+    if setVariable { unsetenv(JSCOptions.variable) }
     ref = JSGlobalContextCreateInGroup(group, nil)
   }
 
-  /// JSC's process-wide options, set once before the first context group exists.
+  /// JSC's process-wide options, which it reads once, when the process's first context group
+  /// is made: SharedArrayBuffer, which JSC leaves out of a context made through its C API unless
+  /// asked. They go in as the `JSC_` environment variable JSC reads then, and come out of the
+  /// environment again (child processes do not inherit them). `jsc_options_set_boolean` would
+  /// crash a process where something made a context first (a benchmark's bare floor, a host
+  /// program): JSC freezes its options in read-only memory once initialized.
   private enum JSCOptions {
-    /// SharedArrayBuffer, which JSC leaves out of a context made through its C API unless asked.
-    static let applied: Bool = jsc_options_set_boolean("useSharedArrayBuffer", 1) != 0
+    static let variable = "JSC_useSharedArrayBuffer"
+    /// Whether this process's first context set the variable (the user's own setting is kept).
+    static let setVariable: Bool = {
+      guard getenv(variable) == nil else { return false }
+      return setenv(variable, "1", 1) == 0
+    }()
   }
 
   isolated deinit {
