@@ -86,3 +86,36 @@ test('URLSearchParams from strings, records and pairs; sort is stable; iteration
   assert.throws(() => new URLSearchParams([['only one']]), 'TypeError');
   assert.equal(new URLSearchParams({ '€': '~!*()' }).toString(), '%E2%82%AC=%7E%21*%28%29');
 });
+
+test('the common shapes, read without the state machine, come out as the standard says', () => {
+  const cases = [
+    ['HTTPS://Api.GitHub.com:443/v1/./users/../items/%2e%2E/x?q=a&l=über#frag`', 'https://api.github.com/v1/x?q=a&l=%C3%BCber#frag%60'],
+    ['http://user:pa:ss@example.com/', 'http://user:pa%3Ass@example.com/'],
+    ['ws://ü:%@Host:80/', 'ws://%C3%BC:%@host/'],
+    ['http://@h/', 'http://h/'],
+    ['ftp://127.0.0.1:21/a/..', 'ftp://127.0.0.1/'],
+    ['http://0x7f.1/', 'http://127.0.0.1/'],
+    ['https://bücher.de/über/^{x}`"<>|~', 'https://xn--bcher-kva.de/%C3%BCber/%5E%7Bx%7D%60%22%3C%3E|~'],
+    ['https://example.com/a/.', 'https://example.com/a/'],
+    ['http://h:00080/', 'http://h/'],
+  ];
+  for (const [input, href] of cases) assert.equal(new URL(input).href, href, input);
+  assert.equal(URL.canParse('http://1.2.3.256/'), false);
+  assert.equal(URL.canParse('http://h:65536/'), false);
+});
+
+test('relative paths against several bases in turn (each base parsed once and kept)', () => {
+  const a = 'https://a.example/b/c/d', b = 'https://u:p@b.example:8443/x/y?q#f';
+  for (let round = 0; round < 3; round++) {
+    assert.equal(new URL('../up/./x?y#z', a).href, 'https://a.example/b/up/x?y#z');
+    assert.equal(new URL('/abs/../p', b).href, 'https://u:p@b.example:8443/p');
+    assert.equal(new URL('..', a).href, 'https://a.example/b/');
+    assert.equal(new URL('sub/%2E./z', 'ws://h/a/b').href, 'ws://h/a/z');
+    assert.equal(new URL('x', b).href, 'https://u:p@b.example:8443/x/x');
+    // A URL made from a base is its own: changing it leaves the kept base as it was.
+    const child = new URL('x', a);
+    child.pathname = '/changed';
+    child.username = 'me';
+    assert.equal(new URL('x', a).href, 'https://a.example/b/c/x');
+  }
+});

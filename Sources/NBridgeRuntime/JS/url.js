@@ -338,31 +338,88 @@
 
     // The basic URL parser. With `url` and `override` it modifies url (a setter); returns the URL
     // record, FAILURE, or (with an override) undefined for "return".
-    // The common case, an absolute special URL that needs no rewriting (lowercase scheme and host of
-    // letter-led labels, no userinfo, no dot segments, nothing to percent-encode), is read with one
-    // regular expression; anything else, or a port over 65535, goes through the state machine.
+    // The common cases are read with one regular expression and finished here as the state
+    // machine would finish them (lowercasing, IDNA, percent-encoding, dot segments, the default
+    // port): an absolute special URL other than file: whose host is a domain (or a dotted IPv4
+    // address) with no percent sign, and a path (absolute or relative, with its query and
+    // fragment) against such a base. Anything else, and any input holding whitespace, a control
+    // character or a backslash, goes through the state machine.
     const plain =
-      /^(https?|wss?|ftp):\/\/([a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)*)(?::([0-9]{1,5}))?((?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@[\]|]*)*)(?:\?([\x21\x24-\x26\x28-\x3B\x3D\x3F-\x7E]*))?(?:#([\x21\x23-\x3B\x3D\x3F-\x5F\x61-\x7E]*))?$/;
-    const dotSegment = /\/\.\.?(?=\/|$)/;
+      // deno-lint-ignore no-control-regex
+      /^(https?|wss?|ftp):\/\/(?:([^:@/\\?#\x00-\x20]*)(?::([^@/\\?#\x00-\x20]*))?@)?([A-Za-z0-9\u0080-\uffff-]+(?:\.[A-Za-z0-9\u0080-\uffff-]+)*)(?::([0-9]{1,5}))?(\/[^?#\\\x00-\x20]*)?(?:\?([^#\x00-\x20]*))?(?:#([^\x00-\x20]*))?$/i;
+    const plainRelative =
+      // deno-lint-ignore no-control-regex
+      /^(\/(?!\/)[^?#\\\x00-\x20]*|[^?#\\\x00-\x20:/][^?#\\\x00-\x20:]*)(?:\?([^#\x00-\x20]*))?(?:#([^\x00-\x20]*))?$/;
+    const needsPathEncoding = /[^\x21\x24-\x3b\x3d\x40-\x5d\x5f\x61-\x7a\x7c\x7e]/;
+    // Appends the '/'-separated segments of `text`, from index `first`, to `path` as the path state does.
+    function appendSegments(path, text, first) {
+      const segments = text.split('/');
+      const last = segments.length - 1;
+      for (let i = first; i <= last; i++) {
+        let segment = segments[i];
+        if (needsPathEncoding.test(segment)) segment = percentEncode(segment, pathSet);
+        if (segment.length <= 6 && (segment.charCodeAt(0) === 0x2e || segment.charCodeAt(0) === 0x25)) {
+          if (doubleDot(segment)) {
+            path.pop();
+            if (i === last) path.push('');
+            continue;
+          }
+          if (singleDot(segment)) {
+            if (i === last) path.push('');
+            continue;
+          }
+        }
+        path.push(segment);
+      }
+      return path;
+    }
     function parsePlain(input) {
       const m = plain.exec(input);
-      if (!m || (m[4] && dotSegment.test(m[4]))) return null;
+      if (!m) return null;
+      const scheme = m[1].toLowerCase();
+      let host = domainToASCII(m[4]);
+      if (host === FAILURE || forbiddenDomain.test(host)) return null;
+      if (endsInANumber(host)) {
+        host = parseIPv4(host);
+        if (host === FAILURE) return null;
+      }
       let port = null;
-      if (m[3] !== undefined) {
-        port = parseInt(m[3], 10);
+      if (m[5] !== undefined) {
+        port = parseInt(m[5], 10);
         if (port > 65535) return null;
-        if (port === special.get(m[1])) port = null;
+        if (port === special.get(scheme)) port = null;
       }
       return {
-        scheme: m[1],
-        username: '',
-        password: '',
-        host: m[2],
+        scheme,
+        username: m[2] ? percentEncode(m[2], userinfoSet) : '',
+        password: m[3] ? percentEncode(m[3], userinfoSet) : '',
+        host,
         port,
-        path: m[4] ? m[4].slice(1).split('/') : [''],
-        query: m[5] === undefined ? null : m[5],
-        fragment: m[6] === undefined ? null : m[6],
+        path: m[6] === undefined ? [''] : appendSegments([], m[6], 1),
+        query: m[7] === undefined ? null : percentEncode(m[7], specialQuerySet),
+        fragment: m[8] === undefined ? null : percentEncode(m[8], fragmentSet),
       };
+    }
+    function parseRelative(input, base) {
+      if (base.scheme === 'file' || !special.has(base.scheme) || typeof base.path === 'string') return null;
+      const m = plainRelative.exec(input);
+      if (!m) return null;
+      const text = m[1];
+      const absolute = text.charCodeAt(0) === 0x2f;
+      return {
+        scheme: base.scheme,
+        username: base.username,
+        password: base.password,
+        host: base.host,
+        port: base.port,
+        path: absolute ? appendSegments([], text, 1) : appendSegments(base.path.slice(0, -1), text, 0),
+        query: m[2] === undefined ? null : percentEncode(m[2], specialQuerySet),
+        fragment: m[3] === undefined ? null : percentEncode(m[3], fragmentSet),
+      };
+    }
+    // The URL record of `input` against `base` (a record or null), or FAILURE.
+    function parseURL(input, base) {
+      return parsePlain(input) ?? (base === null ? null : parseRelative(input, base)) ?? parse(input, base);
     }
 
     function parse(input, base = null, url = null, override = null) {
@@ -820,13 +877,14 @@
     let making = null;
     // The last base parsed, kept: a page resolves many URLs against one base (records are never
     // changed in place once parsed; a URL object's record is its own).
-    let lastBase = null, lastBaseRecord = null;
+    const bases = new Map();
     function parseBase(text) {
-      if (text === lastBase) return lastBaseRecord;
-      const record = parse(text);
+      let record = bases.get(text);
+      if (record !== undefined) return record;
+      record = parseURL(text, null);
       if (record !== FAILURE) {
-        lastBase = text;
-        lastBaseRecord = record;
+        if (bases.size >= 32) bases.delete(bases.keys().next().value);
+        bases.set(text, record);
       }
       return record;
     }
@@ -849,7 +907,7 @@
           if (baseRecord === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid base URL: " + base);
         }
         const text = usv(url);
-        const record = parsePlain(text) ?? parse(text, baseRecord);
+        const record = parseURL(text, baseRecord);
         if (record === FAILURE) throw new TypeError("Failed to construct 'URL': Invalid URL: " + url);
         this.#r = { url: record, params: null };
       }
@@ -861,7 +919,7 @@
           if (baseRecord === FAILURE) return false;
         }
         const text = usv(url);
-        return parsePlain(text) !== null || parse(text, baseRecord) !== FAILURE;
+        return parseURL(text, baseRecord) !== FAILURE;
       }
       static parse(url, base = undefined) {
         if (arguments.length === 0) throw new TypeError("Failed to execute 'parse': 1 argument required");
