@@ -160,3 +160,10 @@ test('a Request is a valid input to Request and fetch, keeping its headers and s
   assert.equal(second.signal.reason, 'stop');
   assert.equal(await fetch(second).catch((e) => e), 'stop');
 });
+
+test('formData() of an urlencoded body parses as URLSearchParams does (bytes, then UTF-8 with U+FFFD)', async () => {
+  const form = async (body) => [...await new Response(body, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }).formData()];
+  assert.deepEqual(await form('a=b%C2&c=%FF%FE&d=%%2a&e=a+b'), [['a', 'b\uFFFD'], ['c', '\uFFFD\uFFFD'], ['d', '%*'], ['e', 'a b']]);
+  assert.deepEqual(await form('\uFEFFtest=\uFEFF'), [['\uFEFFtest', '\uFEFF']]);
+  assert.deepEqual(await form('%EF%BB%BFx=1&&y'), [['\uFEFFx', '1'], ['y', '']]);
+});

@@ -352,21 +352,10 @@
     const form = new FormData();
     const essence = type.split(';')[0].trim().toLowerCase();
     if (essence === 'application/x-www-form-urlencoded') {
-      const text = decode(bytes);
-      for (const part of text.split('&')) {
-        if (!part) continue;
-        const eq = part.indexOf('=');
-        const name = eq < 0 ? part : part.slice(0, eq);
-        const value = eq < 0 ? '' : part.slice(eq + 1);
-        const unescape = (s) => {
-          try {
-            return decodeURIComponent(s.replace(/\+/g, ' '));
-          } catch {
-            return s.replace(/\+/g, ' ');
-          }
-        };
-        form.append(unescape(name), unescape(value));
-      }
+      // The URL standard's form parser, as URLSearchParams has it, over the body decoded as
+      // UTF-8 with a leading BOM kept (it is part of the first name).
+      const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+      for (const [name, value] of new global.URLSearchParams(text)) form.append(name, value);
       return form;
     }
     if (essence === 'multipart/form-data') {
