@@ -101,3 +101,24 @@ test('MessagePort cannot be constructed; MessageEvent can, and structuredClone r
   assert.equal(event.source, null);
   assert.throws(() => structuredClone(new MessageChannel().port1), 'DataCloneError');
 });
+
+test('structuredClone with transfer moves ArrayBuffers and ports, and refuses bad lists', async () => {
+  const buffer = new Uint8Array([1, 2, 3]).buffer;
+  const copy = structuredClone({ b: buffer, again: buffer }, { transfer: [buffer] });
+  assert.equal(buffer.byteLength, 0);
+  assert.equal(buffer.detached, true);
+  assert.deepEqual([...new Uint8Array(copy.b)], [1, 2, 3]);
+  assert.equal(copy.again, copy.b);
+  assert.throws(() => structuredClone(1, { transfer: [buffer] }), 'DataCloneError');
+  const other = new ArrayBuffer(4);
+  assert.throws(() => structuredClone(1, { transfer: [other, other] }), 'DataCloneError');
+  assert.equal(other.byteLength, 4);
+  assert.throws(() => structuredClone(1, { transfer: 5 }), 'TypeError');
+  assert.throws(() => structuredClone(1, { transfer: [{}] }), 'DataCloneError');
+  const { port1, port2 } = new MessageChannel();
+  const moved = structuredClone({ port: port1 }, { transfer: [port1] }).port;
+  assert.ok(moved instanceof MessagePort && moved !== port1);
+  const got = new Promise((resolve) => (port2.onmessage = (e) => resolve(e.data)));
+  moved.postMessage('through the moved port');
+  assert.equal(await got, 'through the moved port');
+});

@@ -275,7 +275,21 @@
     }
     return false;
   };
-  const structuredClone = function structuredClone(value) {
+  const structuredClone = function structuredClone(value, options = undefined) {
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object' && typeof options !== 'function') {
+        throw new TypeError('structuredClone: the options must be an object');
+      }
+      const transfer = options.transfer;
+      if (transfer !== undefined) {
+        if (transfer === null || typeof transfer !== 'object' || typeof transfer[Symbol.iterator] !== 'function') {
+          throw new TypeError('structuredClone: "transfer" must be a sequence of objects');
+        }
+        const list = [...transfer];
+        // Moving ArrayBuffers and MessagePorts is message.js's, loaded for it.
+        if (list.length > 0) return internal.loadWeb('message').transferClone(value, list);
+      }
+    }
     const copies = new Map();
     function clone(v) {
       if (typeof v === 'function' || typeof v === 'symbol') {
