@@ -9,7 +9,7 @@ enum WebNatives {
   /// The functions added to the prelude's `internal.native`.
   static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
     ("randomFill", randomFill), ("digest", digest), ("domainToASCII", domainToASCII), ("systemInfo", systemInfo),
-    ("loadDeferred", loadDeferred),
+    ("loadDeferred", loadDeferred), ("legacyDecode", legacyDecode),
   ]
 }
 
@@ -73,5 +73,24 @@ private let loadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, ar
     let name = runtime.js.toString(args[0])
     guard let source = PreludeSource.deferred[name] else { return JSValueMakeUndefined(runtime.js.ref) }
     return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
+  }
+}
+
+/// `legacyDecode(charset, bytes, flush, fatal, windowsC1)`: `[text, bytesUsed]` decoded by
+/// `LegacyDecoder`, or null when `fatal` and the bytes are not valid (or no converter exists).
+private let legacyDecode: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let js = runtime.js
+    let bytes = typedBytes(js, args[1]) ?? UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    let decoded = LegacyDecoder.decode(
+      charset: js.toString(args[0]), bytes: UnsafeRawBufferPointer(bytes), flush: JSValueToBoolean(js.ref, args[2]),
+      fatal: JSValueToBoolean(js.ref, args[3]), windowsC1: JSValueToBoolean(js.ref, args[4]))
+    guard let decoded else { return JSValueMakeNull(js.ref) }
+    let text = decoded.units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(text) }
+    var kept = KeptValues(in: js.ref)
+    kept.append(JSValueMakeString(js.ref, text))
+    kept.append(JSValueMakeNumber(js.ref, Double(decoded.used)))
+    return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 2, $0.baseAddress, nil) }
   }
 }

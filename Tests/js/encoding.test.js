@@ -72,3 +72,32 @@ test('SharedArrayBuffer exists; TextDecoder reads views of one and encodeInto wr
   assert.equal(new TextDecoder().decode(new DataView(shared, 1, 3)), 'é!');
   assert.equal(new TextDecoder().decode(shared).slice(0, 3), 'hé!');
 });
+
+test('TextDecoder knows the legacy encodings by every label and decodes them (glibc iconv)', () => {
+  const cases = [
+    [' Latin1\n', 'windows-1252', [0x41, 0x80, 0x81, 0xe9], 'A\u20ac\u0081\u00e9'],
+    ['SJIS', 'shift_jis', [0x82, 0xa0, 0x93, 0xfa, 0x96, 0x7b], '\u3042\u65e5\u672c'],
+    ['big5-hkscs', 'big5', [0xa4, 0xa4, 0xa4, 0xe5], '\u4e2d\u6587'],
+    ['korean', 'euc-kr', [0xc7, 0xd1, 0xb1, 0xdb], '\ud55c\uae00'],
+    ['gb2312', 'gbk', [0xc4, 0xe3, 0xba, 0xc3], '\u4f60\u597d'],
+    ['koi8_r', 'koi8-r', [0xf0, 0xd2, 0xc9], '\u041f\u0440\u0438'],
+    ['iso-8859-8-i', 'iso-8859-8-i', [0xe0], '\u05d0'],
+    ['csiso2022jp', 'iso-2022-jp', [0x1b, 0x24, 0x42, 0x24, 0x22, 0x1b, 0x28, 0x42, 0x41], '\u3042A'],
+    ['x-user-defined', 'x-user-defined', [0x41, 0x80, 0xff], 'A\uf780\uf7ff'],
+    ['x-mac-ukrainian', 'x-mac-cyrillic', [0x80], '\u0410'],
+  ];
+  for (const [label, name, bytes, text] of cases) {
+    const decoder = new TextDecoder(label);
+    assert.equal(decoder.encoding, name, label);
+    assert.equal(decoder.decode(new Uint8Array(bytes)), text, label);
+  }
+  assert.throws(() => new TextDecoder('iso-2022-kr'), 'RangeError');
+  assert.throws(() => new TextDecoder('hz-gb-2312'), 'RangeError');
+  assert.equal(new TextDecoder('windows-1253').decode(new Uint8Array([0xaa])), '\ufffd');
+  assert.equal(new TextDecoder('shift_jis').decode(new Uint8Array([0x82])), '\ufffd');
+  assert.throws(() => new TextDecoder('shift_jis', { fatal: true }).decode(new Uint8Array([0x82])), 'TypeError');
+  // A character cut between two chunks of a stream waits for the rest.
+  const stream = new TextDecoder('shift_jis');
+  assert.equal(stream.decode(new Uint8Array([0x41, 0x82]), { stream: true }), 'A');
+  assert.equal(stream.decode(new Uint8Array([0xa0, 0x42])), '\u3042B');
+});

@@ -108,6 +108,83 @@
   labels.set('unicodefffe', 'utf-16be');
   labels.set('utf-16be', 'utf-16be');
 
+  // The Encoding Standard's legacy encodings: name, labels, and the glibc iconv charset that
+  // decodes it (native.legacyDecode); x-user-defined is decoded here, and 'replacement' only
+  // names labels TextDecoder refuses. Added to `labels` the first time a label is not found.
+  const legacy = [
+    ['ibm866', '866 cp866 csibm866 ibm866', 'IBM866'],
+    ['iso-8859-2', 'csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 iso_8859-2 iso_8859-2:1987 l2 latin2'],
+    ['iso-8859-3', 'csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 iso_8859-3 iso_8859-3:1988 l3 latin3'],
+    ['iso-8859-4', 'csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 iso_8859-4 iso_8859-4:1988 l4 latin4'],
+    ['iso-8859-5', 'csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 iso88595 iso_8859-5 iso_8859-5:1988'],
+    [
+      'iso-8859-6',
+      'arabic asmo-708 csiso88596e csiso88596i csisolatinarabic ecma-114 iso-8859-6 iso-8859-6-e iso-8859-6-i ' +
+      'iso-ir-127 iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987',
+    ],
+    [
+      'iso-8859-7',
+      'csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 iso-ir-126 iso8859-7 iso88597 iso_8859-7 ' +
+      'iso_8859-7:1987 sun_eu_greek',
+    ],
+    [
+      'iso-8859-8',
+      'csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e iso-ir-138 iso8859-8 iso88598 iso_8859-8 ' +
+      'iso_8859-8:1988 visual',
+    ],
+    ['iso-8859-8-i', 'csiso88598i iso-8859-8-i logical', 'ISO-8859-8'],
+    ['iso-8859-10', 'csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 l6 latin6'],
+    ['iso-8859-13', 'iso-8859-13 iso8859-13 iso885913'],
+    ['iso-8859-14', 'iso-8859-14 iso8859-14 iso885914'],
+    ['iso-8859-15', 'csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9'],
+    ['iso-8859-16', 'iso-8859-16'],
+    ['koi8-r', 'cskoi8r koi koi8 koi8-r koi8_r', 'KOI8-R'],
+    ['koi8-u', 'koi8-ru koi8-u', 'KOI8-RU'],
+    ['macintosh', 'csmacintosh mac macintosh x-mac-roman', 'MACINTOSH'],
+    ['windows-874', 'dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874', 'CP874'],
+    ['windows-1250', 'cp1250 windows-1250 x-cp1250'],
+    ['windows-1251', 'cp1251 windows-1251 x-cp1251'],
+    [
+      'windows-1252',
+      'ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 iso_8859-1 ' +
+      'iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252',
+    ],
+    ['windows-1253', 'cp1253 windows-1253 x-cp1253'],
+    [
+      'windows-1254',
+      'cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 ' +
+      'windows-1254 x-cp1254',
+    ],
+    ['windows-1255', 'cp1255 windows-1255 x-cp1255'],
+    ['windows-1256', 'cp1256 windows-1256 x-cp1256'],
+    ['windows-1257', 'cp1257 windows-1257 x-cp1257'],
+    ['windows-1258', 'cp1258 windows-1258 x-cp1258'],
+    ['x-mac-cyrillic', 'x-mac-cyrillic x-mac-ukrainian', 'MAC-CYRILLIC'],
+    ['gbk', 'chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk iso-ir-58 x-gbk', 'GB18030'],
+    ['gb18030', 'gb18030', 'GB18030'],
+    ['big5', 'big5 big5-hkscs cn-big5 csbig5 x-x-big5', 'BIG5-HKSCS'],
+    ['euc-jp', 'cseucpkdfmtjapanese euc-jp x-euc-jp', 'EUC-JP'],
+    ['iso-2022-jp', 'csiso2022jp iso-2022-jp', 'ISO-2022-JP'],
+    ['shift_jis', 'csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j x-sjis', 'CP932'],
+    [
+      'euc-kr',
+      'cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 windows-949',
+      'CP949',
+    ],
+    ['replacement', 'csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr', ''],
+    ['x-user-defined', 'x-user-defined', ''],
+  ];
+  const charsets = new Map();
+  function legacyName(label) {
+    if (charsets.size === 0) {
+      for (const [name, names, charset] of legacy) {
+        charsets.set(name, charset ?? (name.startsWith('windows-') ? 'CP' + name.slice(8) : name.toUpperCase()));
+        for (const l of names.split(' ')) labels.set(l, name);
+      }
+    }
+    return labels.get(label);
+  }
+
   function bytesOf(input) {
     if (input === undefined) return new Uint8Array(0);
     if (ArrayBuffer.isView(input)) {
@@ -214,10 +291,9 @@
     #bomSeen = false;
     #streaming = false;
     constructor(label = 'utf-8', options = undefined) {
-      const name = labels.get(
-        String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase()),
-      );
-      if (!name) {
+      const key = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
+      const name = labels.get(key) ?? legacyName(key);
+      if (!name || name === 'replacement') {
         throw new RangeError("Failed to construct 'TextDecoder': the encoding '" + label + "' is not supported");
       }
       if (options !== undefined && options !== null && typeof options !== 'object') {
@@ -237,6 +313,7 @@
       return this.#ignoreBOM;
     }
     decode(input = undefined, options = undefined) {
+      if (charsets.has(this.#encoding)) return this.#decodeLegacy(bytesOf(input), !!options?.stream);
       const bytes = bytesOf(input);
       if (!this.#streaming || !this.#decoder) {
         this.#decoder = this.#encoding === 'utf-8' ? utf8Decoder() : utf16Decoder(this.#encoding === 'utf-16le');
@@ -264,6 +341,34 @@
         out += String.fromCharCode.apply(null, units.slice(i, Math.min(i + 8192, units.length)));
       }
       return out;
+    }
+    // A legacy encoding: bytes of a cut-off sequence wait in #pending for the stream's next chunk.
+    #pending = null;
+    #decodeLegacy(bytes, stream) {
+      if (!this.#streaming) this.#pending = null;
+      this.#streaming = stream;
+      if (this.#encoding === 'x-user-defined') {
+        let out = '';
+        for (let i = 0; i < bytes.length; i++) {
+          out += String.fromCharCode(bytes[i] < 0x80 ? bytes[i] : 0xf700 + bytes[i]);
+        }
+        return out;
+      }
+      let data = bytes;
+      if (this.#pending) {
+        data = new Uint8Array(this.#pending.length + bytes.length);
+        data.set(this.#pending);
+        data.set(bytes, this.#pending.length);
+      }
+      const windowsC1 = this.#encoding.startsWith('windows-');
+      const result = internal.native.legacyDecode(charsets.get(this.#encoding), data, !stream, this.#fatal, windowsC1);
+      if (result === null) {
+        this.#pending = null;
+        this.#streaming = false;
+        throw new TypeError("Failed to execute 'decode': the data is not valid " + this.#encoding);
+      }
+      this.#pending = result[1] < data.length ? data.slice(result[1]) : null;
+      return result[0];
     }
   }
   Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true });
