@@ -15,3 +15,12 @@ test('require() of a module that awaits at top level is refused', () => {
   const error = assert.throws(() => require('./modules/tla-a.mjs'));
   assert.equal(error.code, 'ERR_REQUIRE_ASYNC_MODULE');
 });
+
+test('a CommonJS file that throws while loading is not kept: each import and require runs it again', async () => {
+  for (const n of [1, 2]) {
+    const error = await import('./modules/throws.cjs').then(() => null, (e) => e);
+    assert.equal(error instanceof Error && error.message, 'boom ' + n);
+  }
+  assert.throws(() => require('./modules/throws.cjs'));
+  assert.equal(globalThis.throwsRuns, 3);
+});

@@ -312,7 +312,14 @@
         throw importError(SyntaxError, 'Invalid JSON in ' + path + ': ' + e.message, importer, request);
       }
     } else if (kind === 'cjs') {
-      const exports = internal.requireFile(path);
+      let exports;
+      try {
+        exports = internal.requireFile(path);
+      } catch (e) {
+        // Not kept: the next import of the file runs it again (require does the same).
+        registry.delete(key);
+        throw e;
+      }
       const values = { default: exports };
       if (exports !== null && (typeof exports === 'object' || typeof exports === 'function')) {
         for (const k of Object.keys(exports)) if (k !== 'default') values[k] = exports[k];

@@ -50,14 +50,20 @@
     if (source === undefined) throw new Error("Cannot find module '" + path + "'");
     const module = { exports: {}, filename: path, loaded: false };
     modules.set(path, module);
-    if (path.endsWith('.json')) {
-      module.exports = JSON.parse(source);
-    } else {
-      const wrapper = native.evaluate(
-        '(function (exports, require, module, __filename, __dirname) {' + source + '\n})',
-        path,
-      );
-      wrapper.call(module.exports, module.exports, makeRequire(dirname(path)), module, path, dirname(path));
+    try {
+      if (path.endsWith('.json')) {
+        module.exports = JSON.parse(source);
+      } else {
+        const wrapper = native.evaluate(
+          '(function (exports, require, module, __filename, __dirname) {' + source + '\n})',
+          path,
+        );
+        wrapper.call(module.exports, module.exports, makeRequire(dirname(path)), module, path, dirname(path));
+      }
+    } catch (e) {
+      // As in Node: a module that throws while loading is not kept, so the next require runs it again.
+      modules.delete(path);
+      throw e;
     }
     module.loaded = true;
     return module.exports;
