@@ -174,7 +174,11 @@ private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
     let source = runtime.js.toString(args[0])
     let url = runtime.js.toString(args[1])
     runtime.sources[url] = source
-    return try runtime.js.evaluate(source, url: url)
+    // A user's file (a CommonJS module, a load()ed script) may call import(); nbridge's own may not.
+    guard !url.hasPrefix("nbridge:") else { return try runtime.js.evaluate(source, url: url) }
+    let script = runtime.scriptWithDynamicImports(source, url: url)
+    if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
+    return try runtime.js.evaluate(script, url: url)
   }
 }
 

@@ -24,3 +24,9 @@ test('a CommonJS file that throws while loading is not kept: each import and req
   assert.throws(() => require('./modules/throws.cjs'));
   assert.equal(globalThis.throwsRuns, 3);
 });
+
+test('import() inside a CommonJS file or a load()ed script resolves against that file', async () => {
+  assert.equal((await require('./modules/dynamic.cjs')).one, 1);
+  load('./modules/loaded-import.js');
+  assert.equal((await globalThis.loadedImport).two, 2);
+});
