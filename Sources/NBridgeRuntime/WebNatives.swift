@@ -76,15 +76,23 @@ private let loadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, ar
   }
 }
 
-/// `legacyDecode(charset, bytes, flush, fatal, windowsC1)`: `[text, bytesUsed]` decoded by
-/// `LegacyDecoder`, or null when `fatal` and the bytes are not valid (or no converter exists).
+/// `legacyDecode(charset, bytes, flush, fatal, kind)`: `[text, bytesUsed]` decoded by
+/// `LegacyDecoder` (kind 0: multi-byte, 1: single-byte, 2: a windows single-byte code page), or
+/// null when `fatal` and the bytes are not valid (or no converter exists).
 private let legacyDecode: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let js = runtime.js
-    let bytes = typedBytes(js, args[1]) ?? UnsafeMutableRawBufferPointer(start: nil, count: 0)
-    let decoded = LegacyDecoder.decode(
-      charset: js.toString(args[0]), bytes: UnsafeRawBufferPointer(bytes), flush: JSValueToBoolean(js.ref, args[2]),
-      fatal: JSValueToBoolean(js.ref, args[3]), windowsC1: JSValueToBoolean(js.ref, args[4]))
+    let bytes = UnsafeRawBufferPointer(typedBytes(js, args[1]) ?? UnsafeMutableRawBufferPointer(start: nil, count: 0))
+    let charset = js.toString(args[0])
+    let fatal = JSValueToBoolean(js.ref, args[3])
+    let kind = Int(JSValueToNumber(js.ref, args[4], nil))
+    let decoded: (units: [UInt16], used: Int)?
+    if kind == 0 {
+      decoded = LegacyDecoder.decode(charset: charset, bytes: bytes, flush: JSValueToBoolean(js.ref, args[2]), fatal: fatal)
+    } else {
+      decoded = LegacyDecoder.decodeSingleByte(charset: charset, bytes: bytes, fatal: fatal, windowsC1: kind == 2)
+        .map { ($0, bytes.count) }
+    }
     guard let decoded else { return JSValueMakeNull(js.ref) }
     let text = decoded.units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(text) }

@@ -139,7 +139,7 @@
     ['iso-8859-15', 'csisolatin9 iso-8859-15 iso8859-15 iso885915 iso_8859-15 l9'],
     ['iso-8859-16', 'iso-8859-16'],
     ['koi8-r', 'cskoi8r koi koi8 koi8-r koi8_r', 'KOI8-R'],
-    ['koi8-u', 'koi8-ru koi8-u', 'KOI8-RU'],
+    ['koi8-u', 'koi8-ru koi8-u', 'KOI8-U'],
     ['macintosh', 'csmacintosh mac macintosh x-mac-roman', 'MACINTOSH'],
     ['windows-874', 'dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874', 'CP874'],
     ['windows-1250', 'cp1250 windows-1250 x-cp1250'],
@@ -174,11 +174,16 @@
     ['replacement', 'csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr', ''],
     ['x-user-defined', 'x-user-defined', ''],
   ];
+  // name -> [iconv charset, kind]: 0 multi-byte, 1 single-byte, 2 a windows single-byte code page.
   const charsets = new Map();
   function legacyName(label) {
     if (charsets.size === 0) {
+      let singleByte = true;
       for (const [name, names, charset] of legacy) {
-        charsets.set(name, charset ?? (name.startsWith('windows-') ? 'CP' + name.slice(8) : name.toUpperCase()));
+        if (name === 'gbk') singleByte = false;
+        const windows = name.startsWith('windows-');
+        const kind = singleByte ? (windows ? 2 : 1) : 0;
+        charsets.set(name, [charset ?? (windows ? 'CP' + name.slice(8) : name.toUpperCase()), kind]);
         for (const l of names.split(' ')) labels.set(l, name);
       }
     }
@@ -360,8 +365,8 @@
         data.set(this.#pending);
         data.set(bytes, this.#pending.length);
       }
-      const windowsC1 = this.#encoding.startsWith('windows-');
-      const result = internal.native.legacyDecode(charsets.get(this.#encoding), data, !stream, this.#fatal, windowsC1);
+      const [charset, kind] = charsets.get(this.#encoding);
+      const result = internal.native.legacyDecode(charset, data, !stream, this.#fatal, kind);
       if (result === null) {
         this.#pending = null;
         this.#streaming = false;
