@@ -30,3 +30,14 @@ test('import() inside a CommonJS file or a load()ed script resolves against that
   load('./modules/loaded-import.js');
   assert.equal((await globalThis.loadedImport).two, 2);
 });
+
+test("a failing module's own import() rejects before the import() of a module that imports it", async () => {
+  const { fail } = await import('./modules/order-setup.mjs');
+  const seen = [];
+  const high = import('./modules/order-high.mjs').catch(() => seen.push('high'));
+  const low = import('./modules/order-low.mjs').catch(() => seen.push('low'));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  fail(new Error('gate failed'));
+  await Promise.all([high, low]);
+  assert.deepEqual(seen, ['low', 'high']);
+});

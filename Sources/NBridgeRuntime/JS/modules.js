@@ -698,8 +698,10 @@
     m.evalError = { value: error };
     m.status = 'evaluated';
     m.asyncEvaluation = 0;
-    for (const parent of m.asyncParents) asyncRejected(parent, error);
+    // The module's own promise first, then its importers' (the specification's order since 2024:
+    // an import of the failing module hears of it before an import of a module above it).
     if (m.topPromise) m.topPromise.reject(error);
+    for (const parent of m.asyncParents) asyncRejected(parent, error);
   }
 
   // MARK: Entry points

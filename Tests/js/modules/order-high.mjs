@@ -1,0 +1,2 @@
+// Imports the module that will fail.
+import './order-low.mjs';
