@@ -51,6 +51,7 @@ struct Figures {
   var startupHelloBesideModule: Double?
   var startupModuleHello: Double?
   var esmGraphLoad: Double?
+  var esmGraphLoadUncached: Double?
   var denoEsmGraphLoad: Double?
   /// Per-round ratios behind the medians (nbridge over its floor in the same round).
   var roundTripRatios: [Double] = []
@@ -78,7 +79,7 @@ struct Figures {
       ("url_handoff_warm_ms", urlHandoffWarm), ("url_handoff_cold_ms", urlHandoffCold),
       ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
       ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
-      ("deno_esm_graph_load_ms", denoEsmGraphLoad),
+      ("esm_graph_load_uncached_ms", esmGraphLoadUncached), ("deno_esm_graph_load_ms", denoEsmGraphLoad),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -204,6 +205,7 @@ struct Figures {
       ("(startup_hello_ms, same rounds)", startupHelloBesideModule, "nbridge run hello.js beside the module (not in JSON)"),
       ("startup_module_hello_ms", startupModuleHello, "nbridge run hello.mjs (a one-line module), wall"),
       ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
+      ("esm_graph_load_uncached_ms", esmGraphLoadUncached, "the same with NBRIDGE_MODULE_CACHE=off (every module rewritten)"),
       ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
     ]
     func number(_ value: Double?) -> String {

@@ -20,7 +20,9 @@ struct ModuleBench {
   func startups() -> (plain: Double?, module: Double?) {
     let plain = write("hello.js", "console.log('hello');\n")
     let module = write("hello.mjs", "console.log('hello');\n")
-    let figures = interleavedStartups([([nbridge, "run", plain], environment), ([nbridge, "run", module], environment)])
+    let figures = interleavedStartups([
+      ([nbridge, "run", plain], environment), ([nbridge, "run", module], environment),
+    ])
     return (figures[0]?.ms, figures[1]?.ms)
   }
 
@@ -49,12 +51,20 @@ struct ModuleBench {
     return write("graph/main.mjs", "import { total, describe } from './m0.mjs';\nconsole.log(total, describe());\n")
   }
 
-  /// (nbridge ms, deno ms) for running the graph's entry, interleaved.
-  func graphLoad() -> (nbridge: Double?, deno: Double?) {
+  /// (nbridge ms, nbridge ms without its module cache, deno ms) for running the graph's entry,
+  /// interleaved. nbridge keeps compiled modules in its cache folder between runs as Deno keeps
+  /// them in `DENO_DIR`; each has its own folder here, warmed by the first runs.
+  func graphLoad() -> (nbridge: Double?, uncached: Double?, deno: Double?) {
     let entry = graph()
-    var commands: [(argv: [String], set: [String: String])] = [([nbridge, "run", entry], environment)]
+    var cached = environment
+    cached["XDG_CACHE_HOME"] = "\(directory)/cache"
+    var uncached = environment
+    uncached["NBRIDGE_MODULE_CACHE"] = "off"
+    var commands: [(argv: [String], set: [String: String])] = [
+      ([nbridge, "run", entry], cached), ([nbridge, "run", entry], uncached),
+    ]
     if let deno { commands.append(([deno, "run", "--quiet", entry], ["DENO_DIR": "\(directory)/deno"])) }
     let figures = interleavedStartups(commands)
-    return (figures[0]?.ms, deno == nil ? nil : figures[1]?.ms)
+    return (figures[0]?.ms, figures[1]?.ms, deno == nil ? nil : figures[2]?.ms)
   }
 }

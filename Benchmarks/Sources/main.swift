@@ -73,6 +73,7 @@ if want("modules") {
   figures.startupModuleHello = startups.module
   let graph = modules.graphLoad()
   figures.esmGraphLoad = graph.nbridge
+  figures.esmGraphLoadUncached = graph.uncached
   figures.denoEsmGraphLoad = graph.deno
 }
 

@@ -93,9 +93,7 @@ struct RunRequest {
     case .handedOff: _exit(0)
     case .failed: _exit(1)
     }
-    let status = Runtime.run(configuration, file: file)
-    fflush(nil)
-    _exit(status)
+    Runtime.runThenExit(configuration, file: file)
   }
 
   /// The runtime configuration for this run, after `validate()`; throws a `ValidationError`
@@ -124,6 +122,7 @@ struct RunRequest {
     configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
     configuration.logDestination = try logDestination()
     configuration.environment = ProcessEnvironment.current
+    configuration.moduleCacheDirectory = XDGPaths.moduleCache
     // What the background plugin needs to wake this app for a fetch and to know a fetch
     // launch (Plugins/Background: FetchWaker, FetchLaunch); never taken from the caller's own environment.
     configuration.environment["NBRIDGE_RUN_ENTRY"] = wakeEntry

@@ -9,6 +9,17 @@ enum XDGPaths {
   static var configHome: String { ProcessEnvironment.value("XDG_CONFIG_HOME") ?? home + "/.config" }
   /// `$XDG_STATE_HOME` (`~/.local/state`).
   static var stateHome: String { ProcessEnvironment.value("XDG_STATE_HOME") ?? home + "/.local/state" }
+  /// `$XDG_CACHE_HOME` (`~/.cache`).
+  static var cacheHome: String { ProcessEnvironment.value("XDG_CACHE_HOME") ?? home + "/.cache" }
+  /// Where `nbridge run` keeps compiled ES modules: `$NBRIDGE_MODULE_CACHE` if set (`off`: nowhere),
+  /// else under `$XDG_CACHE_HOME`.
+  static var moduleCache: String? {
+    switch ProcessEnvironment.value("NBRIDGE_MODULE_CACHE") {
+    case "off"?, "0"?: return nil
+    case let path? where !path.isEmpty: return absolutePath(path)
+    default: return cacheHome + "/nbridge/modules"
+    }
+  }
   /// Where installed apps' records are.
   static var installed: String { dataHome + "/nbridge/installed" }
   /// Where desktop entries go.

@@ -58,7 +58,11 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   /// a generator's first call costs JavaScriptCore several times a plain function's). Nil when
   /// the module awaits at top level.
   public var plainScript: [UInt16]? {
-    guard !hasTopLevelAwait, headWidth > 16 else { return nil }
+    ModuleRecordInfo.plainScript(script, headWidth: headWidth, hasTopLevelAwait: hasTopLevelAwait)
+  }
+  /// The plain-function form of a rewritten `script` with head width `headWidth` (see `plainScript`).
+  public static func plainScript(_ script: [UInt16], headWidth: Int, hasTopLevelAwait: Bool) -> [UInt16]? {
+    guard !hasTopLevelAwait, headWidth > 16, script.count >= headWidth else { return nil }
     var units = script
     units[9] = 32  // the `*` of `(function*`
     for k in headWidth - 6..<headWidth { units[k] = 32 }  // `yield;`

@@ -5,8 +5,8 @@
 /// - each use of an imported name `x` reads through the module's import record, `P.x` (a
 ///   local that shadows it is left alone), so bindings are live and assigning one is a TypeError;
 /// - `import(...)` and `import.meta` become `P.import(...)` and `P.import.meta`;
-/// - the function opens on the first line with `"use strict"`, hands the loader a function of
-///   getters over its exported locals (`P.export = Pe`, hoisted from the end), and yields:
+/// - the function opens on the first line with `"use strict"`, hands the loader an object of
+///   getters over its exported locals (`P.export = {"x": () => x}`), and yields:
 ///   the loader resumes it to evaluate the body (an async generator when it awaits at top level).
 public struct ModuleRewriter {
   let units: [UInt16]
@@ -835,14 +835,17 @@ public struct ModuleRewriter {
   // MARK: Output
 
   mutating func emit() {
-    let header = (info.hasTopLevelAwait ? "(async function*" : "(function*") + "(\(prefix)){\"use strict\";\(prefix).export=\(prefix)e;yield;"
     var getters: [String] = []
     for export in info.exports {
       guard let local = export.localName else { continue }
       let key = "\"" + local + "\""
       if !getters.contains(where: { $0.hasPrefix(key + ":") }) { getters.append("\(key):()=>\(local)") }
     }
-    let footer = "\n;function \(prefix)e(){return{\(getters.joined(separator: ","))}}\n})"
+    // The getters are made where the function opens: no second function to compile per module.
+    let header =
+      (info.hasTopLevelAwait ? "(async function*" : "(function*")
+      + "(\(prefix)){\"use strict\";\(prefix).export={\(getters.joined(separator: ","))};yield;"
+    let footer = "\n})"
     var out: [UInt16] = Array(header.utf16)
     info.headWidth = out.count
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]

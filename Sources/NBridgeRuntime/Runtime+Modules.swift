@@ -54,6 +54,9 @@ extension Runtime {
     try js.call(factoryFunction, [js.global, shared])
     let entry = entryPath
     ModuleLoaderStatistics.entries.withLock { $0.append(entry) }
+    if let directory = configuration.moduleCacheDirectory, !entry.isEmpty {
+      moduleCache = ModuleCache(entry: entry, directory: directory)
+    }
     guard let object = js.object(js.property(shared, "loader")) else {
       throw JSException(value: js.string("the module loader did not load"))
     }
@@ -156,49 +159,73 @@ func jsonQuoted(_ text: String) -> String {
 /// `source` or, when that is undefined, the file's (undefined when there is no file); null when
 /// `detect` is set and the file holds no module syntax (it is CommonJS); throws a SyntaxError.
 /// The record is JSON text the rewrite writes in UTF-16 (JSON.parse reads it faster than JSC compiles a literal).
+/// A file the run's module cache holds under its current stamp is neither read nor rewritten.
 let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   let args = NativeArguments(count: argc, values: argv)
   let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
     guard let runtime = Runtime.current else { return NativeResult() }
-    let js = runtime.js
-    let path = js.toString(args[1])
-    let detect = JSValueToBoolean(js.ref, args[2])
+    let path = runtime.js.toString(args[1])
+    let detect = JSValueToBoolean(runtime.js.ref, args[2])
+    let fromFile = JSValueIsUndefined(runtime.js.ref, args[0])
+    if fromFile, let entry = runtime.moduleCache?.lookup(path) {
+      if detect && !entry.hasModuleSyntax { return NativeResult(value: JSValueMakeNull(runtime.js.ref)) }
+      return runtime.compiledModule(
+        path: path, script: entry.script, plain: entry.plainScript, record: entry.record)
+    }
+    return runtime.compileModule(path: path, source: fromFile ? nil : runtime.js.toString(args[0]), detect: detect)
+  }
+  if let thrown = result.exception { exception?.pointee = thrown }
+  return result.value
+}
+
+extension Runtime {
+  /// Reads (unless `source` is given), rewrites and compiles the module at `path`; stores the
+  /// result in the run's module cache when it came from the file.
+  func compileModule(path: String, source: String?, detect: Bool) -> NativeResult {
     let units: [UInt16]
-    if JSValueIsUndefined(js.ref, args[0]) {
-      guard let bytes = try? POSIX.readFile(path) else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
-      runtime.sources[path] = String(decoding: bytes, as: UTF8.self)
-      units = utf16Units(bytes)
-    } else {
-      let source = js.toString(args[0])
-      runtime.sources[path] = source
+    var stamp: ModuleCache.Stamp?
+    if let source {
+      sources[path] = source
       units = Array(source.utf16)
+    } else {
+      // The stamp before the read: a file written meanwhile is compiled again next time.
+      if moduleCache != nil { stamp = ModuleCache.Stamp(path: path) }
+      guard let bytes = try? POSIX.readFile(path) else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
+      sources[path] = String(decoding: bytes, as: UTF8.self)
+      units = utf16Units(bytes)
     }
     let info: ModuleRecordInfo
     do throws(ModuleSyntaxError) {
       info = try ModuleRewriter.rewrite(units: units)
     } catch {
-      return NativeResult(exception: runtime.syntaxError(error.message, path: path, line: error.line, column: error.column))
+      return NativeResult(exception: syntaxError(error.message, path: path, line: error.line, column: error.column))
     }
-    if detect && info.requests.isEmpty && info.exports.isEmpty && !info.hasTopLevelAwait
-      && !(runtime.sources[path] ?? "").contains("import.meta")
-    {
-      return NativeResult(value: JSValueMakeNull(js.ref))
+    let hasModuleSyntax =
+      !info.requests.isEmpty || !info.exports.isEmpty || info.hasTopLevelAwait
+      || (sources[path] ?? "").contains("import.meta")
+    if detect && !hasModuleSyntax { return NativeResult(value: JSValueMakeNull(js.ref)) }
+    let result = compiledModule(path: path, script: info.script, plain: info.plainScript, record: info.json)
+    if result.exception == nil, let stamp {
+      moduleCache?.store(path, stamp: stamp, info: info, hasModuleSyntax: hasModuleSyntax)
     }
-    let plain = info.plainScript
+    return result
+  }
+
+  /// `[fn, recordJSON, plain]`: the module's function compiled by JavaScriptCore (the plain form
+  /// when there is one; the generator form is kept for the loader to ask for in a cycle).
+  func compiledModule(path: String, script: [UInt16], plain: [UInt16]?, record: [UInt16]) -> NativeResult {
     let function: JSValueRef
     do throws(JSException) {
-      function = try js.evaluate(units: plain ?? info.script, url: path)
+      function = try js.evaluate(units: plain ?? script, url: path)
     } catch {
       return NativeResult(exception: error.value)
     }
-    if plain != nil { runtime.moduleGenerators[path] = info.script }
-    let record = info.json.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-    defer { JSStringRelease(record) }
-    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, record), JSValueMakeBoolean(js.ref, plain != nil)]
+    if plain != nil { moduleGenerators[path] = script }
+    let text = record.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(text) }
+    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, text), JSValueMakeBoolean(js.ref, plain != nil)]
     return NativeResult(value: result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
   }
-  if let thrown = result.exception { exception?.pointee = thrown }
-  return result.value
 }
 
 /// `native.generator(path)`: the generator function of a module `native.compile` made a plain

@@ -40,6 +40,9 @@ public struct RuntimeConfiguration: Sendable {
   public var launchURL: String?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).
   public var initialState: AppState = .active
+  /// The folder where compiled ES modules are kept between runs, one file per entry (`nbridge
+  /// run` uses `$XDG_CACHE_HOME/nbridge/modules`); nil keeps nothing.
+  public var moduleCacheDirectory: String?
   /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
   public var followsSession: Bool = true
 

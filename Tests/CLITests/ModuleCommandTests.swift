@@ -12,6 +12,8 @@ import Testing
     env = NBridgeBinary.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    env["XDG_CACHE_HOME"] = dir.file("cache")
+    env["NBRIDGE_MODULE_CACHE"] = nil
   }
 
   func run(_ entry: String, _ files: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -87,10 +89,12 @@ import Testing
 
   @Test func aMissingExportNamesTheExportAndTheImporter() throws {
     let r = try run(
-      "main.mjs", ["lib.mjs": "export const a = 1;\n", "main.mjs": "\n\nimport { b } from './lib.mjs';\nconsole.log(b);\n"])
+      "main.mjs",
+      ["lib.mjs": "export const a = 1;\n", "main.mjs": "\n\nimport { b } from './lib.mjs';\nconsole.log(b);\n"])
     #expect(r.status == 1)
     let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
-    #expect(first.hasPrefix("Uncaught SyntaxError: The requested module './lib.mjs' does not provide an export named 'b'"))
+    #expect(
+      first.hasPrefix("Uncaught SyntaxError: The requested module './lib.mjs' does not provide an export named 'b'"))
     #expect(first.contains("\(dir.file("main.mjs")):3:"))
     #expect(r.stdout.isEmpty)
   }
@@ -144,5 +148,102 @@ import Testing
     let r = try NBridgeBinary.run(["test", dir.file("t")], environment: env)
     #expect(r.status == 0)
     #expect(r.stdout == "ok 1 - live\n1 passed, 0 failed\n")
+  }
+
+  // MARK: The module cache
+
+  /// The one cache file under `$XDG_CACHE_HOME/nbridge/modules`, with its inode (a rewrite replaces it).
+  func cacheFile() throws -> (path: String, inode: UInt64, bytes: Data)? {
+    let folder = dir.file("cache/nbridge/modules")
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.count == 1 else { return nil }
+    let path = folder + "/" + names[0]
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return (path, UInt64(info.st_ino), try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  @Test func aSecondRunComesFromTheCacheAndAnEditIsSeenEvenWithTheSameSizeAndTime() throws {
+    let files = [
+      "lib.mjs": "export const value = 41;\n",
+      "main.mjs": "import { value } from './lib.mjs';\nconsole.log(value);\n",
+    ]
+    let first = try run("main.mjs", files)
+    #expect(first.stdout == "41\n")
+    let written = try #require(try cacheFile())
+    #expect(written.bytes.starts(with: Array("nbridge module cache".utf8)))
+
+    // Nothing changed: every module is valid, so the run leaves the file as it was.
+    let second = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    #expect(second.stdout == "41\n")
+    #expect(try cacheFile()?.inode == written.inode)
+
+    // Rewritten in place (the same inode), the same size, and the exact old modification time
+    // put back: only the change time differs.
+    let lib = dir.file("lib.mjs")
+    var before = stat()
+    #expect(stat(lib, &before) == 0)
+    let fd = open(lib, O_WRONLY | O_TRUNC)
+    #expect(fd >= 0)
+    let text = Array("export const value = 42;\n".utf8)
+    #expect(write(fd, text, text.count) == text.count)
+    close(fd)
+    var times = [before.st_atim, before.st_mtim]
+    #expect(utimensat(AT_FDCWD, lib, &times, 0) == 0)
+    var after = stat()
+    #expect(stat(lib, &after) == 0)
+    #expect(after.st_ino == before.st_ino && after.st_size == before.st_size)
+    #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+    let third = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    #expect(third.stdout == "42\n")
+    #expect(try cacheFile()?.inode != written.inode)
+  }
+
+  @Test func aDamagedCacheFileIsIgnoredAndReplaced() throws {
+    let files = ["lib.mjs": "export default 'fine';\n", "main.mjs": "import v from './lib.mjs';\nconsole.log(v);\n"]
+    _ = try run("main.mjs", files)
+    let written = try #require(try cacheFile())
+    // Cut in the middle of a record: the file no longer parses.
+    try written.bytes.prefix(written.bytes.count / 2).write(to: URL(fileURLWithPath: written.path))
+    let r = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    #expect(r.status == 0)
+    #expect(r.stdout == "fine\n")
+    #expect(try cacheFile()?.bytes == written.bytes)
+  }
+
+  @Test func theCacheCanBeTurnedOff() throws {
+    var off = env
+    off["NBRIDGE_MODULE_CACHE"] = "off"
+    for (name, text) in [
+      "lib.mjs": "export const a = 1;\n", "main.mjs": "import { a } from './lib.mjs';\nconsole.log(a);\n",
+    ] {
+      _ = try dir.write(name, text)
+    }
+    let r = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: off)
+    #expect(r.stdout == "1\n")
+    #expect(!FileManager.default.fileExists(atPath: dir.file("cache/nbridge")))
+  }
+
+  @Test func theCacheFolderKeepsTheFilesWrittenLast() throws {
+    let folder = dir.file("cache/nbridge/modules")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for k in 0..<300 {
+      let name = folder + "/" + String(format: "%016x", k)
+      #expect(FileManager.default.createFile(atPath: name, contents: Data("old".utf8)))
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: Double(1_000_000 + k))], ofItemAtPath: name)
+    }
+    let r = try run(
+      "main.mjs", ["lib.mjs": "export const a = 1;\n", "main.mjs": "import { a } from './lib.mjs';\nconsole.log(a);\n"])
+    #expect(r.stdout == "1\n")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(names.count == 256)
+    // The 45 oldest went; the newest old ones and this run's file stayed.
+    #expect(!names.contains(String(format: "%016x", 44)))
+    #expect(names.contains(String(format: "%016x", 45)))
+    #expect(
+      names.contains { name in
+        (try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))?.starts(
+          with: Array("nbridge module cache".utf8)) == true
+      })
   }
 }

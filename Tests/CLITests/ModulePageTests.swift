@@ -36,6 +36,7 @@ import Testing
     var env = NBridgeBinary.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    env["XDG_CACHE_HOME"] = dir.file("cache")
 
     let headless = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
     #expect(headless.status == 0, "\(headless.stderr)")

@@ -222,7 +222,7 @@
     // An async generator's first `yield` settles a tick later: evaluation waits for `ready`.
     const first = m.gen.next();
     if (m.info.tla) m.ready = first;
-    m.getters = m.ctx.export();
+    m.getters = m.ctx.export;
     const d = m.info.defaultLocal;
     if (d) {
       try {
@@ -637,7 +637,7 @@
       try {
         m.fn.call(undefined, m.ctx);
       } finally {
-        if (m.ctx.export) m.getters = m.ctx.export();
+        if (m.ctx.export) m.getters = m.ctx.export;
       }
     } else {
       m.gen.next();
