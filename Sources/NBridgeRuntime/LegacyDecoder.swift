@@ -118,7 +118,7 @@ enum LegacyDecoder {
       default:
         if fatal { return nil }
         units.append(0xFFFD)
-        offset += failure == EINVAL ? inputLeft : 1
+        offset += failure == EINVAL ? inputLeft : errorLength(charset: charset, bytes: bytes, at: offset)
       }
     }
     if flush {
@@ -132,6 +132,25 @@ enum LegacyDecoder {
       units.append(contentsOf: output[0..<written])
     }
     return (units, bytes.count)
+  }
+
+  /// How many bytes an invalid sequence at `offset` takes, by the Encoding Standard's rule for
+  /// the two-byte encodings: a lead byte takes the byte after it along unless that byte is ASCII
+  /// (which is decoded again), so `81 FF` is one U+FFFD where iconv's one-byte skip made two.
+  /// GB18030's four-byte forms and the stateful ISO-2022-JP keep the one-byte skip.
+  static func errorLength(charset: String, bytes: UnsafeRawBufferPointer, at offset: Int) -> Int {
+    guard offset + 1 < bytes.count else { return 1 }
+    let lead = bytes[offset]
+    let trail = bytes[offset + 1]
+    let isLead: Bool
+    switch charset {
+    case "BIG5-HKSCS", "CP949": isLead = (0x81...0xFE).contains(lead)
+    case "GB18030": isLead = (0x81...0xFE).contains(lead) && !(0x30...0x39).contains(trail)
+    case "CP932": isLead = (0x81...0x9F).contains(lead) || (0xE0...0xFC).contains(lead)
+    case "EUC-JP": isLead = lead == 0x8E || (0xA1...0xFE).contains(lead)
+    default: isLead = false
+    }
+    return isLead && trail >= 0x80 ? 2 : 1
   }
 
   private static func converter(for charset: String) -> iconv_t? {

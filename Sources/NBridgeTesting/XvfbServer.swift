@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A real X server (`Xvfb`) on a free display number, started by a test and stopped by its PID.
 public final class XvfbServer: @unchecked Sendable {
@@ -6,24 +7,44 @@ public final class XvfbServer: @unchecked Sendable {
   public let display: String
   private let child: ChildProcess
 
-  /// Starts `Xvfb` and waits until it accepts connections.
+  /// Starts `Xvfb` and waits until it accepts connections. Two servers started at once (suites
+  /// of one test process run in parallel) take different numbers; a number another server took
+  /// meanwhile (Xvfb exits: "server already active") moves on to the next.
   public init() throws {
-    var number = 90 + Int(getpid() % 400)
-    while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-      || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-    {
+    var number =
+      90 + Int(getpid() % 400)
+      + XvfbServer.started.withLock { started in
+        defer { started += 1 }
+        return started * 7
+      }
+    var attempts = 0
+    while true {
+      while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+        || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+      {
+        number += 1
+      }
+      let candidate = try ChildProcess("Xvfb", [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+      let deadline = Date().addingTimeInterval(10)
+      while candidate.isRunning && Date() < deadline
+        && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+      {
+        usleep(20_000)
+      }
+      if candidate.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+        display = ":\(number)"
+        child = candidate
+        return
+      }
+      candidate.stop()
+      attempts += 1
+      guard attempts < 5 else { throw ChildProcessError.notReady("Xvfb :\(number): \(candidate.stderr)") }
       number += 1
     }
-    display = ":\(number)"
-    child = try ChildProcess("Xvfb", [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"])
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-      guard child.isRunning, Date() < deadline else {
-        throw ChildProcessError.notReady("Xvfb \(display): \(child.stderr)")
-      }
-      usleep(20_000)
-    }
   }
+
+  /// How many servers this process started (each start offsets its first number).
+  private static let started = Mutex(0)
 
   /// The PID started.
   public var pid: Int32 { child.pid }

@@ -108,4 +108,13 @@ test('TextDecoder knows the legacy encodings by every label and decodes them (gl
   const stream = new TextDecoder('shift_jis');
   assert.equal(stream.decode(new Uint8Array([0x41, 0x82]), { stream: true }), 'A');
   assert.equal(stream.decode(new Uint8Array([0xa0, 0x42])), '\u3042B');
+  // A lead byte followed by a byte that cannot trail it: one U+FFFD for both unless the second
+  // is ASCII, which is decoded again (the Encoding Standard; WPT's textdecoder-eof).
+  const bytes = (label, b) => new TextDecoder(label).decode(new Uint8Array(b));
+  assert.equal(bytes('big5', [0x81, 0x81]), '\ufffd');
+  assert.equal(bytes('big5', [0x81, 0x40]), '\ufffd@');
+  assert.equal(bytes('big5', [0x87, 0x87, 0x40]), '\ufffd@');
+  assert.equal(bytes('shift_jis', [0x81, 0xff, 0x41]), '\ufffdA');
+  assert.equal(bytes('euc-kr', [0xb0, 0xff, 0xb0, 0xa1]), '\ufffd\uac00');
+  assert.equal(bytes('gbk', [0x81, 0x7f]), '\ufffd\x7f');
 });
