@@ -87,7 +87,7 @@ public final class AppPlugin: Plugin {
     _ = recordedLaunch()
     if context.lifecycle.followsSession, context.manifest.lifecycle?.followSession != false {
       let watcher = SessionWatcher(lifecycle: context.lifecycle, mainContext: context.glibMainContext)
-      watcher.start(address: context.environment["NBRIDGE_LOGIND_BUS"])
+      watcher.startWhenTheLoopWaits(address: context.environment["NBRIDGE_LOGIND_BUS"])
       session = watcher
     }
   }

@@ -5,8 +5,10 @@ import NBridgePlugin
 /// bus, or the bus at `NBRIDGE_LOGIND_BUS`): locked (`LockedHint`) or not in front
 /// (`Active=false`) → background, idle (`IdleHint`) → inactive, else active. It moves the
 /// lifecycle only when the session's verdict changes, so the window and signals still move it
-/// in between. Everything is asynchronous on the loop's GLib context: no thread, no polling,
-/// nothing at start-up but a connect; without a bus or a session it quietly does nothing.
+/// in between. Everything is asynchronous on the loop's GLib context: no polling, and nothing
+/// until the loop first waits (`startWhenTheLoopWaits`): a run that ends in its first turn never
+/// connects (the connect starts GLib's worker and pool threads, about 0.9 MiB of a hello's
+/// peak). Without a bus or a session it quietly does nothing.
 @BridgeActor
 final class SessionWatcher {
   private let lifecycle: Lifecycle
@@ -15,10 +17,39 @@ final class SessionWatcher {
   private var sessionPath: String?
   private var subscription: guint = 0
   private var verdict: AppState?
+  /// The idle source that will call `start`, until it has.
+  private var pendingStart: UnsafeMutablePointer<GSource>?
 
   init(lifecycle: Lifecycle, mainContext: OpaquePointer?) {
     self.lifecycle = lifecycle
     self.mainContext = mainContext
+  }
+
+  /// Calls `start(address:)` from the loop's GLib context once the loop first waits for
+  /// something (an idle source: the loop only polls when the run has more to do).
+  func startWhenTheLoopWaits(address: String?) {
+    guard let source = g_idle_source_new() else { return start(address: address) }
+    let box = Unmanaged.passRetained(StartBox(watcher: self, address: address)).toOpaque()
+    g_source_set_callback(
+      source,
+      { data in
+        let box = Unmanaged<StartBox>.fromOpaque(data!).takeUnretainedValue()
+        BridgeActor.assumeIsolated {
+          box.watcher.dropPendingStart()
+          box.watcher.start(address: box.address)
+        }
+        return 0  // G_SOURCE_REMOVE
+      }, box, { data in Unmanaged<StartBox>.fromOpaque(data!).release() })
+    g_source_attach(source, mainContext)
+    pendingStart = source
+  }
+
+  /// Forgets the idle source (it has fired, or the run ends first and it never will).
+  private func dropPendingStart() {
+    guard let source = pendingStart else { return }
+    pendingStart = nil
+    g_source_destroy(source)
+    g_source_unref(source)
   }
 
   /// Connects to `address` (nil: the system bus) and starts following the session.
@@ -134,6 +165,7 @@ final class SessionWatcher {
 
   /// Stops following (at the end of the run).
   func stop() {
+    dropPendingStart()
     guard let connection else { return }
     if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
     subscription = 0
@@ -150,6 +182,16 @@ final class SessionWatcher {
   isolated deinit {
     stop()
     if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+  }
+}
+
+/// What the idle source of `startWhenTheLoopWaits` starts.
+private final class StartBox {
+  let watcher: SessionWatcher
+  let address: String?
+  init(watcher: SessionWatcher, address: String?) {
+    self.watcher = watcher
+    self.address = address
   }
 }
 
