@@ -256,12 +256,6 @@ public enum AppSetup {
 
   /// Eight hex digits of FNV-1a over the text.
   static func shortHash(_ text: String) -> String {
-    var hash: UInt32 = 2_166_136_261
-    for byte in text.utf8 {
-      hash ^= UInt32(byte)
-      hash = hash &* 16_777_619
-    }
-    let hex = String(hash, radix: 16)
-    return String(repeating: "0", count: 8 - hex.count) + hex
+    fnv1aHex(text, offset: UInt32(2_166_136_261), prime: 16_777_619)
   }
 }

@@ -152,13 +152,7 @@ struct ModuleCache {
 
   /// 64-bit FNV-1a of `text`, in hex: the cache file's name for an entry path.
   static func hashName(_ text: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    let hex = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - hex.count) + hex
+    fnv1aHex(text, offset: UInt64(0xcbf2_9ce4_8422_2325), prime: 0x100_0000_01b3)
   }
 
   /// The entries of a cache file's `bytes`; nil when they are not one this binary wrote.
