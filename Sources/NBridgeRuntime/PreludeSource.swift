@@ -7,16 +7,17 @@ enum PreludeSource {
   static let headless = compose([
     PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
     PackageResources.lazy_js, PackageResources.web_js,
-    PackageResources.page_shims_js, PackageResources.bridge_js, PackageResources.wkbridge_js, PackageResources.log_js,
-    PackageResources.require_js, PackageResources.web_net_js, PackageResources.hooks_js,
+    PackageResources.page_shims_js, PackageResources.deferred_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
 
-  /// The web API files `web.js` registers: evaluated by `native.loadDeferred` on first touch.
+  /// The files `web.js` and `deferred.js` register: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = [
     "events": PackageResources.events_js, "abort": PackageResources.abort_js,
     "performance": PackageResources.performance_js, "crypto": PackageResources.crypto_js,
     "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
     "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
+    "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js, "log": PackageResources.log_js,
+    "require": PackageResources.require_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.

@@ -1,11 +1,12 @@
 // The functions the runtime calls into the prelude (last file: it reads what the others export).
 (function (_global, internal) {
   'use strict';
-  const { NBridgeError, inspect, formatStack } = internal;
+  const { inspect, formatStack } = internal;
   internal.hooks = {
-    makeError: internal.makeError,
-    emit: internal.emit,
-    lifecycleListener: internal.lifecycleListener,
+    // Read at each call: in a headless run bridge.js defines them on first touch (bridge-lazy.js).
+    makeError: (code, message) => internal.makeError(code, message),
+    emit: (sid, event, payload) => internal.emit(sid, event, payload),
+    lifecycleListener: (name) => internal.lifecycleListener(name),
     shiftColumns: internal.shiftColumns,
     setEntry: internal.setEntry,
     requireFile: internal.requireFile,
@@ -18,7 +19,7 @@
         const stack = formatStack(e.stack);
         const code = e.code === undefined
           ? ''
-          : e instanceof NBridgeError
+          : internal.NBridgeError !== undefined && e instanceof internal.NBridgeError
           ? ' [' + e.code + ']'
           : ' (code ' + e.code + ')';
         return name + ': ' + e.message + code + (stack ? '\n' + stack : '');

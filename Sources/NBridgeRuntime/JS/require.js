@@ -1,12 +1,10 @@
-// CommonJS require() and load() for scripts, by relative or absolute path (no packages), and
-// import() in scripts; require() of an ES module (.mjs) evaluates it synchronously (Node 22's rule).
-(function (global, internal) {
+// CommonJS require() and load() for scripts, by relative or absolute path (no packages);
+// require() of an ES module (.mjs) evaluates it synchronously (Node 22's rule). Evaluated on first
+// use (deferred.js); returns { makeRequire, makeLoad, requireFile }.
+(function (_global, internal) {
   'use strict';
   const native = internal.native;
-  function dirname(p) {
-    const i = p.lastIndexOf('/');
-    return i <= 0 ? (i === 0 ? '/' : '.') : p.slice(0, i);
-  }
+  const dirname = internal.dirname;
   function resolvePath(base, p) {
     const parts = (p.startsWith('/') ? p : base + '/' + p).split('/');
     const stack = [];
@@ -68,12 +66,6 @@
     module.loaded = true;
     return module.exports;
   }
-  internal.requireFile = requireFile;
-  internal.OriginalPromise = Promise;
-  // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
-  Object.defineProperty(global, '$nbridge$import', {
-    value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
-  });
   function makeLoad(dir) {
     return function load(path) {
       if (typeof path !== 'string' || !path) throw new TypeError('load: the path must be a non-empty string');
@@ -82,11 +74,5 @@
     };
   }
 
-  internal.setEntry = function setEntry(path) {
-    const dir = dirname(path);
-    global.require = makeRequire(dir);
-    global.load = makeLoad(dir);
-    global.__filename = path;
-    global.__dirname = dir;
-  };
+  return { makeRequire, makeLoad, requireFile };
 });

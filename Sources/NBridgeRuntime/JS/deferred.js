@@ -1,0 +1,54 @@
+// The prelude's own groups built on first touch (lazy.js), so a script that uses neither parses
+// neither (a hello's start-up): the nbridge object and WKBridgeKit's webkit.messageHandlers
+// (bridge.js, wkbridge.js and log.js, on the first read of `nbridge` or `webkit`) and CommonJS
+// (require.js, on the first read of `require` or `load`, or a module loader's first import of a
+// CommonJS file). Until then the runtime's hooks need neither.
+(function (global, internal) {
+  'use strict';
+  const native = internal.native;
+
+  const bridge = internal.lazyGlobals(['nbridge', 'webkit'], () => {
+    // A value the script assigned first stays (WKBridgeKit's page script sets its own nbridge).
+    const assigned = ['nbridge', 'webkit'].map((name) => [name, Object.getOwnPropertyDescriptor(global, name)])
+      .filter(([, own]) => own && !own.get);
+    for (const file of ['bridge', 'wkbridge', 'log']) native.loadDeferred(file)(global, internal);
+    for (const [name, own] of assigned) Object.defineProperty(global, name, own);
+    return {};
+  });
+  // bridge.js replaces these three with its own: before it runs no call can have been made and
+  // no listener added.
+  internal.makeError = (code, message) => {
+    bridge();
+    return internal.makeError(code, message);
+  };
+  internal.emit = () => {};
+  // WKBridgeKit's nbridge.callPauseListener(): a script that never read `nbridge` cannot have set
+  // one, unless it assigned its own object (then the accessor is gone).
+  internal.lifecycleListener = (name) => {
+    if (typeof Object.getOwnPropertyDescriptor(global, 'nbridge')?.get === 'function') return;
+    bridge();
+    internal.lifecycleListener(name);
+  };
+
+  internal.OriginalPromise = Promise;
+  internal.dirname = (path) => {
+    const i = path.lastIndexOf('/');
+    return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
+  };
+  let commonJS;
+  const loadCommonJS = () => (commonJS ??= native.loadDeferred('require')(global, internal));
+  internal.requireFile = (path, text) => loadCommonJS().requireFile(path, text);
+  // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
+  Object.defineProperty(global, '$nbridge$import', {
+    value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
+  });
+  internal.setEntry = function setEntry(path) {
+    const dir = internal.dirname(path);
+    global.__filename = path;
+    global.__dirname = dir;
+    internal.lazyGlobals(['require', 'load'], () => ({
+      require: loadCommonJS().makeRequire(dir),
+      load: loadCommonJS().makeLoad(dir),
+    }));
+  };
+});
