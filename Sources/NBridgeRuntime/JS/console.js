@@ -96,9 +96,13 @@
         }
       });
     } else {
-      text = inspect(first, 0, []);
+      text = typeof first === 'string' ? first : inspect(first, 0, []);
     }
-    for (; rest < items.length; rest++) text += ' ' + inspect(items[rest], 0, []);
+    // A string prints as itself: a hello never compiles inspect.
+    for (; rest < items.length; rest++) {
+      const item = items[rest];
+      text += ' ' + (typeof item === 'string' ? item : inspect(item, 0, []));
+    }
     return text;
   }
   // Scripts run with top-level await are wrapped in an async function whose head sits on
