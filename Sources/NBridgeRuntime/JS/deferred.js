@@ -30,7 +30,6 @@
     internal.lifecycleListener(name);
   };
 
-  internal.OriginalPromise = Promise;
   internal.dirname = (path) => {
     const i = path.lastIndexOf('/');
     return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);

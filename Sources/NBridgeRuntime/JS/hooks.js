@@ -3,7 +3,7 @@
   'use strict';
   const { inspect, formatStack } = internal;
   internal.hooks = {
-    // Read at each call: in a headless run bridge.js defines them on first touch (bridge-lazy.js).
+    // Read at each call: in a headless run bridge.js defines them on first touch (deferred.js).
     makeError: (code, message) => internal.makeError(code, message),
     emit: (sid, event, payload) => internal.emit(sid, event, payload),
     lifecycleListener: (name) => internal.lifecycleListener(name),

@@ -24,8 +24,9 @@
     if (typeof id === 'number') native.clearTimer(id);
   };
   // Made on first use: a first Promise.resolve() compiles JavaScriptCore's built-in promise code
-  // (0.3 ms of a hello's start-up); the realm's own Promise even if a script replaces the global.
-  const OriginalPromise = Promise;
+  // (0.3 ms of a hello's start-up); the realm's own Promise even if a script replaces the global
+  // (the module loader's import() promises are the realm's too).
+  const OriginalPromise = internal.OriginalPromise = Promise;
   let resolved;
   global.queueMicrotask = (fn) => {
     if (typeof fn !== 'function') throw new TypeError('queueMicrotask: the callback must be a function');

@@ -1,6 +1,6 @@
 // A page script written for WKBridgeKit may set window.nbridge to its own object before anything
 // reads the built-in one (which is built on first touch): its pause and resume listeners are
-// still called, and the built-in object is not made behind its back.
+// still called, and the built-in object does not replace it.
 
 const seen = [];
 globalThis.nbridge = {
