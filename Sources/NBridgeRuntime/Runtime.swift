@@ -110,11 +110,10 @@ public final class Runtime {
   /// Runs `file` as `run(_:file:)` does, then ends the process with its exit status, without
   /// tearing the JavaScript context down: releasing it runs a last garbage collection over the
   /// whole heap (about 2 ms for a hello) that `_exit` makes pointless. Standard I/O is flushed
-  /// first; plugins have stopped and flushed in `finish()` by then.
+  /// first; the control socket is closed and plugins have stopped and flushed in `finish()` by then.
   public nonisolated static func runThenExit(_ configuration: RuntimeConfiguration, file: String) -> Never {
     runOnThisThread { runtime -> Never in
       let status = runtime.runMain(file: file)
-      runtime.stopControlServer()
       fflush(nil)
       _exit(status)
     }(configuration)
