@@ -26,9 +26,8 @@ let package = Package(
     .systemLibrary(
       name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
       pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
-    .systemLibrary(
-      name: "CSQLite", path: "Plugins/Storage/CSQLite",
-      pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // SQLite's header (libsqlite3-dev); the library is opened on first use.
+    .target(name: "CSQLite", path: "Plugins/Storage/CSQLite"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.

@@ -22,7 +22,10 @@ final class LocalStorageFile {
     self.path = path
     var handle: OpaquePointer?
     let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
-    guard let handle else { throw LocalStorageFailure(path: path, message: "out of memory (\(status))") }
+    guard let handle else {
+      let reason = nbsqlite_load_error().map { String(cString: $0) } ?? "out of memory"
+      throw LocalStorageFailure(path: path, message: "\(reason) (\(status))")
+    }
     db = handle
     guard status == SQLITE_OK else {
       let failure = LocalStorageFailure(path: path, message: String(cString: sqlite3_errmsg(handle)))

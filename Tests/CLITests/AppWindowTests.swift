@@ -258,4 +258,28 @@ import Testing
     #expect(maps.contains("libjavascriptcoregtk-4.1"))
     #expect(!maps.contains("libwebkit2gtk") && !maps.contains("libgtk-3") && !maps.contains("libgdk-3"))
   }
+
+  @Test func aRunMapsSQLiteOnlyOnceItStores() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-maps-sqlite")
+    let file = dir.file("store-later.js")
+    try """
+      console.log('ready');
+      setTimeout(async () => {
+        await nbridge.storage.set({ key: 'k', value: 'v' });
+        console.log('stored', await nbridge.storage.get({ key: 'k' }));
+        setTimeout(() => {}, 5000);
+      }, 2000);
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+    var env = NBridgeBinary.headless
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    let run = try NBridgeBinary.start(["run", file], environment: env)
+    defer { run.stop() }
+    #expect(run.waitForOutput("ready", timeout: 10))
+    let before = try ChildProcess.run("cat", ["/proc/\(run.pid)/maps"], environment: [:], timeout: 10).stdout
+    #expect(before.contains("libjavascriptcoregtk-4.1"))
+    #expect(!before.contains("libsqlite3"), "SQLite is mapped before the first storage call")
+    #expect(run.waitForOutput("stored v", timeout: 10))
+    let after = try ChildProcess.run("cat", ["/proc/\(run.pid)/maps"], environment: [:], timeout: 10).stdout
+    #expect(after.contains("libsqlite3"))
+  }
 }

@@ -17,7 +17,7 @@ final class SQLiteConnection: @unchecked Sendable {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
-    guard let handle else { throw SQLiteError(code: status, message: "out of memory") }
+    guard let handle else { throw SQLiteError(code: status, message: SQLiteError.noConnectionMessage) }
     guard status == SQLITE_OK else {
       let error = SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
       sqlite3_close_v2(handle)

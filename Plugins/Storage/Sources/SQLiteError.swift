@@ -13,6 +13,11 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
   /// Another connection (or process) holds a lock this call needed, even after the busy timeout.
   var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
+  /// Why an open gave no connection at all: libsqlite3 could not be opened, else memory ran out.
+  static var noConnectionMessage: String {
+    nbsqlite_load_error().map { String(cString: $0) } ?? "out of memory"
+  }
+
   /// `message (SQLite error N)`.
   var description: String { "\(message) (SQLite error \(code))" }
 }
