@@ -10,19 +10,19 @@ enum PreludeSource {
     PackageResources.page_shims_js, PackageResources.deferred_js, PackageResources.web_net_js, PackageResources.hooks_js,
   ])
 
-  /// The files `web.js` and `deferred.js` register: evaluated by `native.loadDeferred` on first touch.
+  /// The files `web.js`, `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = [
     "events": PackageResources.events_js, "abort": PackageResources.abort_js,
     "performance": PackageResources.performance_js, "crypto": PackageResources.crypto_js,
     "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
     "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
     "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js, "log": PackageResources.log_js,
-    "require": PackageResources.require_js,
+    "require": PackageResources.require_js, "inspect": PackageResources.inspect_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
   static let page = compose([
-    PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js, PackageResources.bridge_js,
+    PackageResources.inspect_js, PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js, PackageResources.bridge_js,
     PackageResources.log_js,
   ])
 

@@ -76,6 +76,8 @@ import Testing
       #expect("[INFO] app.js:3 " + lines[pair] == lines[pair + 1])
     }
     #expect(lines.first == "a 1 -0 b")
+    // No arguments: an empty line, as Node and a page's console print it.
+    #expect(lines[22] == "" && lines[23] == "[INFO] app.js:3 ")
   }
 
   @Test func levelFromTheFlagOrTheManifest() throws {

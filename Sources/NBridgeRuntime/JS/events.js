@@ -1,11 +1,95 @@
 // Event, CustomEvent, EventTarget, ErrorEvent and PromiseRejectionEvent by the DOM standard (one
 // target, no tree), and the global object as an EventTarget. Deferred (web.js): evaluated on the
-// first touch of one of its globals; returns them, with `fire` and `hasListeners` for the others.
+// first touch of one of its globals; returns them, with `fire` and `hasListeners` for the others,
+// `eventHandler` (an `on<type>` attribute) and the global `error`/`unhandledrejection` events that
+// web.js's hooks fire.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
   const NONE = 0, CAPTURING_PHASE = 1, AT_TARGET = 2, BUBBLING_PHASE = 3;
   const phases = { NONE, CAPTURING_PHASE, AT_TARGET, BUBBLING_PHASE };
+
+  // An `on<type>` attribute on a prototype: the handler runs among the listeners, at the place it
+  // was first set; a handler that returns false cancels the event.
+  function eventHandler(proto, type) {
+    const handlers = new WeakMap();
+    Object.defineProperty(proto, 'on' + type, {
+      get() {
+        return handlers.get(this)?.value ?? null;
+      },
+      set(value) {
+        let slot = handlers.get(this);
+        if (!slot) {
+          slot = { value: null };
+          handlers.set(this, slot);
+          this.addEventListener(type, (event) => {
+            if (typeof slot.value !== 'function') return;
+            if (slot.value.call(this, event) === false) event.preventDefault();
+          });
+        }
+        slot.value = typeof value === 'function' || (value && typeof value === 'object') ? value : null;
+      },
+      configurable: true,
+      enumerable: true,
+    });
+  }
+
+  // The global `onerror`/`onunhandledrejection` are plain properties a script may assign; they are
+  // called (page style: onerror gets message, filename, line, column, error; true cancels) before
+  // the listeners.
+  function where(error) {
+    const e = error !== null && typeof error === 'object' ? error : {};
+    return {
+      filename: typeof e.sourceURL === 'string' ? e.sourceURL : '',
+      lineno: typeof e.line === 'number' ? e.line : 0,
+      colno: typeof e.column === 'number' ? e.column : 0,
+    };
+  }
+  function describe(error) {
+    try {
+      return 'Uncaught ' + (error instanceof Error ? error.name + ': ' + error.message : String(error));
+    } catch {
+      return 'Uncaught exception';
+    }
+  }
+  let reporting = false;
+
+  // Fires the global `error` event for an uncaught `error`; true when a listener prevented its
+  // default (the run goes on).
+  function uncaught(error, { ErrorEvent, fire }) {
+    const handler = global.onerror;
+    if (reporting) return false;
+    reporting = true;
+    try {
+      const { filename, lineno, colno } = where(error);
+      const message = describe(error);
+      const event = new ErrorEvent('error', { cancelable: true, message, filename, lineno, colno, error });
+      if (typeof handler === 'function' && handler.call(global, message, filename, lineno, colno, error) === true) {
+        event.preventDefault();
+      }
+      fire(global, event);
+      return event.defaultPrevented;
+    } catch {
+      return false;
+    } finally {
+      reporting = false;
+    }
+  }
+
+  // Fires the global `unhandledrejection` event; true when a listener prevented its default.
+  function unhandledRejection(promise, reason, { PromiseRejectionEvent, fire }) {
+    const handler = global.onunhandledrejection;
+    const event = new PromiseRejectionEvent('unhandledrejection', { cancelable: true, promise, reason });
+    if (typeof handler === 'function') {
+      try {
+        if (handler.call(global, event) === false) event.preventDefault();
+      } catch (error) {
+        native.reportError(error);
+      }
+    }
+    fire(global, event);
+    return event.defaultPrevented;
+  }
 
   function build() {
     const listenersOf = new WeakMap();
@@ -333,7 +417,7 @@
       viaPrototype = false;
     }
     const proto = EventTarget.prototype;
-    return {
+    const built = {
       Event,
       CustomEvent,
       EventTarget,
@@ -344,7 +428,11 @@
       dispatchEvent: viaPrototype ? undefined : proto.dispatchEvent,
       fire,
       hasListeners: (target, type) => listenersOf.get(target)?.some((l) => l.type === type) ?? false,
+      eventHandler,
+      uncaught: (error) => uncaught(error, built),
+      unhandledRejection: (promise, reason) => unhandledRejection(promise, reason, built),
     };
+    return built;
   }
 
   return build();
