@@ -177,7 +177,7 @@ public final class Runtime {
     return finish()
   }
 
-  /// Creates the folders, installs the globals and starts launch-time plugins; returns an exit status on failure.
+  /// Creates the folders, starts launch-time plugins and installs the globals; returns an exit status on failure.
   func prepare(entry: String, installsGlobals: Bool = true) -> Int32? {
     for dir in [configuration.dataDirectory, configuration.sharedDirectory] where !makeDirectories(dir) {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
@@ -186,13 +186,15 @@ public final class Runtime {
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startLogForwarding()
+    // Plugins first: what they start waits in the kernel while the JS context is set up (the
+    // app plugin counts the launch on a thread), and no script can listen to them before it runs.
+    startLaunchPlugins()
     do {
       if installsGlobals { try installGlobals(entry: entry) }
     } catch {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    startLaunchPlugins()
     startControlServer()
     return exitCode
   }

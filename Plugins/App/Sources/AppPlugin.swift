@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeSystem
 
 /// `nbridge.app`: the app's identity and launch history, the device, `exit`, and the lifecycle
 /// state (`getState`; the runtime emits its `stateChange`, `pause` and `resume` events).
@@ -69,6 +70,7 @@ public final class AppPlugin: Plugin {
   private let probe = DeviceProbe()
   private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
+  private var counting: ThreadedValue<(Result<LaunchRecord, BridgeError>, [String])>?
 
   /// Keeps the context; the launch is counted in `start()`.
   public init(context: PluginContext) throws {
@@ -81,10 +83,13 @@ public final class AppPlugin: Plugin {
     if event == URLInbox.event { urls?.listenersChanged(count: count) }
   }
 
-  /// Counts this launch in the data dir. A failure is reported on stderr and by
-  /// `appInfo`/`deviceInfo`, never by stopping the run.
+  /// Counts this launch in the data dir, on a thread of its own (a read, a write and a rename
+  /// that overlap the JS context's set-up); `appInfo`/`deviceInfo` and `stop()` wait for it. A
+  /// failure is reported on stderr and by `appInfo`/`deviceInfo`, never by stopping the run.
   public func start() async throws {
-    _ = recordedLaunch()
+    let directory = context.dataDirectory
+    let now = ISO8601.currentMilliseconds()
+    counting = ThreadedValue { Self.countLaunch(in: directory, now: now) }
     if context.lifecycle.followsSession, context.manifest.lifecycle?.followSession != false {
       let watcher = SessionWatcher(lifecycle: context.lifecycle, mainContext: context.glibMainContext)
       watcher.startWhenTheLoopWaits(address: context.environment["NBRIDGE_LOGIND_BUS"])
@@ -92,8 +97,9 @@ public final class AppPlugin: Plugin {
     }
   }
 
-  /// Stops following the session.
+  /// Stops following the session; the launch is counted by then.
   public func stop() async {
+    if counting != nil { _ = recordedLaunch() }
     session?.stop()
   }
 
@@ -104,21 +110,26 @@ public final class AppPlugin: Plugin {
 
   private func recordedLaunch() -> Result<LaunchRecord, BridgeError> {
     if let record { return record }
-    let context = self.context
-    let result: Result<LaunchRecord, BridgeError>
-    do {
-      result = .success(
-        try LaunchRecord.recordLaunch(
-          in: context.dataDirectory, now: ISO8601.currentMilliseconds(), warn: { context.warn($0) }))
-    } catch let error as BridgeError {
-      context.warn(error.message)
-      result = .failure(error)
-    } catch {
-      context.warn("\(error)")
-      result = .failure(BridgeError.unavailable("cannot record this launch: \(error)"))
-    }
+    let (result, warnings) = counting?.value ?? Self.countLaunch(in: context.dataDirectory, now: ISO8601.currentMilliseconds())
+    counting = nil
+    for warning in warnings { context.warn(warning) }
     record = result
     return result
+  }
+
+  /// Counts a launch in `directory`: the record, or why it could not be counted, and what to warn about.
+  private nonisolated static func countLaunch(in directory: String, now: Int64) -> (
+    Result<LaunchRecord, BridgeError>, [String]
+  ) {
+    var warnings: [String] = []
+    do {
+      let record = try LaunchRecord.recordLaunch(in: directory, now: now, warn: { warnings.append($0) })
+      return (.success(record), warnings)
+    } catch let error as BridgeError {
+      return (.failure(error), warnings + [error.message])
+    } catch {
+      return (.failure(BridgeError.unavailable("cannot record this launch: \(error)")), warnings + ["\(error)"])
+    }
   }
 }
 
