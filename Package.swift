@@ -34,6 +34,9 @@ let package = Package(
     .target(name: "CWebKitGTK"),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
     .target(name: "CSoup"),
+    // argc and argv for the Swift runtime without its start-up read of /proc/self/maps (the
+    // `nbridge` executable only: StartArguments.c says why).
+    .target(name: "CStartArguments"),
     .systemLibrary(
       name: "CGio", path: "Plugins/Notification/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -93,7 +96,7 @@ let package = Package(
 
     .executableTarget(
       name: "nbridge",
-      dependencies: ["NBridgeCLI", "NBridgeBuiltins"],
+      dependencies: ["NBridgeCLI", "NBridgeBuiltins", "CStartArguments"],
       exclude: ["startup-order.txt"],
       swiftSettings: strict,
       // Start-up: the Swift runtime and FoundationEssentials (from ArgumentParser) linked in
@@ -101,10 +104,15 @@ let package = Package(
       // map and relocate, about 4 ms and 4 MiB less at every start (README, Performance).
       // The functions a run executes first are laid out together (startup-order.txt, written by
       // Benchmarks/StartupOrder/generate.py): 2.3 MiB less resident code at every start.
+      // Linked at a fixed address (-no-pie, as Go links its programs): a position-independent
+      // executable has 42,000 pointers in its Swift metadata relocated at every start, about 130
+      // page copies and 0.8-1.1 ms before `main` (README, Performance). The shared libraries,
+      // stack, heap and JavaScriptCore's memory keep their random addresses; a packager who
+      // wants the executable's too removes "-no-pie".
       linkerSettings: [
         .unsafeFlags(
           [
-            "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker",
+            "-Xclang-linker", "-no-pie", "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker",
             "pack-relative-relocs", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/nbridge/startup-order.txt",
             "-Xlinker", "--no-warn-symbol-ordering",
           ],

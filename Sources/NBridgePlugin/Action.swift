@@ -6,8 +6,14 @@
 public struct Action<P: Plugin>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
-  /// The shape of the options object: the one given, else `Shape(decoding:)` of the options type.
-  public var options: Shape
+  /// The shape of the options object: the one given, else `Shape(decoding:)` of the options type
+  /// (recorded on first read).
+  public var options: Shape {
+    get { lazyOptions.value }
+    set { lazyOptions = LazyShape(newValue) }
+  }
+  /// The options shape, recorded when first read.
+  private(set) var lazyOptions: LazyShape
   /// The shape of the result.
   public var result: Shape
   /// The shape of each streamed intermediate result, for actions that stream to `retainCallback`.
@@ -28,8 +34,9 @@ public struct Action<P: Plugin>: Sendable {
   ) {
     self.answersWithoutPermission = answersWithoutPermission
     self.name = name
-    self.options = options ?? Shape(decoding: O.self)
-    self.optionsType = DecodableType(type: O.self)
+    let optionsType = DecodableType(type: O.self)
+    self.lazyOptions = options.map { LazyShape($0) } ?? LazyShape { optionsType.recordedShape }
+    self.optionsType = optionsType
     self.result = result
     self.streams = streams
     self.summary = summary
@@ -84,11 +91,19 @@ public struct Action<P: Plugin>: Sendable {
     _ body: @escaping @BridgeActor @Sendable (P, O, Call) throws -> R
   ) {
     // An action on raw JSON values needs no decoding or encoding: skip both on the hot path.
-    let sync: @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue =
-      (body as Any as? @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue) ?? { plugin, json, call in
+    // Compared by metatype (a cast of the closure to the function type costs a runtime lookup
+    // of that type at every start); the bit cast is sound because a generic function value is
+    // held in its most abstract form, the same for `(P, O, Call) -> R` once O and R are JSONValue,
+    // and taken out to the concrete type through a thunk.
+    let sync: @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue
+    if O.self == JSONValue.self, R.self == JSONValue.self {
+      sync = unsafeBitCast(body, to: (@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue).self)
+    } else {
+      sync = { plugin, json, call in
         let options = try JSONValueDecoder().decode(O.self, from: json)
         return try JSONValueEncoder().encode(try body(plugin, options, call))
       }
+    }
     self.init(
       name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
       answersWithoutPermission: answersWithoutPermission, body: .sync(sync))
@@ -97,15 +112,18 @@ public struct Action<P: Plugin>: Sendable {
 
 extension Action {
   /// The shape the options type reads, recorded from its `init(from:)`: tests compare it with `options`.
-  package var decodedOptions: Shape {
-    func record<O: Decodable>(_ type: O.Type) -> Shape { Shape(decoding: type) }
-    return record(optionsType.type)
-  }
+  package var decodedOptions: Shape { optionsType.recordedShape }
 }
 
 /// An options type, kept to be recorded later (a metatype of a plain `Decodable` is not `Sendable`).
 struct DecodableType: @unchecked Sendable {
   let type: any Decodable.Type
+
+  /// The shape the type's `init(from:)` reads (`Shape(decoding:)`).
+  var recordedShape: Shape {
+    func record<O: Decodable>(_ decodable: O.Type) -> Shape { Shape(decoding: decodable) }
+    return record(self.type)
+  }
 }
 
 /// A type-erased action body.

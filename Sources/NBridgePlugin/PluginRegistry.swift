@@ -49,7 +49,7 @@ public struct AnyPluginDefinition: Sendable {
     startsAtLaunch = definition.startsAtLaunch
     actions = definition.actions.map {
       ActionInfo(
-        name: $0.name, options: $0.options, result: $0.result, streams: $0.streams, summary: $0.summary,
+        name: $0.name, lazyOptions: $0.lazyOptions, result: $0.result, streams: $0.streams, summary: $0.summary,
         timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission)
     }
     events = definition.events
@@ -65,8 +65,11 @@ public struct AnyPluginDefinition: Sendable {
 public struct ActionInfo: Sendable, Hashable {
   /// The action name JS calls (`set` for `nbridge.storage.set`).
   public var name: String
-  /// The shape of the options object it takes.
-  public var options: Shape
+  /// The shape of the options object it takes (recorded from the options type on first read).
+  public var options: Shape {
+    get { lazyOptions.value }
+    set { lazyOptions = LazyShape(newValue) }
+  }
   /// The shape of the value its Promise resolves with.
   public var result: Shape
   /// Its streamed intermediate results' shape, if it streams.
@@ -77,6 +80,38 @@ public struct ActionInfo: Sendable, Hashable {
   public var timeLimit: Double?
   /// Whether it answers even when the app may not use the service.
   public var answersWithoutPermission: Bool = false
+  private var lazyOptions: LazyShape
+
+  init(
+    name: String, lazyOptions: LazyShape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
+    answersWithoutPermission: Bool
+  ) {
+    self.name = name
+    self.lazyOptions = lazyOptions
+    self.result = result
+    self.streams = streams
+    self.summary = summary
+    self.timeLimit = timeLimit
+    self.answersWithoutPermission = answersWithoutPermission
+  }
+
+  /// Equal when every declared field is, the options shape included.
+  public static func == (lhs: ActionInfo, rhs: ActionInfo) -> Bool {
+    lhs.name == rhs.name && lhs.result == rhs.result && lhs.streams == rhs.streams && lhs.summary == rhs.summary
+      && lhs.timeLimit == rhs.timeLimit && lhs.answersWithoutPermission == rhs.answersWithoutPermission
+      && lhs.options == rhs.options
+  }
+
+  /// Hashes every declared field, the options shape included.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(name)
+    hasher.combine(options)
+    hasher.combine(result)
+    hasher.combine(streams)
+    hasher.combine(summary)
+    hasher.combine(timeLimit)
+    hasher.combine(answersWithoutPermission)
+  }
 }
 
 /// A live plugin of one run with its type erased, its actions ready to call.

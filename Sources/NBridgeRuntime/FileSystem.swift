@@ -28,7 +28,15 @@ public func absolutePath(_ path: String) -> String {
       parts.append(part)
     }
   }
-  return "/" + parts.joined(separator: "/")
+  // Appended part by part, each as a `String`: `joined(separator:)` and `+=` of a substring run
+  // the standard library's generic code, whose first type lookups cost more than the path.
+  if parts.isEmpty { return "/" }
+  var result = ""
+  for part in parts {
+    result += "/"
+    result += String(part)
+  }
+  return result
 }
 
 /// Creates `path` and its parents (mode 0700 for new folders); true when it exists afterwards.

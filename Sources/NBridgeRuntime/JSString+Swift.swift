@@ -9,7 +9,22 @@ extension String {
       self = ""
       return
     }
-    self = String(decoding: UnsafeBufferPointer(start: chars, count: length), as: UTF16.self)
+    let units = UnsafeBufferPointer(start: chars, count: length)
+    // ASCII, the usual case, is copied byte by byte; other text goes through the standard
+    // library's UTF-16 decoding (generic code, slower to start, which repairs lone surrogates).
+    var ascii = true
+    for unit in units where unit >= 0x80 {
+      ascii = false
+      break
+    }
+    if ascii {
+      self = String(unsafeUninitializedCapacity: length) { bytes in
+        for i in 0..<length { bytes[i] = UInt8(truncatingIfNeeded: units[i]) }
+        return length
+      }
+    } else {
+      self = String(decoding: units, as: UTF16.self)
+    }
   }
 
   /// A new `JSStringRef` holding this string; the caller releases it.
