@@ -11,29 +11,15 @@ extension Runtime {
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
-      ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog),
+      ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog), ("bridgeTables", nativeBridgeTables),
     ]
     for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
 
-    var services: [JSONValue] = []
-    for slot in slots {
-      services.append([
-        "name": .string(slot.definition.service),
-        "permission": .string(slot.definition.permission),
-        "allowed": .bool(slot.allowed),
-        "actions": .array(slot.definition.actions.map { .string($0.name) }),
-        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
-      ])
-    }
     nativeObject = Protected(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
-    js.setProperty(shared, "services", js.value(.array(services)))
-    let (codes, messages) = BridgeMessages.prelude
-    js.setProperty(shared, "codes", js.value(codes))
-    js.setProperty(shared, "messages", js.value(messages))
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
     js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
@@ -51,6 +37,23 @@ extension Runtime {
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
+  }
+
+  /// What `bridge.js` is built from, asked for when it first loads (not at every start): each
+  /// service with its actions and events, the error codes and the messages of the bridge's errors.
+  func bridgeTables() -> JSONValue {
+    var services: [JSONValue] = []
+    for slot in slots {
+      services.append([
+        "name": .string(slot.definition.service),
+        "permission": .string(slot.definition.permission),
+        "allowed": .bool(slot.allowed),
+        "actions": .array(slot.definition.actions.map { .string($0.name) }),
+        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+      ])
+    }
+    let (codes, messages) = BridgeMessages.prelude
+    return ["services": .array(services), "codes": codes, "messages": messages]
   }
 
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
@@ -116,6 +119,10 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
 }
 
 /// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
+}
+
 private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in
     let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds

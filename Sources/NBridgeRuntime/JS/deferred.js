@@ -11,6 +11,8 @@
     // A value the script assigned first stays (WKBridgeKit's page script sets its own nbridge).
     const assigned = ['nbridge', 'webkit'].map((name) => [name, Object.getOwnPropertyDescriptor(global, name)])
       .filter(([, own]) => own && !own.get);
+    // internal.services, codes and messages: asked for here, not built at every start.
+    Object.assign(internal, native.bridgeTables());
     for (const file of ['bridge', 'wkbridge', 'log']) native.loadDeferred(file)(global, internal);
     for (const [name, own] of assigned) Object.defineProperty(global, name, own);
     return {};

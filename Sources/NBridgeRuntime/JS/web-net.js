@@ -25,7 +25,14 @@
   const setEntry = internal.setEntry;
   internal.setEntry = function (path) {
     setEntry(path);
-    const folder = path.slice(0, path.lastIndexOf('/') + 1) || '/';
-    internal.entryFolderURL = 'file://' + folder.split('/').map(encodeURIComponent).join('/');
+    // Worked out on the first fetch, not at every start.
+    let url;
+    Object.defineProperty(internal, 'entryFolderURL', {
+      get() {
+        const folder = path.slice(0, path.lastIndexOf('/') + 1) || '/';
+        return url ??= 'file://' + folder.split('/').map(encodeURIComponent).join('/');
+      },
+      configurable: true,
+    });
   };
 });
