@@ -11,9 +11,12 @@ import NBridgeSystem
 /// identity of the nbridge binary that wrote it (another build rewrites differently and starts
 /// afresh) and, per module, the path, the file's device, inode, size, modification and change
 /// times (a change time cannot be set back, so an edit that keeps the size and the
-/// modification time is still seen), the script and the record in UTF-16. A file that does not
-/// parse is ignored; writing is a temporary file renamed over the old one (no `fsync`: a lost
-/// cache only costs a rewrite). The folder keeps the 256 files written last.
+/// modification time is still seen), the script and the record in UTF-16. A module whose text
+/// the runtime gave (the entry, read before it was known to be a module) is kept with that
+/// text and matched by it instead of by a stamp. Last comes the entry's linked graph as the
+/// loader recorded it (`GraphPlan`). A file that does not parse is ignored; writing is a
+/// temporary file renamed over the old one (no `fsync`: a lost cache only costs a rewrite).
+/// The folder keeps the 256 files written last.
 struct ModuleCache {
   /// A file's identity and version.
   struct Stamp: Equatable {
@@ -33,6 +36,9 @@ struct ModuleCache {
       changedNanoseconds = Int64(info.st_ctim.tv_nsec)
     }
 
+    /// The stamp of a module matched by its text, not by a file.
+    static let byText = Stamp(device: 0, inode: 0, size: 0, times: [0, 0, 0, 0])
+
     init(device: UInt64, inode: UInt64, size: Int64, times: [Int64]) {
       self.device = device
       self.inode = inode
@@ -46,6 +52,8 @@ struct ModuleCache {
   /// whether it holds module syntax (a `.js` file without any is CommonJS when detected).
   struct Entry {
     var stamp: Stamp
+    /// The text it was compiled from, for a module whose text the runtime gave (nil: the file's).
+    var source: [UInt16]?
     var script: [UInt16]
     var record: [UInt16]
     var headWidth: Int
@@ -58,8 +66,25 @@ struct ModuleCache {
     }
   }
 
+  /// The entry's module graph as the loader linked it: its modules in load order (each with
+  /// the form it was compiled in: a generator for a module in a cycle) and the loader's own
+  /// description of the links (`text`, JSON it reads back). Valid while every module in it is,
+  /// under the same import map and module type (`key`).
+  struct GraphPlan {
+    var key: String
+    var text: [UInt16]
+    var modules: [(path: String, generator: Bool)]
+  }
+
   /// The cache file.
   let file: String
+  /// The entry path the file is for.
+  let entry: String
+  /// The graph recorded last (nil until a run records one).
+  private(set) var plan: GraphPlan?
+  /// The recorded graph, if it was recorded under this run's key and every module in it is
+  /// unchanged when the file was read (its modules are then looked up already).
+  private(set) var validPlan: GraphPlan?
   /// What the file held, by path.
   private var stored: [String: Entry] = [:]
   /// What this run used, by path: valid stored entries and new ones.
@@ -67,27 +92,55 @@ struct ModuleCache {
   /// Whether this run compiled a module the file did not hold (the file is rewritten at the end).
   private(set) var changed = false
 
-  private static let magic: [UInt8] = Array("nbridge module cache 1\n".utf8)
+  private static let magic: [UInt8] = Array("nbridge module cache 2\n".utf8)
 
-  /// The cache of the graph entered at `entry`, in `directory` (read now).
-  init(entry: String, directory: String) {
+  /// The cache of the graph entered at `entry`, in `directory`, read now; its recorded graph
+  /// is checked against `graphKey` (the manifest's module type and import map) and the stamps
+  /// of its modules, the entry's against `entrySource` when the runtime read it.
+  init(entry: String, directory: String, graphKey: String, entrySource: [UInt16]?) {
+    self.entry = entry
     file = directory + "/" + ModuleCache.hashName(entry)
-    stored = (try? POSIX.readFile(file)).flatMap(ModuleCache.parse) ?? [:]
+    if let parsed = (try? POSIX.readFile(file)).flatMap(ModuleCache.parse) {
+      (stored, plan) = parsed
+    }
+    validPlan = validated(key: graphKey, source: entrySource)
   }
 
-  /// The entry for the module at `path` if the file still has the stamp it was compiled under.
-  mutating func lookup(_ path: String) -> Entry? {
-    if let entry = used[path] { return entry }
-    guard let entry = stored[path], Stamp(path: path) == entry.stamp else { return nil }
+  /// The entry for the module at `path` if the file still has the stamp it was compiled under
+  /// or, when `source` is given, if it was compiled from that text.
+  mutating func lookup(_ path: String, source: [UInt16]? = nil) -> Entry? {
+    if let entry = used[path] { return entry.source == source ? entry : nil }
+    guard let entry = stored[path], entry.source == source else { return nil }
+    if source == nil && Stamp(path: path) != entry.stamp { return nil }
     used[path] = entry
     return entry
   }
 
-  /// Records what `path` compiled to; `stamp` is the file's, taken before it was read.
-  mutating func store(_ path: String, stamp: Stamp, info: ModuleRecordInfo, hasModuleSyntax: Bool) {
+  /// What this run has used of the module at `path` (looked up or compiled).
+  func usedEntry(_ path: String) -> Entry? { used[path] }
+
+  /// Records what `path` compiled to: from its file, whose `stamp` was taken before the read,
+  /// or from the `source` the runtime gave.
+  mutating func store(_ path: String, stamp: Stamp, source: [UInt16]?, info: ModuleRecordInfo, hasModuleSyntax: Bool) {
     used[path] = Entry(
-      stamp: stamp, script: info.script, record: info.json, headWidth: info.headWidth,
+      stamp: stamp, source: source, script: info.script, record: info.json, headWidth: info.headWidth,
       hasTopLevelAwait: info.hasTopLevelAwait, hasModuleSyntax: hasModuleSyntax)
+    changed = true
+  }
+
+  /// The recorded graph's modules, if `key` is the one it was recorded under and every module
+  /// is still valid (the entry's text is `source`); nil otherwise.
+  private mutating func validated(key: String, source: [UInt16]?) -> GraphPlan? {
+    guard let plan, plan.key == key else { return nil }
+    for module in plan.modules {
+      guard lookup(module.path, source: module.path == entry ? source : nil) != nil else { return nil }
+    }
+    return plan
+  }
+
+  /// Keeps `plan` as the entry's graph (written at the end of the run).
+  mutating func record(_ plan: GraphPlan) {
+    self.plan = plan
     changed = true
   }
 
@@ -107,9 +160,23 @@ struct ModuleCache {
         out.int(time)
       }
       out.int(Int64(entry.headWidth))
-      out.int((entry.hasTopLevelAwait ? 2 : 0) | (entry.hasModuleSyntax ? 1 : 0))
+      out.int((entry.source != nil ? 4 : 0) | (entry.hasTopLevelAwait ? 2 : 0) | (entry.hasModuleSyntax ? 1 : 0))
+      if let source = entry.source { out.units(source) }
       out.units(entry.script)
       out.units(entry.record)
+    }
+    // The plan only names modules this file holds.
+    if let plan, plan.modules.allSatisfy({ used[$0.path] != nil }) {
+      out.int(1)
+      out.utf8(plan.key)
+      out.units(plan.text)
+      out.int(Int64(plan.modules.count))
+      for module in plan.modules {
+        out.utf8(module.path)
+        out.int(module.generator ? 1 : 0)
+      }
+    } else {
+      out.int(0)
     }
     let folder = String(file[..<(file.lastIndex(of: "/") ?? file.startIndex)])
     try? POSIX.makeDirectories(folder)
@@ -155,8 +222,8 @@ struct ModuleCache {
     fnv1aHex(text, offset: UInt64(0xcbf2_9ce4_8422_2325), prime: 0x100_0000_01b3)
   }
 
-  /// The entries of a cache file's `bytes`; nil when they are not one this binary wrote.
-  static func parse(_ bytes: [UInt8]) -> [String: Entry]? {
+  /// The entries and the plan of a cache file's `bytes`; nil when they are not one this binary wrote.
+  static func parse(_ bytes: [UInt8]) -> (entries: [String: Entry], plan: GraphPlan?)? {
     let head = magic + binaryIdentity
     guard bytes.count >= head.count, bytes[0..<head.count].elementsEqual(head) else { return nil }
     var reader = Reader(bytes: bytes, offset: head.count)
@@ -170,15 +237,30 @@ struct ModuleCache {
         guard let time = reader.int() else { return nil }
         times.append(time)
       }
-      guard let headWidth = reader.int(), let flags = reader.int(), let script = reader.units(),
-        let record = reader.units()
-      else { return nil }
+      guard let headWidth = reader.int(), let flags = reader.int() else { return nil }
+      var source: [UInt16]?
+      if flags & 4 != 0 {
+        guard let text = reader.units() else { return nil }
+        source = text
+      }
+      guard let script = reader.units(), let record = reader.units() else { return nil }
       let stamp = Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, times: times)
       entries[path] = Entry(
-        stamp: stamp, script: script, record: record, headWidth: Int(headWidth), hasTopLevelAwait: flags & 2 != 0,
-        hasModuleSyntax: flags & 1 != 0)
+        stamp: stamp, source: source, script: script, record: record, headWidth: Int(headWidth),
+        hasTopLevelAwait: flags & 2 != 0, hasModuleSyntax: flags & 1 != 0)
     }
-    return reader.offset == bytes.count ? entries : nil
+    guard let hasPlan = reader.int() else { return nil }
+    var plan: GraphPlan?
+    if hasPlan == 1 {
+      guard let key = reader.utf8(), let text = reader.units(), let count = reader.int(), count >= 0 else { return nil }
+      var modules: [(path: String, generator: Bool)] = []
+      for _ in 0..<count {
+        guard let path = reader.utf8(), let generator = reader.int(), entries[path] != nil else { return nil }
+        modules.append((path, generator == 1))
+      }
+      plan = GraphPlan(key: key, text: text, modules: modules)
+    }
+    return reader.offset == bytes.count ? (entries, plan) : nil
   }
 
   /// Little-endian integers, UTF-8 strings and UTF-16 arrays, each length first.

@@ -12,6 +12,7 @@ extension Runtime {
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
       ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog), ("bridgeTables", nativeBridgeTables),
+      ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
     ]
     for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))

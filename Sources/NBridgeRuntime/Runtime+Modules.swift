@@ -8,6 +8,8 @@ import Synchronization
 package enum ModuleLoaderStatistics {
   /// Entry paths, one per load.
   package static let entries = Mutex<[String]>([])
+  /// Entry paths whose graph was replayed from the module cache, one per run.
+  package static let replayed = Mutex<[String]>([])
 }
 
 /// ES modules: which entries are modules, the loader (JS/modules.js, evaluated on first use) and
@@ -34,7 +36,7 @@ extension Runtime {
     let shared = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "moduleType", JSValueMakeBoolean(js.ref, configuration.manifest.type == "module"))
-    for name in ["requireFile", "Promise", "shiftColumns"] {
+    for name in ["requireFile", "Promise", "shiftColumns", "lazyColumnShifts"] {
       if let value = js.property(hooks, name) { js.setProperty(shared, name, value) }
     }
     let manifest = configuration.manifest
@@ -55,7 +57,7 @@ extension Runtime {
     let entry = entryPath
     ModuleLoaderStatistics.entries.withLock { $0.append(entry) }
     if let directory = configuration.moduleCacheDirectory, !entry.isEmpty {
-      moduleCache = ModuleCache(entry: entry, directory: directory)
+      moduleCache = readModuleCache(directory: directory)
     }
     guard let object = js.object(js.property(shared, "loader")) else {
       throw JSException(value: js.string("the module loader did not load"))
@@ -166,13 +168,14 @@ let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exc
     guard let runtime = Runtime.current else { return NativeResult() }
     let path = runtime.js.toString(args[1])
     let detect = JSValueToBoolean(runtime.js.ref, args[2])
-    let fromFile = JSValueIsUndefined(runtime.js.ref, args[0])
-    if fromFile, let entry = runtime.moduleCache?.lookup(path) {
+    let source = JSValueIsUndefined(runtime.js.ref, args[0]) ? nil : runtime.js.toString(args[0])
+    if runtime.moduleCache != nil, let entry = runtime.moduleCache?.lookup(path, source: source.map { Array($0.utf16) }) {
       if detect && !entry.hasModuleSyntax { return NativeResult(value: JSValueMakeNull(runtime.js.ref)) }
+      if let source { runtime.sources[path] = source }
       return runtime.compiledModule(
         path: path, script: entry.script, plain: entry.plainScript, record: entry.record)
     }
-    return runtime.compileModule(path: path, source: fromFile ? nil : runtime.js.toString(args[0]), detect: detect)
+    return runtime.compileModule(path: path, source: source, detect: detect)
   }
   if let thrown = result.exception { exception?.pointee = thrown }
   return result.value
@@ -187,6 +190,7 @@ extension Runtime {
     if let source {
       sources[path] = source
       units = Array(source.utf16)
+      if moduleCache != nil { stamp = .byText }
     } else {
       // The stamp before the read: a file written meanwhile is compiled again next time.
       if moduleCache != nil { stamp = ModuleCache.Stamp(path: path) }
@@ -206,7 +210,8 @@ extension Runtime {
     if detect && !hasModuleSyntax { return NativeResult(value: JSValueMakeNull(js.ref)) }
     let result = compiledModule(path: path, script: info.script, plain: info.plainScript, record: info.json)
     if result.exception == nil, let stamp {
-      moduleCache?.store(path, stamp: stamp, info: info, hasModuleSyntax: hasModuleSyntax)
+      moduleCache?.store(
+        path, stamp: stamp, source: source == nil ? nil : units, info: info, hasModuleSyntax: hasModuleSyntax)
     }
     return result
   }

@@ -2,6 +2,7 @@ import CJavaScriptCore
 import Glibc
 import NBridgePlugin
 import NBridgeModuleSyntax
+import NBridgeSystem
 
 /// Runs one script in a fresh JavaScriptCore context with a set of plugins.
 ///
@@ -43,6 +44,10 @@ public final class Runtime {
   var moduleGenerators: [String: [UInt16]] = [:]
   /// The compiled modules kept between runs of this entry (`RuntimeConfiguration.moduleCacheDirectory`).
   var moduleCache: ModuleCache?
+  /// Whether the loader has asked for the entry's recorded module graph (it may once a run).
+  var moduleGraphAsked = false
+  /// The module cache being read on a thread (a module entry's run, until the loader takes it).
+  var pendingModuleCache: ThreadedValue<ModuleCache>?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -156,12 +161,15 @@ public final class Runtime {
   }
 
   func runMain(source: String, name: String) -> Int32 {
+    let isModule = isModuleEntry(name, source: source)
+    let usesLoader = isModule && !ScriptSyntax.runsWithoutLoader(source)
+    if usesLoader { startReadingModuleCache(entry: name, source: source) }
     if let status = prepare(entry: name) { return status }
     sources[name] = source
     entryDirectory = dirOf(name)
     entryPath = name
-    if isModuleEntry(name, source: source) {
-      if ScriptSyntax.runsWithoutLoader(source) {
+    if isModule {
+      if !usesLoader {
         runModuleWithoutLoader(source, url: name)
       } else {
         runModuleMain(name, source: source)

@@ -27,6 +27,15 @@ import Testing
     #expect(r.stdout == "hello 42 { a: [ 1, 'x' ], b: null } %s=%d n 7\n")
   }
 
+  @Test func primitivesPrintAsInspectPrintsThemAloneAndBesideAnObject() throws {
+    // Strings, numbers, booleans and undefined alone take a shorter path than a line with an
+    // object or a placeholder; both must print them alike (negative zero included).
+    let r = try run(
+      "console.log(42, -0, 0, 1.5, NaN, -Infinity, true, undefined, 'x');\n"
+        + "console.log(42, -0, 0, 1.5, NaN, -Infinity, true, undefined, 'x', {});\nconsole.log(-0);\n")
+    #expect(r.stdout == "42 -0 0 1.5 NaN -Infinity true undefined x\n42 -0 0 1.5 NaN -Infinity true undefined x {}\n-0\n")
+  }
+
   @Test func formatsPlaceholdersAndSendsWarnToStderr() throws {
     let r = try run("console.log('%s is %d years', 'Ann', 42); console.warn('careful'); console.error(new Error('bad'))")
     #expect(r.stdout == "Ann is 42 years\n")

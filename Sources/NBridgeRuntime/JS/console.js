@@ -5,20 +5,38 @@
   // Scripts run with top-level await are wrapped in an async function whose head sits on
   // their first line, and modules are rewritten: the widths inserted, by URL, as
   // [line, generated column, width], are taken off the columns after them (inspect.js).
+  // A module loader that replays a cached graph hands over a source it asks on first need.
   const columnShifts = new Map();
-  internal.columnShifts = columnShifts;
+  let lazyShifts;
+  internal.columnShifts = { get: (url) => columnShifts.get(url) ?? (lazyShifts && lazyShifts(url)) };
   // inspect.js: included before this file in a page; in a headless run evaluated on first need.
   let formatting = internal.formatting;
   const formatter = () => (formatting ??= internal.native.loadDeferred('inspect')(global, internal));
   const inspect = (value, depth, seen) => formatter().inspect(value, depth, seen);
   const formatStack = (stack) => formatter().formatStack(stack);
-  // Plain strings (the first without a %) print as themselves, joined by spaces, without inspect.js.
+  // Plain strings (the first without a %), numbers, booleans and undefined print as inspect.js
+  // would print them, joined by spaces, without loading it.
   function format(items) {
     let text = '';
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
-      if (typeof item !== 'string' || (i === 0 && item.indexOf('%') >= 0)) return formatter().format(items);
-      text += i === 0 ? item : ' ' + item;
+      let part;
+      switch (typeof item) {
+        case 'string':
+          if (i === 0 && item.indexOf('%') >= 0) return formatter().format(items);
+          part = item;
+          break;
+        case 'number':
+          part = item === 0 && 1 / item < 0 ? '-0' : String(item);
+          break;
+        case 'boolean':
+        case 'undefined':
+          part = String(item);
+          break;
+        default:
+          return formatter().format(items);
+      }
+      text += i === 0 ? part : ' ' + part;
     }
     return text;
   }
@@ -82,6 +100,9 @@
     formatStack,
     shiftColumns(url, shifts) {
       columnShifts.set(url, shifts);
+    },
+    lazyColumnShifts(source) {
+      lazyShifts = source;
     },
   });
 });

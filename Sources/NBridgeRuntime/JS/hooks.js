@@ -8,6 +8,7 @@
     emit: (sid, event, payload) => internal.emit(sid, event, payload),
     lifecycleListener: (name) => internal.lifecycleListener(name),
     shiftColumns: internal.shiftColumns,
+    lazyColumnShifts: internal.lazyColumnShifts,
     setEntry: internal.setEntry,
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,

@@ -169,6 +169,7 @@
     return 'detect';
   }
 
+  // Every field a record ever gets, made at once: all records share one shape.
   function record(url, kind, path) {
     return {
       url,
@@ -182,48 +183,91 @@
       evalError: undefined,
       topPromise: undefined,
       namespace: undefined,
+      info: undefined,
+      localExports: undefined,
+      indirectExports: undefined,
+      values: undefined,
+      fn: undefined,
+      plain: false,
+      hasTLA: false,
+      defaultLocal: undefined,
+      ctx: undefined,
+      gen: undefined,
+      ready: undefined,
+      getters: undefined,
+      depsLoaded: false,
+      environmentReady: false,
+      dfsIndex: 0,
+      dfsAncestorIndex: 0,
+      cycleRoot: undefined,
+      graph: undefined,
+      wiring: undefined,
     };
   }
 
   function instantiate(m, compiled) {
     m.info = compiled;
     m.hasTLA = compiled.tla;
-    m.localExports = new Map();
-    m.indirectExports = new Map();
-    for (const e of compiled.exports) {
-      if (e.local !== undefined) m.localExports.set(e.name, e.local);
-      else m.indirectExports.set(e.name, e);
-    }
-    const ctx = Object.create(null);
-    let meta;
-    const dynamicImport = (specifier, options) => importDynamic(specifier, options, m);
-    Object.defineProperty(dynamicImport, 'meta', {
-      get() {
-        if (!meta) {
-          meta = Object.create(null);
-          meta.url = m.url;
-          meta.resolve = (specifier) => resolve(String(specifier), m.url);
-        }
-        return meta;
-      },
-    });
-    ctx.import = dynamicImport;
-    m.ctx = ctx;
+    m.defaultLocal = compiled.defaultLocal;
+    describe(m);
+    m.ctx = moduleContext(m);
     m.fn = compiled.fn;
     m.plain = compiled.plain;
     // A plain function (no cycle seen yet, no top-level await) runs whole when evaluated; its
     // getters exist from then on. A module found in a cycle becomes a generator at link time.
     if (!compiled.plain) startGenerator(m);
   }
+  // The module's exports by name (local and indirect), from its record (read now if a cached
+  // graph was replayed without it).
+  function describe(m) {
+    if (m.localExports) return;
+    if (!m.info) m.info = JSON.parse(native.moduleRecord(m.path));
+    m.localExports = new Map();
+    m.indirectExports = new Map();
+    for (const e of m.info.exports) {
+      if (e.local !== undefined) m.localExports.set(e.name, e.local);
+      else m.indirectExports.set(e.name, e);
+    }
+  }
+  // The object a module's function gets: its imports (defined at link time), import() and
+  // import.meta; the function sets `export` to its getters.
+  function moduleContext(m) {
+    const ctx = Object.create(contextPrototype);
+    ctx[MODULE] = m;
+    return ctx;
+  }
+  // `import` is made when a module first uses import() or import.meta (few do).
+  const MODULE = Symbol('module');
+  const contextPrototype = Object.create(null, {
+    import: {
+      get() {
+        const m = this[MODULE];
+        let meta;
+        const dynamicImport = (specifier, options) => importDynamic(specifier, options, m);
+        Object.defineProperty(dynamicImport, 'meta', {
+          get() {
+            if (!meta) {
+              meta = Object.create(null);
+              meta.url = m.url;
+              meta.resolve = (specifier) => resolve(String(specifier), m.url);
+            }
+            return meta;
+          },
+        });
+        Object.defineProperty(this, 'import', { value: dynamicImport });
+        return dynamicImport;
+      },
+    },
+  });
   // Runs the generator function up to its first `yield`: the module's getters exist from here.
   function startGenerator(m) {
     m.plain = false;
     m.gen = m.fn.call(undefined, m.ctx);
     // An async generator's first `yield` settles a tick later: evaluation waits for `ready`.
     const first = m.gen.next();
-    if (m.info.tla) m.ready = first;
+    if (m.hasTLA) m.ready = first;
     m.getters = m.ctx.export;
-    const d = m.info.defaultLocal;
+    const d = m.defaultLocal;
     if (d) {
       try {
         nameDefault(m.getters[d]());
@@ -366,6 +410,7 @@
     if (m.values) return Object.prototype.hasOwnProperty.call(m.values, name) ? { module: m, binding: name } : null;
     for (const r of resolveSet) if (r.module === m && r.name === name) return null;
     resolveSet.push({ module: m, name });
+    describe(m);
     const local = m.localExports.get(name);
     if (local !== undefined) return { module: m, binding: local };
     const indirect = m.indirectExports.get(name);
@@ -391,6 +436,7 @@
     if (m.values) return Object.keys(m.values);
     if (seen.includes(m)) return [];
     seen.push(m);
+    describe(m);
     const names = [...m.localExports.keys(), ...m.indirectExports.keys()];
     for (const index of m.info.stars) {
       for (const n of exportedNames(m.deps[index], seen)) {
@@ -629,10 +675,11 @@
   }
 
   function finishBody(m) {
-    const d = m.info.defaultLocal;
+    const d = m.defaultLocal;
     if (d && m.getters[d]) nameDefault(m.getters[d]());
   }
   function executeSync(m) {
+    if (m.wiring) wire(m);
     if (m.plain) {
       try {
         m.fn.call(undefined, m.ctx);
@@ -645,6 +692,7 @@
     finishBody(m);
   }
   function executeAsync(m) {
+    if (m.wiring) wire(m);
     let step;
     try {
       step = m.gen.next();
@@ -702,6 +750,93 @@
     // an import of the failing module hears of it before an import of a module above it).
     if (m.topPromise) m.topPromise.reject(error);
     for (const parent of m.asyncParents) asyncRejected(parent, error);
+  }
+
+  // MARK: The entry's cached graph
+
+  // A run's entry graph of modules only, once linked, is kept in the module cache (native.saveGraph)
+  // as rows [path, url, flags (1: a generator, 2: awaits at top level), default local, dependency
+  // indexes, wiring], the entry first; wiring holds [local, module index, binding] per import
+  // (binding null: the module's namespace), each import resolved through re-exports already.
+  function recordGraph(root) {
+    const order = [root];
+    const index = new Map([[root, 0]]);
+    for (let k = 0; k < order.length; k++) {
+      const m = order[k];
+      if (m.values || !m.fn || m.status !== 'linked') return;
+      for (const d of m.deps) {
+        if (!index.has(d)) {
+          index.set(d, order.length);
+          order.push(d);
+        }
+      }
+    }
+    const rows = order.map((m) => {
+      const wiring = [];
+      for (const imp of m.info.imports) {
+        const dep = m.deps[imp.request];
+        const found = imp.name === '*' ? { module: dep, binding: NAMESPACE } : resolveExport(dep, imp.name, []);
+        wiring.push(imp.local, index.get(found.module), found.binding === NAMESPACE ? null : found.binding);
+      }
+      const flags = (m.plain ? 0 : 1) | (m.hasTLA ? 2 : 0);
+      return [m.path, m.url, flags, m.defaultLocal, m.deps.map((d) => index.get(d)), wiring];
+    });
+    native.saveGraph(JSON.stringify(rows));
+  }
+
+  // The records of a graph native.cachedGraph found unchanged, linked as recordGraph wrote them;
+  // `functions` are the modules' functions, compiled. Returns the entry's record.
+  function replay(text, functions) {
+    const rows = JSON.parse(text);
+    const modules = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      const m = record(row[1], 'esm', row[0]);
+      m.fn = functions[i];
+      m.plain = (row[2] & 1) === 0;
+      m.hasTLA = (row[2] & 2) !== 0;
+      m.defaultLocal = row[3];
+      m.ctx = moduleContext(m);
+      m.depsLoaded = true;
+      m.environmentReady = true;
+      m.status = 'linked';
+      m.graph = modules;
+      registry.set(m.url, m);
+      modules[i] = m;
+    }
+    let awaits = false;
+    for (let i = 0; i < rows.length; i++) {
+      const m = modules[i];
+      const indexes = rows[i][4];
+      const deps = new Array(indexes.length);
+      for (let k = 0; k < indexes.length; k++) deps[k] = modules[indexes[k]];
+      m.deps = deps;
+      m.wiring = rows[i][5];
+      if (m.hasTLA) awaits = true;
+      if (!m.plain) startGenerator(m);
+    }
+    // Stack traces ask for a module's inserted widths only when they name it.
+    if (internal.lazyColumnShifts) {
+      internal.lazyColumnShifts((path) => {
+        const m = modules.find((x) => x.path === path);
+        if (!m) return undefined;
+        describe(m);
+        return m.info.shifts;
+      });
+    }
+    return [modules[0], awaits];
+  }
+  // Defines a replayed module's imports, just before its body first runs (what it imports has
+  // run by then, or is in its cycle and has its getters).
+  function wire(m) {
+    const wiring = m.wiring;
+    m.wiring = undefined;
+    for (let k = 0; k < wiring.length; k += 3) {
+      const target = m.graph[wiring[k + 1]];
+      const binding = wiring[k + 2];
+      const getter = binding === null ? () => namespaceOf(target) : getterOf({ module: target, binding });
+      Object.defineProperty(m.ctx, wiring[k], { get: getter });
+    }
   }
 
   // MARK: Entry points
@@ -766,8 +901,14 @@
     },
     // The entry of `nbridge run`/`nbridge test`: load and link now (errors throw), evaluate (a promise).
     main(path, source) {
+      const cached = native.cachedGraph(path, source);
+      if (cached) {
+        const [m, awaits] = replay(cached[0], cached[1]);
+        return awaits ? evaluateWhenReady(m) : Promise.resolve().then(() => evaluate(m));
+      }
       if (source !== undefined) preloaded.set(path, source);
       const m = loadLinked(pathToURL(path), undefined, undefined, undefined);
+      if (cached === null) recordGraph(m);
       return evaluateWhenReady(m);
     },
     // `nbridge run`: an evaluation error is reported as uncaught.
