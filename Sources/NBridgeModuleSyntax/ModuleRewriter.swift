@@ -7,7 +7,8 @@
 /// - `import(...)` and `import.meta` become `P.import(...)` and `P.import.meta`;
 /// - the function opens on the first line with `"use strict"`, hands the loader an object of
 ///   getters over its exported locals (`P.export = {"x": () => x}`), and yields:
-///   the loader resumes it to evaluate the body (an async generator when it awaits at top level).
+///   the loader resumes it to evaluate the body (an async generator when it awaits at top level);
+/// - the body ends by handing over its exported `const` bindings by value (`P.const = {x}`).
 public struct ModuleRewriter {
   let units: [UInt16]
   let tokens: [Token]
@@ -20,6 +21,8 @@ public struct ModuleRewriter {
   var scopeOf: [Int] = []
   var topLevelNames: [String: Int] = [:]
   var topLexical: [String] = []
+  /// Top-level names declared `const` (an exported one's value is final once the body has run).
+  var topConst: Set<String> = []
   var topVar: Set<String> = []
   var allDeclared: Set<String> = []
   var prefix = "_$"
@@ -389,7 +392,10 @@ public struct ModuleRewriter {
           declare(names, in: scope)
         case "let", "const":
           let names = declaratorNames(at: i)
-          if currentScope == 0 { topLexical += names }
+          if currentScope == 0 {
+            topLexical += names
+            if word == "const" { topConst.formUnion(names) }
+          }
           declare(names, in: currentScope)
         case "function":
           var n = i + 1
@@ -684,6 +690,7 @@ public struct ModuleRewriter {
           edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
           edits.append((tokens[tokens[body].match].end, tokens[tokens[body].match].end, "}.default;"))
           declare([d], in: 0)
+          topConst.insert(d)
           try addExport("default", local: d, at: i)
           info.defaultLocal = d
           return i + 1
@@ -701,6 +708,7 @@ public struct ModuleRewriter {
       edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
       edits.append((tokens[end].end, tokens[end].end, "}.default"))
       declare([d], in: 0)
+      topConst.insert(d)
       try addExport("default", local: d, at: i)
       info.defaultLocal = d
       return i + 1
@@ -836,16 +844,21 @@ public struct ModuleRewriter {
 
   mutating func emit() {
     var getters: [String] = []
+    var constants: [String] = []
     for export in info.exports {
       guard let local = export.localName else { continue }
       let key = "\"" + local + "\""
       if !getters.contains(where: { $0.hasPrefix(key + ":") }) { getters.append("\(key):()=>\(local)") }
+      if topConst.contains(local) && !constants.contains(local) { constants.append(local) }
     }
     // The getters are made where the function opens: no second function to compile per module.
     let header =
       (info.hasTopLevelAwait ? "(async function*" : "(function*")
       + "(\(prefix)){\"use strict\";\(prefix).export={\(getters.joined(separator: ","))};yield;"
-    let footer = "\n})"
+    // When the body has run, its exported constants are handed over by value too (`P.const`):
+    // an importer that runs after it reads them without calling (and compiling) a getter.
+    let footer =
+      constants.isEmpty ? "\n})" : "\n;\(prefix).const={__proto__:null,\(constants.joined(separator: ","))}})"
     var out: [UInt16] = Array(header.utf16)
     info.headWidth = out.count
     var shifts: [[Int]] = [[1, 0, header.utf16.count]]

@@ -61,8 +61,8 @@ extension Runtime {
     functions.reserveCapacity(plan.modules.count)
     for module in plan.modules {
       guard let entry = moduleCache?.usedEntry(module.path) else { return JSValueMakeNull(js.ref) }
+      // A replayed module is linked already: its generator form is never asked for.
       let plain = module.generator ? nil : entry.plainScript
-      if plain != nil { moduleGenerators[module.path] = entry.script }
       functions.append(try js.evaluate(units: plain ?? entry.script, url: module.path))
     }
     ModuleLoaderStatistics.replayed.withLock { $0.append(path) }

@@ -46,6 +46,16 @@ import Testing
     #expect(info.starExports == [1])
   }
 
+  @Test func handsOverExportedConstantsAtTheEnd() throws {
+    let info = try ModuleRewriter.rewrite(
+      "export const a = 1, { b } = o;\nexport let c = 2;\nconst e = 3;\nexport { e as f };\nexport default 1 + 1;\n")
+    let p = info.prefix
+    // Constants only (a, b, e and the default expression's local), each once; not the let.
+    #expect(info.source.hasSuffix("\n;\(p).const={__proto__:null,a,b,e,\(p)d}})"))
+    let none = try ModuleRewriter.rewrite("export let c = 2;\nexport function g() {}\n")
+    #expect(none.source.hasSuffix("\n})"))
+  }
+
   @Test func keepsEveryLineAndTheColumnsOfUntouchedLines() throws {
     let source = "import { a } from './a.js';\nconst s = `x${a}`;\n\n      throw new Error(a);\nlet q = 1 / 2 / 3;"
     let info = try ModuleRewriter.rewrite(source)

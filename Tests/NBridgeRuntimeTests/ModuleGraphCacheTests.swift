@@ -124,6 +124,28 @@ import Testing
     #expect(replays("main.mjs") == 3)
   }
 
+  @Test func importedConstantsLetsAndDefaultsReadAlikeWhenReplayed() async throws {
+    // A replayed importer reads an exported const by value once its module has run: assigning
+    // it still throws a TypeError, and a let stays live.
+    try write([
+      "main.mjs": """
+        import { k, live, bump } from './c.mjs';
+        import d from './d.mjs';
+        let threw = false;
+        try { k = 2; } catch (e) { threw = e instanceof TypeError; }
+        bump();
+        console.log(k, live, d, threw);
+
+        """,
+      "c.mjs": "export const k = 1;\nexport let live = 1;\nexport function bump() { live += 1; }\n",
+      "d.mjs": "export default 'D' + 1;\n",
+    ])
+    let first = try await run("main.mjs")
+    #expect(first == Outcome(status: 0, stdout: "1 2 D1 true\n", stderr: ""))
+    #expect(try await run("main.mjs") == first)
+    #expect(replays("main.mjs") == 1)
+  }
+
   @Test func aChangedImportMapIsResolvedAfresh() async throws {
     try write([
       "main.mjs": "import { name } from 'lib';\nconsole.log(name);\n",

@@ -827,16 +827,27 @@
     return [modules[0], awaits];
   }
   // Defines a replayed module's imports, just before its body first runs (what it imports has
-  // run by then, or is in its cycle and has its getters).
+  // run by then, or is in its cycle and has its getters). A constant of a module in no cycle
+  // whose body has run (it handed its constants over at its end) is read by value.
+  const constantImport = { value: undefined, writable: false, enumerable: false, configurable: false };
+  const liveImport = { get: undefined, enumerable: false, configurable: false };
   function wire(m) {
     const wiring = m.wiring;
     m.wiring = undefined;
     for (let k = 0; k < wiring.length; k += 3) {
       const target = m.graph[wiring[k + 1]];
       const binding = wiring[k + 2];
-      const getter = binding === null ? () => namespaceOf(target) : getterOf({ module: target, binding });
-      Object.defineProperty(m.ctx, wiring[k], { get: getter });
+      const constants = target.plain ? target.ctx.const : undefined;
+      if (constants !== undefined && binding !== null && binding in constants) {
+        constantImport.value = constants[binding];
+        Object.defineProperty(m.ctx, wiring[k], constantImport);
+        continue;
+      }
+      liveImport.get = binding === null ? () => namespaceOf(target) : getterOf({ module: target, binding });
+      Object.defineProperty(m.ctx, wiring[k], liveImport);
     }
+    constantImport.value = undefined;
+    liveImport.get = undefined;
   }
 
   // MARK: Entry points
