@@ -28,9 +28,9 @@ extension Runtime {
   func startReadingModuleCache(entry path: String, source: String) {
     guard let directory = configuration.moduleCacheDirectory else { return }
     let key = moduleGraphKey
-    let units = Array(source.utf16)
+    // The entry's text is widened to UTF-16 there too, off the main thread.
     pendingModuleCache = ThreadedValue {
-      ModuleCache(entry: path, directory: directory, graphKey: key, entrySource: units)
+      ModuleCache(entry: path, directory: directory, graphKey: key, entrySource: Array(source.utf16))
     }
   }
 
