@@ -42,14 +42,27 @@ lint-js: deno
 	$(DENO) fmt --check
 	$(DENO) lint
 
+# Each test target (and the JS tests) runs as the first process of a PID namespace of its own
+# where the machine allows one: whatever its tests start (Xvfb, dbus-daemon, dunst, xclip's
+# background half, WebKit's helpers) ends with it even when the test process dies before its
+# clean-up, so nothing is left holding the terminal's or CI's output. That first process is
+# `sh`, which reaps orphans as init does. A target still running after TEST_TIMEOUT seconds
+# is stopped and counted as failed.
+TEST_TIMEOUT ?= 1200
+ISOLATE_CHECK := unshare --pid --fork --kill-child --mount-proc true
+
 test: deps deno lint-js
 	$(SWIFT) build --build-tests
-	@failed=""; for t in $(TEST_TARGETS); do \
-		echo "== swift test: $$t"; \
-		NBRIDGE_DENO=$(CURDIR)/$(DENO) $(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+	@isolate=""; if $(ISOLATE_CHECK) 2>/dev/null; then isolate="unshare --pid --fork --kill-child --mount-proc"; \
+	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
+	run() { timeout --foreground -k 10 $(TEST_TIMEOUT) $$isolate sh -c '"$$@"; exit $$?' sh "$$@"; }; \
+	export NBRIDGE_DENO=$(CURDIR)/$(DENO); failed=""; for t in $(TEST_TARGETS); do \
+		echo "== swift test: $$t"; start=$$(date +%s); \
+		run $(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
+		echo "== $$t: $$(( $$(date +%s) - start )) s"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi
-	$(BIN) test Tests/js
+	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi; \
+	echo "== nbridge test Tests/js"; run $(BIN) test Tests/js
 
 # Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
 # Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.

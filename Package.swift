@@ -58,7 +58,9 @@ let package = Package(
       name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CWebKitGTK"],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
-    .target(name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeEcho"], swiftSettings: strict),
+    .target(
+      name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
 
@@ -121,7 +123,7 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "CJavaScriptCore", "CSQLite",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(

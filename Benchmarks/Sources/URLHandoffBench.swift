@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NBridgeSystem
 
 /// The control socket and URL hand-off (issue 15): `nbridge open` → a running app's listener,
 /// → an app it must launch, `xdg-open` → a running app, and a `ping` round trip on the control
@@ -100,26 +101,24 @@ struct URLHandoffBench {
   }
 }
 
-/// A child whose stdout is a pipe read line by line.
+/// A child whose stdout is a pipe read line by line (started by NBridgeSystem's `Spawn`, as
+/// Foundation's `Process.run` faults now and then on Linux).
 final class LineChild {
   let pid: pid_t
-  private let reader: FileHandle
+  private let reader: Int32
   private var buffer = ""
 
   init?(_ argv: [String], environment extra: [String: String]) {
-    let pipe = Pipe()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: argv[0])
-    process.arguments = Array(argv.dropFirst())
     var environment = ProcessInfo.processInfo.environment
     for (key, value) in extra { environment[key] = value.isEmpty ? nil : value }
-    process.environment = environment
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return nil }
-    pid = process.processIdentifier
-    reader = pipe.fileHandleForReading
+    var standard = Spawn.Standard(stdin: false, capture: true)
+    standard.errorPipe = false
+    guard let child = try? Spawn.launch(argv, environment: environment, standard: standard) else { return nil }
+    pid = child.pid
+    reader = child.stdout
   }
+
+  deinit { close(reader) }
 
   /// Reads until a line equal to `line` arrives (10 s at most).
   func waitFor(_ line: String) -> Bool {
@@ -130,7 +129,7 @@ final class LineChild {
         return true
       }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      let n = read(reader.fileDescriptor, &chunk, chunk.count)
+      let n = read(reader, &chunk, chunk.count)
       if n <= 0 { return false }
       buffer += String(decoding: chunk[0..<n], as: UTF8.self)
     }

@@ -120,11 +120,8 @@ final class FetchDaemon {
 
   /// Every readable `*.json` schedule in the folder.
   func load() -> [Schedule] {
-    guard let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
     var schedules: [Schedule] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in Directory.names(folder) ?? [] {
       guard name.hasSuffix(".json"), let text = POSIX.readText("\(folder)/\(name)"),
         let schedule = Self.parse(text)
       else { continue }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import NBridgeRuntime
+import NBridgeSystem
 
 extension NBridgeCommand {
   /// `nbridge init [--plugin NAME] [--nbridge URL|PATH] [--force] DIR`.
@@ -63,15 +64,4 @@ extension NBridgeCommand {
 }
 
 /// The names in a directory other than `.` and `..`; nil when it does not exist (or is no directory).
-func directoryEntries(_ path: String) -> [String]? {
-  guard let dir = opendir(path) else { return nil }
-  defer { closedir(dir) }
-  var names: [String] = []
-  while let entry = readdir(dir) {
-    let name = withUnsafePointer(to: entry.pointee.d_name) {
-      $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names
-}
+func directoryEntries(_ path: String) -> [String]? { Directory.names(path) }

@@ -61,11 +61,8 @@ struct InstalledApp: Equatable {
 
   /// Every installed app, by id.
   static func all() -> [InstalledApp] {
-    guard let directory = opendir(XDGPaths.installed) else { return [] }
-    defer { closedir(directory) }
     var apps: [InstalledApp] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in Directory.names(XDGPaths.installed) ?? [] {
       if name.hasSuffix(".json"), let app = load(String(name.dropLast(5))) { apps.append(app) }
     }
     return apps.sorted { $0.id < $1.id }

@@ -20,11 +20,8 @@ package enum ControlPaths {
 
   /// The app ids that have a socket in the folder (running, or stale ones a killed run left).
   package static func socketAppIDs() -> [String] {
-    guard let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
     var ids: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in Directory.names(folder) ?? [] {
       if name.hasSuffix(".sock"), name.count > 5 { ids.append(String(name.dropLast(5))) }
     }
     return ids.sorted()

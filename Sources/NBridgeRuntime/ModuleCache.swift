@@ -190,15 +190,13 @@ struct ModuleCache {
   /// Removes the files of `folder` written longest ago until `count` are left (a removed
   /// entry's graph is compiled again by its next run).
   static func prune(_ folder: String, keeping count: Int) {
-    guard let directory = opendir(folder) else { return }
+    guard let names = Directory.names(folder) else { return }
     var files: [(name: String, written: Int64)] = []
-    while let item = readdir(directory) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in names {
       var info = stat()
       guard name.utf8.count == 16, stat(folder + "/" + name, &info) == 0 else { continue }
       files.append((name, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)))
     }
-    closedir(directory)
     guard files.count > count else { return }
     for file in files.sorted(by: { $0.written < $1.written }).prefix(files.count - count) {
       unlink(folder + "/" + file.name)

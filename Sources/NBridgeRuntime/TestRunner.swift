@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// `nbridge test`: runs every `*.test.js` under the given paths, each in a fresh context with
 /// fresh temporary data and shared folders, and prints `ok N - name` lines and `N passed, N failed`.
@@ -35,13 +36,8 @@ public struct TestRunner: Sendable {
   }
 
   private static func walk(_ dir: String, into found: inout [String]) {
-    guard let handle = opendir(dir) else { return }
-    defer { closedir(handle) }
-    while let entry = readdir(handle) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name == "." || name == ".." || name == "node_modules" || name.hasPrefix(".") { continue }
+    for name in Directory.names(dir) ?? [] {
+      if name == "node_modules" || name.hasPrefix(".") { continue }
       let path = dir + "/" + name
       var st = stat()
       guard stat(path, &st) == 0 else { continue }
@@ -103,20 +99,15 @@ func makeTemporaryDirectory() -> String {
 
 /// Removes a folder and everything in it.
 func removeTree(_ path: String) {
-  guard let handle = opendir(path) else {
+  guard let names = Directory.names(path) else {
     unlink(path)
     return
   }
-  while let entry = readdir(handle) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    if name == "." || name == ".." { continue }
+  for name in names {
     let child = path + "/" + name
     var st = stat()
     if lstat(child, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
   }
-  closedir(handle)
   rmdir(path)
 }
 

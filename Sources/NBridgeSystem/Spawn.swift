@@ -15,6 +15,8 @@ package enum Spawn {
     case discard
     /// Appended to a file (created 0600).
     case append(String)
+    /// stdout and stderr each to a file of its own, emptied first (created 0600).
+    case files(stdout: String, stderr: String)
   }
 
   /// What a child's standard descriptors are: each `nil` goes to `/dev/null` (stdin) or
@@ -24,6 +26,8 @@ package enum Spawn {
     package var stdinPipe = false
     /// Pipes for the child's stdout and stderr (else both follow `output`).
     package var outputPipes = false
+    /// With `outputPipes`, whether stderr is piped too (else it goes to `/dev/null`).
+    package var errorPipe = true
     /// Where stdout and stderr go when not piped.
     package var output: Output = .inherit
 
@@ -65,10 +69,11 @@ package enum Spawn {
   }
 
   /// Starts `arguments` with the standard descriptors `standard` describes; the child and our
-  /// ends of its pipes (the caller closes them). `newSession` and `passing` as for `start`.
+  /// ends of its pipes (the caller closes them). `newSession` and `passing` as for `start`;
+  /// `directory` is the child's working directory (else ours).
   package static func launch(
     _ arguments: [String], environment: [String: String], standard: Standard, newSession: Bool = false,
-    passing descriptor: Int32? = nil
+    passing descriptor: Int32? = nil, directory: String? = nil
   ) throws(SystemError) -> Child {
     guard let program = locate(arguments[0], path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
       throw SystemError(operation: "start \(arguments[0]) (not found on PATH)", code: ENOENT)
@@ -105,7 +110,11 @@ package enum Spawn {
       }
       if standard.outputPipes {
         ends.1 = try pipe(to: 1)
-        ends.2 = try pipe(to: 2)
+        if standard.errorPipe {
+          ends.2 = try pipe(to: 2)
+        } else {
+          posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
       } else {
         switch standard.output {
         case .inherit: break
@@ -115,7 +124,16 @@ package enum Spawn {
         case .append(let path):
           posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
           posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        case .files(let stdout, let stderr):
+          posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+          posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
+      }
+      if let directory {
+        guard let changeDirectory = Self.changeDirectoryAction else {
+          throw SystemError(operation: "start \(arguments[0]) in \(directory)", code: ENOSYS)
+        }
+        _ = changeDirectory(&actions, directory)
       }
       // The one passed is moved above 3 first (a dup2 onto itself would keep close-on-exec).
       if let descriptor {
@@ -152,10 +170,22 @@ package enum Spawn {
     let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     guard result == 0 else {
       for fd in ours { close(fd) }
-      throw SystemError(operation: "start \(arguments[0])", code: result)
+      throw SystemError(operation: "start \(arguments[0])" + (directory.map { " in \($0)" } ?? ""), code: result)
     }
     return Child(pid: pid, stdin: ends.0, stdout: ends.1, stderr: ends.2)
   }
+
+  /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29; declared for `_GNU_SOURCE` only),
+  /// looked up once.
+  private static let changeDirectoryAction:
+    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
+        return nil
+      }
+      return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    }()
 
   /// Waits for `pid` to exit; its status (128 + n when killed by signal n).
   package static func wait(_ pid: pid_t) -> Int32 {
@@ -216,14 +246,7 @@ package enum Spawn {
 
   /// The descriptors open in this process (`/proc/self/fd`), the listing's own included.
   static func openDescriptors() -> [Int32] {
-    guard let directory = opendir("/proc/self/fd") else { return [] }
-    defer { closedir(directory) }
-    var fds: [Int32] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if let fd = Int32(name) { fds.append(fd) }
-    }
-    return fds
+    (Directory.names("/proc/self/fd") ?? []).compactMap { Int32($0) }
   }
 
   /// This program's own path (`/proc/self/exe`).

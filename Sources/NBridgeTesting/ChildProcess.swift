@@ -1,12 +1,20 @@
 import Foundation
+import NBridgeSystem
+import Synchronization
 
 /// A process a test starts (the `nbridge` binary, `Xvfb`, `xclip`, `dunst`, ...) and
 /// stops by the PID it started; its output goes to files so it can never block on a pipe.
-public final class ChildProcess: @unchecked Sendable {
-  /// The underlying process.
-  public let process = Process()
-  private let outURL: URL
-  private let errURL: URL
+///
+/// It is started with `posix_spawn` (NBridgeSystem's `Spawn`), not Foundation's `Process`, whose
+/// `run()` on Linux faults now and then listing `/proc/self/fd`; no descriptor of the test's
+/// beyond stdio reaches it.
+public final class ChildProcess: Sendable {
+  /// The PID started.
+  public let pid: Int32
+  private let outPath: String
+  private let errPath: String
+  /// Its wait status once reaped (128 + n for signal n), nil while it runs.
+  private let exit = Mutex<Int32?>(nil)
 
   /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
   /// `environment` is added to (and overrides) the test's own; a nil value removes a variable.
@@ -14,58 +22,72 @@ public final class ChildProcess: @unchecked Sendable {
     _ executable: String, _ arguments: [String] = [], environment: [String: String?] = [:], stdin: String? = nil,
     directory: String? = nil
   ) throws {
-    process.executableURL = URL(fileURLWithPath: ChildProcess.resolve(executable))
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-proc-\(UUID().uuidString)")
-    outURL = base.appendingPathExtension("out")
-    errURL = base.appendingPathExtension("err")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    if let stdin {
-      let pipe = Pipe()
-      process.standardInput = pipe
-      try process.run()
-      pipe.fileHandleForWriting.write(Data(stdin.utf8))
-      try pipe.fileHandleForWriting.close()
-    } else {
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("nbridge-proc-\(UUID().uuidString)").path
+    outPath = base + ".out"
+    errPath = base + ".err"
+    var standard = Spawn.Standard(output: .files(stdout: outPath, stderr: errPath))
+    standard.stdinPipe = stdin != nil
+    let child = try Spawn.launch(
+      [ChildProcess.resolve(executable)] + arguments, environment: env, standard: standard, directory: directory)
+    pid = child.pid
+    if let stdin, child.stdin >= 0 {
+      // `send` without SIGPIPE: a child that exits without reading all of it just gets less.
+      let bytes = Array(stdin.utf8)
+      var offset = 0
+      while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { send(child.stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        offset += n
+      }
+      close(child.stdin)
     }
   }
 
   deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    try? FileManager.default.removeItem(at: outURL)
-    try? FileManager.default.removeItem(at: errURL)
+    if isRunning {
+      kill(pid, SIGKILL)
+      _ = Spawn.wait(pid)
+    }
+    unlink(outPath)
+    unlink(errPath)
   }
 
-  /// The PID started.
-  public var pid: Int32 { process.processIdentifier }
-  /// Whether it is still running.
-  public var isRunning: Bool { process.isRunning }
+  /// Whether it is still running (reaps it once it has ended).
+  public var isRunning: Bool { status == nil }
+
+  /// Its exit status (128 + n when killed by signal n) once it has ended; nil while it runs.
+  public var status: Int32? {
+    exit.withLock { known in
+      if let known { return known }
+      var raw: Int32 = 0
+      let reaped = waitpid(pid, &raw, WNOHANG)
+      guard reaped == pid else { return reaped < 0 && errno == ECHILD ? 127 : nil }
+      let signal = raw & 0x7F
+      known = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+      return known
+    }
+  }
+
   /// What it has written to stdout so far.
-  public var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+  public var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
   /// What it has written to stderr so far.
-  public var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+  public var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
   /// Sends `signal` to the PID started.
-  public func signal(_ signal: Int32) { if process.isRunning { kill(pid, signal) } }
+  public func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
 
   /// Waits up to `timeout` seconds for exit; returns the exit status (128+n for a signal), or nil if still running.
   @discardableResult
   public func wait(timeout: Double = 30) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
+    while true {
+      if let status { return status }
       if Date() > deadline { return nil }
       usleep(5_000)
     }
-    return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
   }
 
   /// Waits until stdout contains `text`, up to `timeout` seconds; returns whether it did.
@@ -80,7 +102,7 @@ public final class ChildProcess: @unchecked Sendable {
 
   /// Kills it (SIGTERM, then SIGKILL after a grace period) and waits.
   public func stop(grace: Double = 2) {
-    guard process.isRunning else { return }
+    guard isRunning else { return }
     kill(pid, SIGTERM)
     if wait(timeout: grace) == nil {
       kill(pid, SIGKILL)
@@ -104,12 +126,7 @@ public final class ChildProcess: @unchecked Sendable {
   /// Finds `name` on `PATH` (or returns it when it is a path).
   public static func resolve(_ name: String) -> String {
     if name.contains("/") { return name }
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for dir in path.split(separator: ":") {
-      let candidate = "\(dir)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return name
+    return Spawn.locate(name, path: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") ?? name
   }
 }
 

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgeRuntime
+import NBridgeSystem
 
 /// WebKit's helper processes (web, network) end with the window; the app waits for them so that
 /// nothing it started outlives it, even where nobody reaps orphans. Other children (a test's own
@@ -28,11 +29,8 @@ enum HelperProcesses {
 
   /// The children of every thread of this process (`/proc/self/task/*/children`).
   static func childPIDs() -> [pid_t] {
-    guard let dir = opendir("/proc/self/task") else { return [] }
-    defer { closedir(dir) }
     var pids: [pid_t] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    for name in Directory.names("/proc/self/task") ?? [] {
       guard let tid = Int(name), let text = PageFolder.contents(of: "/proc/self/task/\(tid)/children") else { continue }
       pids += String(decoding: text, as: UTF8.self).split(separator: " ").compactMap { pid_t($0) }
     }

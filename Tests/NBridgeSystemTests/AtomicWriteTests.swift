@@ -11,12 +11,7 @@ import Testing
   }
 
   static func remove(_ folder: String) {
-    guard let dir = opendir(folder) else { return }
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if name != "." && name != ".." { unlink(folder + "/" + name) }
-    }
-    closedir(dir)
+    for name in Directory.names(folder) ?? [] { unlink(folder + "/" + name) }
     rmdir(folder)
   }
 

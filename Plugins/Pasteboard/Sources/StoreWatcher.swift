@@ -86,15 +86,6 @@ final class StoreWatcher {
 
   /// Every file name in the store's folder (after an inotify queue overflow).
   private func listFiles() -> [String] {
-    guard let dir = opendir(store.directory) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      names.append(name)
-    }
-    return names
+    Directory.names(store.directory) ?? []
   }
 }

@@ -1,0 +1,59 @@
+import Glibc
+import NBridgeSystem
+import Testing
+
+/// `Spawn.launch`: where a child's output goes, its working folder, and what it inherits.
+@Suite struct SpawnTests {
+  static let environment = ["PATH": "/usr/bin:/bin"]
+
+  @Test func stdoutAndStderrGoToTheirOwnFilesEmptiedFirstInTheFolderAsked() throws {
+    let folder = AtomicWriteTests.folder()
+    defer { AtomicWriteTests.remove(folder) }
+    let out = folder + "/out"
+    let err = folder + "/err"
+    try POSIX.writeAtomically(out, Array("stale stale stale stale\n".utf8))
+    let child = try Spawn.launch(
+      ["sh", "-c", "pwd; echo oops >&2"], environment: Self.environment,
+      standard: Spawn.Standard(output: .files(stdout: out, stderr: err)), directory: "/usr/share")
+    #expect(Spawn.wait(child.pid) == 0)
+    #expect(POSIX.readText(out) == "/usr/share\n")
+    #expect(POSIX.readText(err) == "oops\n")
+  }
+
+  @Test func aMissingFolderIsAnErrorNamingIt() throws {
+    let error = #expect(throws: SystemError.self) {
+      try Spawn.launch(
+        ["true"], environment: Self.environment, standard: Spawn.Standard(output: .discard),
+        directory: "/nonexistent-nbridge-folder")
+    }
+    #expect(error?.code == ENOENT)
+    #expect(error?.description.contains("/nonexistent-nbridge-folder") == true)
+  }
+
+  @Test func stdoutPipedWithStderrDiscarded() throws {
+    var standard = Spawn.Standard(stdin: false, capture: true)
+    standard.errorPipe = false
+    let child = try Spawn.launch(["sh", "-c", "echo out; echo err >&2"], environment: Self.environment, standard: standard)
+    #expect(child.stderr == -1)
+    let output = try POSIX.readAll(child.stdout, limit: 1024, what: "stdout")
+    close(child.stdout)
+    #expect(String(decoding: output, as: UTF8.self) == "out\n")
+    #expect(Spawn.wait(child.pid) == 0)
+  }
+
+  /// A descriptor of ours without close-on-exec does not reach the child (only 0, 1 and 2 do).
+  @Test func onlyStdioReachesTheChild() throws {
+    let fd = open("/dev/null", O_RDONLY)  // no O_CLOEXEC
+    defer { close(fd) }
+    var standard = Spawn.Standard(stdin: false, capture: true)
+    standard.errorPipe = false
+    let child = try Spawn.launch(["ls", "/proc/self/fd"], environment: Self.environment, standard: standard)
+    let output = try POSIX.readAll(child.stdout, limit: 4096, what: "stdout")
+    close(child.stdout)
+    #expect(Spawn.wait(child.pid) == 0)
+    // ls's own listing descriptor (3) shows too; ours (fd, above it) must not.
+    let listed = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+    #expect(listed.filter { $0 > 3 } == [], "inherited: \(listed)")
+    #expect(fd > 3)
+  }
+}
