@@ -49,11 +49,11 @@ lint-js: deno
 # `sh`, which reaps orphans as init does. A target still running after TEST_TIMEOUT seconds
 # is stopped and counted as failed.
 TEST_TIMEOUT ?= 1200
-ISOLATE_CHECK := unshare --pid --fork --kill-child --mount-proc true
+ISOLATE := unshare --pid --fork --kill-child --mount-proc
 
 test: deps deno lint-js
 	$(SWIFT) build --build-tests
-	@isolate=""; if $(ISOLATE_CHECK) 2>/dev/null; then isolate="unshare --pid --fork --kill-child --mount-proc"; \
+	@isolate=""; if $(ISOLATE) true 2>/dev/null; then isolate="$(ISOLATE)"; \
 	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
 	run() { timeout --foreground -k 10 $(TEST_TIMEOUT) $$isolate sh -c '"$$@"; exit $$?' sh "$$@"; }; \
 	export NBRIDGE_DENO=$(CURDIR)/$(DENO); failed=""; for t in $(TEST_TARGETS); do \

@@ -45,7 +45,7 @@ extension NBridgeCommand {
 
     func validate() throws {
       _ = try scaffold
-      if !force, let entries = directoryEntries(absolutePath(directory)), !entries.isEmpty {
+      if !force, let entries = Directory.names(absolutePath(directory)), !entries.isEmpty {
         throw ValidationError("\(directory) is not empty (\(entries.count) entries); use --force to write into it anyway")
       }
     }
@@ -62,6 +62,3 @@ extension NBridgeCommand {
     }
   }
 }
-
-/// The names in a directory other than `.` and `..`; nil when it does not exist (or is no directory).
-func directoryEntries(_ path: String) -> [String]? { Directory.names(path) }

@@ -33,6 +33,20 @@ package enum POSIX {
     }
   }
 
+  /// `send(2)` without SIGPIPE until every byte is sent or the reader has gone (a child that
+  /// exits without reading all of its stdin just gets less); how many were sent.
+  @discardableResult
+  package static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      offset += n
+    }
+    return offset
+  }
+
   /// `flock(2)`, waiting for the lock.
   package static func lock(_ fd: Int32, exclusive: Bool, what: String) throws(SystemError) {
     _ = try retrying("lock \(what)") { flock(fd, exclusive ? LOCK_EX : LOCK_SH) }

@@ -193,6 +193,11 @@ package enum Spawn {
     while waitpid(pid, &status, 0) < 0 {
       if errno != EINTR { return 127 }
     }
+    return exitStatus(status)
+  }
+
+  /// The exit status in a `waitpid` status: the code, or 128 + n when killed by signal n.
+  package static func exitStatus(_ status: Int32) -> Int32 {
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
   }

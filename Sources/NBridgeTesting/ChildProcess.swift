@@ -33,15 +33,7 @@ public final class ChildProcess: Sendable {
       [ChildProcess.resolve(executable)] + arguments, environment: env, standard: standard, directory: directory)
     pid = child.pid
     if let stdin, child.stdin >= 0 {
-      // `send` without SIGPIPE: a child that exits without reading all of it just gets less.
-      let bytes = Array(stdin.utf8)
-      var offset = 0
-      while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { send(child.stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
-        offset += n
-      }
+      POSIX.sendAll(child.stdin, Array(stdin.utf8))
       close(child.stdin)
     }
   }
@@ -65,8 +57,7 @@ public final class ChildProcess: Sendable {
       var raw: Int32 = 0
       let reaped = waitpid(pid, &raw, WNOHANG)
       guard reaped == pid else { return reaped < 0 && errno == ECHILD ? 127 : nil }
-      let signal = raw & 0x7F
-      known = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+      known = Spawn.exitStatus(raw)
       return known
     }
   }

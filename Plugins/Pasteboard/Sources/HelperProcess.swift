@@ -62,15 +62,7 @@ enum HelperProcess {
     /// Blocks: call it off the loop thread.
     func finish(input: [UInt8]) -> Outcome {
       if stdin >= 0 {
-        var offset = 0
-        while offset < input.count {
-          let n = input.withUnsafeBytes {
-            send(stdin, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-          }
-          if n < 0 && errno == EINTR { continue }
-          if n <= 0 { break }
-          offset += n
-        }
+        POSIX.sendAll(stdin, input)
         Glibc.close(stdin)
       }
       let errorReader = stderr >= 0 ? DispatchQueue.global() : nil
