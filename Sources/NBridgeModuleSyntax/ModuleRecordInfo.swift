@@ -68,6 +68,35 @@ public struct ModuleRecordInfo: Sendable, Equatable {
     for k in headWidth - 6..<headWidth { units[k] = 32 }  // `yield;`
     return units
   }
+  /// Whether the body can run as a script's top-level code, in a block (`programScript`): it
+  /// does not await at top level, declares no top-level `var` (it would become a global) and
+  /// writes no `this`, `arguments` or `eval` outside an ordinary function (they would see the
+  /// script's).
+  public var runsAsProgram = false
+  /// The script as a program, when the module can run as one (see `runsAsProgram`).
+  public var programScript: [UInt16]? {
+    runsAsProgram ? ModuleRecordInfo.programScript(script, headWidth: headWidth) : nil
+  }
+  /// The program form of a rewritten `script` with head width `headWidth` that does not await:
+  /// `"use strict";{const P=this;` in place of `(function*(P){"use strict";` (the same width, so
+  /// every column stays), `yield;` blanked and the closing `)` a space. Evaluated with the
+  /// module's context object as `this`, it runs the body in one parse: a function expression is
+  /// parsed twice by JavaScriptCore (lazily when the script defining it is evaluated, fully
+  /// when first called), and its defining script is a program of its own to compile.
+  public static func programScript(_ script: [UInt16], headWidth: Int) -> [UInt16]? {
+    let open = Array("(function*(".utf16)
+    guard headWidth > 16, script.count > headWidth, script.starts(with: open), script.last == 41 else { return nil }
+    guard let close = script[open.count...].firstIndex(of: 41) else { return nil }
+    let prefix = script[open.count..<close]
+    let head = Array("\"use strict\";{const ".utf16) + prefix + Array("=this;".utf16)
+    let oldHead = open + prefix + Array("){\"use strict\";".utf16)
+    guard head.count == oldHead.count, script.starts(with: oldHead) else { return nil }
+    var units = script
+    units.replaceSubrange(0..<head.count, with: head)
+    for k in headWidth - 6..<headWidth { units[k] = 32 }  // `yield;`
+    units[units.count - 1] = 32  // the `)` closing the function expression
+    return units
+  }
   /// The prefix of every name the rewrite introduces (free in this module).
   public var prefix = ""
   /// Text the rewrite inserted, by generated line: `[line, generated column, width]`, for

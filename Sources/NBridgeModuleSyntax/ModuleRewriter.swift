@@ -27,9 +27,15 @@ public struct ModuleRewriter {
   var allDeclared: Set<String> = []
   var prefix = "_$"
 
+  /// Whether a `var` declaration binds at the module's top level.
+  var hasTopLevelVar = false
+  /// Whether `this`, `arguments` or `eval` is written outside every ordinary (non-arrow) function.
+  var readsModuleThis = false
+
   struct Scope {
     var parent: Int
     var isFunction: Bool
+    var isArrow = false
     var end: Int
     var names: Set<String> = []
   }
@@ -184,6 +190,7 @@ public struct ModuleRewriter {
     try checkExports()
     try rewriteReferences()
     emit()
+    info.runsAsProgram = !info.hasTopLevelAwait && !hasTopLevelVar && !readsModuleThis
   }
 
   mutating func choosePrefix() {
@@ -353,9 +360,19 @@ public struct ModuleRewriter {
     return tokens[p + 1].newlineBefore && endsExpression(p)
   }
 
-  mutating func pushScope(function: Bool, end: Int) {
-    scopes.append(Scope(parent: scopes.count > 0 ? currentScope : -1, isFunction: function, end: end))
+  mutating func pushScope(function: Bool, arrow: Bool = false, end: Int) {
+    scopes.append(Scope(parent: scopes.count > 0 ? currentScope : -1, isFunction: function, isArrow: arrow, end: end))
     currentScope = scopes.count - 1
+  }
+
+  /// Whether `scope` is inside a function with its own `this` and `arguments` (not an arrow).
+  func inOrdinaryFunction(_ scope: Int) -> Bool {
+    var s = scope
+    while s > 0 {
+      if scopes[s].isFunction && !scopes[s].isArrow { return true }
+      s = scopes[s].parent
+    }
+    return false
   }
   var currentScope = 0
 
@@ -384,11 +401,18 @@ public struct ModuleRewriter {
       let t = tokens[i]
       if t.kind == .identifier && !isPunct(i - 1, ".") && !isPunct(i - 1, "?.") {
         let word = text(i)
+        // Conservative: a property named so (`{ this: 1 }`) counts too.
+        if (word == "this" || word == "arguments" || word == "eval") && !inOrdinaryFunction(currentScope) {
+          readsModuleThis = true
+        }
         switch word {
         case "var":
           let names = declaratorNames(at: i)
           let scope = functionScope(from: currentScope)
-          if scope == 0 { topVar.formUnion(names) }
+          if scope == 0 {
+            topVar.formUnion(names)
+            hasTopLevelVar = true
+          }
           declare(names, in: scope)
         case "let", "const":
           let names = declaratorNames(at: i)
@@ -429,7 +453,7 @@ public struct ModuleRewriter {
             scopeOf[i] = currentScope
             let bodyStart = i + 2
             let end = isPunct(bodyStart, "{") ? tokens[bodyStart].match : expressionEnd(from: bodyStart)
-            pushScope(function: true, end: end)
+            pushScope(function: true, arrow: true, end: end)
             declare([word], in: currentScope)
           }
         }
@@ -442,7 +466,7 @@ public struct ModuleRewriter {
           if isPunct(after, "=>") {
             let bodyStart = after + 1
             let end = isPunct(bodyStart, "{") ? tokens[bodyStart].match : expressionEnd(from: bodyStart)
-            pushScope(function: true, end: end)
+            pushScope(function: true, arrow: true, end: end)
             declare(parameterNames(open: i), in: currentScope)
           } else if before == "for" || before == "catch" {
             pushScope(function: false, end: statementEnd(from: after))

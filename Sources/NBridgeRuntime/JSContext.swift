@@ -52,16 +52,27 @@ final class JSContext {
     return result ?? JSValueMakeUndefined(ref)
   }
 
-  /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way).
-  func evaluate(units: [UInt16], url: String) throws(JSException) -> JSValueRef {
+  /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way),
+  /// its top-level `this` being `this` (the global object when nil).
+  func evaluate(units: [UInt16], url: String, this: JSObjectRef? = nil) throws(JSException) -> JSValueRef {
     let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(script) }
     let name = url.makeJSString()
     defer { JSStringRelease(name) }
     var exception: JSValueRef?
-    let result = JSEvaluateScript(ref, script, nil, name, 1, &exception)
+    let result = JSEvaluateScript(ref, script, this, name, 1, &exception)
     if let exception { throw JSException(value: exception) }
     return result ?? JSValueMakeUndefined(ref)
+  }
+
+  /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
+  func checkSyntax(units: [UInt16], url: String) throws(JSException) {
+    let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(script) }
+    let name = url.makeJSString()
+    defer { JSStringRelease(name) }
+    var exception: JSValueRef?
+    if !JSCheckScriptSyntax(ref, script, name, 1, &exception), let exception { throw JSException(value: exception) }
   }
 
   /// Whether `source` parses as a script.

@@ -48,8 +48,9 @@ struct ModuleCache {
   }
 
   /// A compiled module: its rewritten script (the generator form), its record as JSON, the
-  /// script's head width and whether it awaits at top level (what its plain form needs), and
-  /// whether it holds module syntax (a `.js` file without any is CommonJS when detected).
+  /// script's head width and whether it awaits at top level (what its plain form needs),
+  /// whether it can run as a program, and whether it holds module syntax (a `.js` file without
+  /// any is CommonJS when detected).
   struct Entry {
     var stamp: Stamp
     /// The text it was compiled from, for a module whose text the runtime gave (nil: the file's).
@@ -58,11 +59,16 @@ struct ModuleCache {
     var record: [UInt16]
     var headWidth: Int
     var hasTopLevelAwait: Bool
+    var runsAsProgram: Bool
     var hasModuleSyntax: Bool
 
     /// The script as a plain function, when the module can run as one.
     var plainScript: [UInt16]? {
       ModuleRecordInfo.plainScript(script, headWidth: headWidth, hasTopLevelAwait: hasTopLevelAwait)
+    }
+    /// The script as a program, when the module can run as one (`ModuleRecordInfo.runsAsProgram`).
+    var programScript: [UInt16]? {
+      runsAsProgram ? ModuleRecordInfo.programScript(script, headWidth: headWidth) : nil
     }
   }
 
@@ -92,7 +98,7 @@ struct ModuleCache {
   /// Whether this run compiled a module the file did not hold (the file is rewritten at the end).
   private(set) var changed = false
 
-  private static let magic: [UInt8] = Array("nbridge module cache 2\n".utf8)
+  private static let magic: [UInt8] = Array("nbridge module cache 3\n".utf8)
 
   /// The cache of the graph entered at `entry`, in `directory`, read now; its recorded graph
   /// is checked against `graphKey` (the manifest's module type and import map) and the stamps
@@ -124,7 +130,7 @@ struct ModuleCache {
   mutating func store(_ path: String, stamp: Stamp, source: [UInt16]?, info: ModuleRecordInfo, hasModuleSyntax: Bool) {
     used[path] = Entry(
       stamp: stamp, source: source, script: info.script, record: info.json, headWidth: info.headWidth,
-      hasTopLevelAwait: info.hasTopLevelAwait, hasModuleSyntax: hasModuleSyntax)
+      hasTopLevelAwait: info.hasTopLevelAwait, runsAsProgram: info.runsAsProgram, hasModuleSyntax: hasModuleSyntax)
     changed = true
   }
 
@@ -160,7 +166,9 @@ struct ModuleCache {
         out.int(time)
       }
       out.int(Int64(entry.headWidth))
-      out.int((entry.source != nil ? 4 : 0) | (entry.hasTopLevelAwait ? 2 : 0) | (entry.hasModuleSyntax ? 1 : 0))
+      out.int(
+        (entry.runsAsProgram ? 8 : 0) | (entry.source != nil ? 4 : 0) | (entry.hasTopLevelAwait ? 2 : 0)
+          | (entry.hasModuleSyntax ? 1 : 0))
       if let source = entry.source { out.units(source) }
       out.units(entry.script)
       out.units(entry.record)
@@ -245,7 +253,7 @@ struct ModuleCache {
       let stamp = Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, times: times)
       entries[path] = Entry(
         stamp: stamp, source: source, script: script, record: record, headWidth: Int(headWidth),
-        hasTopLevelAwait: flags & 2 != 0, hasModuleSyntax: flags & 1 != 0)
+        hasTopLevelAwait: flags & 2 != 0, runsAsProgram: flags & 8 != 0, hasModuleSyntax: flags & 1 != 0)
     }
     guard let hasPlan = reader.int() else { return nil }
     var plan: GraphPlan?

@@ -13,6 +13,7 @@ extension Runtime {
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
       ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog), ("bridgeTables", nativeBridgeTables),
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
+      ("evaluateModuleBody", nativeEvaluateModuleBody),
     ]
     for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))

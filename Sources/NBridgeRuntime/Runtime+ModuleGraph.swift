@@ -61,7 +61,12 @@ extension Runtime {
     functions.reserveCapacity(plan.modules.count)
     for module in plan.modules {
       guard let entry = moduleCache?.usedEntry(module.path) else { return JSValueMakeNull(js.ref) }
-      // A replayed module is linked already: its generator form is never asked for.
+      // A replayed module is linked already: its generator form is never asked for. A body
+      // that runs as a program is parsed when it runs (it compiled before, unchanged).
+      if !module.generator, let program = entry.programScript {
+        functions.append(moduleBodyHandle(path: module.path, program: program))
+        continue
+      }
       let plain = module.generator ? nil : entry.plainScript
       functions.append(try js.evaluate(units: plain ?? entry.script, url: module.path))
     }

@@ -36,7 +36,7 @@ extension Runtime {
     let shared = JSObjectMake(js.ref, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "moduleType", JSValueMakeBoolean(js.ref, configuration.manifest.type == "module"))
-    for name in ["requireFile", "Promise", "shiftColumns", "lazyColumnShifts"] {
+    for name in ["requireFile", "Promise", "shiftColumns", "lazyColumnShifts", "moduleBodies"] {
       if let value = js.property(hooks, name) { js.setProperty(shared, name, value) }
     }
     let manifest = configuration.manifest
@@ -173,7 +173,7 @@ let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exc
       if detect && !entry.hasModuleSyntax { return NativeResult(value: JSValueMakeNull(runtime.js.ref)) }
       if let source { runtime.sources[path] = source }
       return runtime.compiledModule(
-        path: path, script: entry.script, plain: entry.plainScript, record: entry.record)
+        path: path, script: entry.script, plain: entry.plainScript, program: entry.programScript, record: entry.record)
     }
     return runtime.compileModule(path: path, source: source, detect: detect)
   }
@@ -208,7 +208,8 @@ extension Runtime {
       !info.requests.isEmpty || !info.exports.isEmpty || info.hasTopLevelAwait
       || (sources[path] ?? "").contains("import.meta")
     if detect && !hasModuleSyntax { return NativeResult(value: JSValueMakeNull(js.ref)) }
-    let result = compiledModule(path: path, script: info.script, plain: info.plainScript, record: info.json)
+    let result = compiledModule(
+      path: path, script: info.script, plain: info.plainScript, program: info.programScript, record: info.json)
     if result.exception == nil, let stamp {
       moduleCache?.store(
         path, stamp: stamp, source: source == nil ? nil : units, info: info, hasModuleSyntax: hasModuleSyntax)
@@ -217,11 +218,20 @@ extension Runtime {
   }
 
   /// `[fn, recordJSON, plain]`: the module's function compiled by JavaScriptCore (the plain form
-  /// when there is one; the generator form is kept for the loader to ask for in a cycle).
-  func compiledModule(path: String, script: [UInt16], plain: [UInt16]?, record: [UInt16]) -> NativeResult {
+  /// when there is one; the generator form is kept for the loader to ask for in a cycle), or
+  /// instead of a function the handle of its program form, parsed now (its syntax errors are
+  /// load errors) and run by `native.evaluateModuleBody`.
+  func compiledModule(
+    path: String, script: [UInt16], plain: [UInt16]?, program: [UInt16]?, record: [UInt16]
+  ) -> NativeResult {
     let function: JSValueRef
     do throws(JSException) {
-      function = try js.evaluate(units: plain ?? script, url: path)
+      if let program {
+        try js.checkSyntax(units: program, url: path)
+        function = moduleBodyHandle(path: path, program: program)
+      } else {
+        function = try js.evaluate(units: plain ?? script, url: path)
+      }
     } catch {
       return NativeResult(exception: error.value)
     }
@@ -283,5 +293,32 @@ extension Runtime {
     js.setProperty(error, "sourceURL", js.string(path))
     js.setProperty(error, "nbridgeColumn", JSValueMakeNumber(js.ref, Double(column)))
     return error
+  }
+}
+
+extension Runtime {
+  /// Keeps the program form of the module at `path` until the loader runs it; returns its handle.
+  func moduleBodyHandle(path: String, program: [UInt16]) -> JSValueRef {
+    moduleBodies.append((path, program))
+    return JSValueMakeNumber(js.ref, Double(moduleBodies.count - 1))
+  }
+
+  /// Runs the module body `handle` (once) with `context` as its `this`; throws what it throws.
+  func evaluateModuleBody(_ handle: Int, context: JSObjectRef?) throws(JSException) {
+    guard moduleBodies.indices.contains(handle), let body = moduleBodies[handle], let context else {
+      throw JSException(value: js.string("no module body \(handle)"))
+    }
+    moduleBodies[handle] = nil
+    _ = try js.evaluate(units: body.units, url: body.path, this: context)
+  }
+}
+
+/// `native.evaluateModuleBody(handle, context)`: runs a module body kept as a program (see
+/// `Runtime.compiledModule`); its frame is left out of stack traces.
+let nativeEvaluateModuleBody: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    try runtime.evaluateModuleBody(
+      Int(JSValueToNumber(runtime.js.ref, args[0], nil)), context: runtime.js.object(args[1]))
+    return nil
   }
 }

@@ -42,6 +42,9 @@ public final class Runtime {
   /// The generator form of each module compiled as a plain function, by path, until the loader
   /// asks for it (a module found in a cycle).
   var moduleGenerators: [String: [UInt16]] = [:]
+  /// The program form of each module whose body runs as a script's top-level code, by the
+  /// handle the loader holds (`native.evaluateModuleBody`), until it runs.
+  var moduleBodies: [(path: String, units: [UInt16])?] = []
   /// The compiled modules kept between runs of this entry (`RuntimeConfiguration.moduleCacheDirectory`).
   var moduleCache: ModuleCache?
   /// Whether the loader has asked for the entry's recorded module graph (it may once a run).

@@ -109,4 +109,47 @@ import Testing
     #expect(info.source.contains("\(info.prefix).import.meta.url"))
     #expect(info.requests.isEmpty)
   }
+
+  @Test func runsAsAProgramOnlyWhenABlockMeansWhatTheFunctionMeant() throws {
+    // A body that can run as a script's top-level code, in a block: its declarations stay
+    // local to the block, and `this`, `arguments` and `eval` inside ordinary functions are theirs.
+    for source in [
+      "export const a = 1;\nlet b = 2;\nfunction f() { var v = this; return arguments.length + eval('1'); }",
+      "const o = { m() { return this; }, get g() { return arguments; } };\nclass C { m() { return this; } }",
+      "function outer() { const inner = () => this; return inner; }",
+      "const t = o.this + o.eval; for (let i = 0; i < 2; i++) {}",
+    ] {
+      #expect(try ModuleRewriter.rewrite(source).runsAsProgram, "\(source)")
+    }
+    // A top-level `var` would be a global; `this`, `arguments` and `eval` outside ordinary
+    // functions (arrows included) would see the script's; a body that awaits is a generator.
+    for source in [
+      "var a = 1;", "for (var i = 0; i < 2; i++) {}", "if (x) { var y; }", "export var z;",
+      "console.log(this);", "const f = () => this;", "const g = (x) => { return arguments[0]; };",
+      "eval('1');", "const h = x => eval(x);", "class K { field = this; }", "await 1;",
+    ] {
+      #expect(try !ModuleRewriter.rewrite(source).runsAsProgram, "\(source)")
+    }
+  }
+
+  @Test func theProgramFormKeepsEveryColumnOfThePlainForm() throws {
+    let source = "import { a } from './a.js';\nexport const b = a + 1;\n  throw new Error(b);"
+    let info = try ModuleRewriter.rewrite(source)
+    let plain = try #require(info.plainScript)
+    let program = try #require(info.programScript)
+    let p = info.prefix
+    #expect(program.count == plain.count)
+    let text = String(decoding: program, as: UTF16.self)
+    #expect(text.hasPrefix("\"use strict\";{const \(p)=this;\(p).export={\"b\":()=>b};      "))
+    #expect(text.hasSuffix("}} "))
+    // Past the head, every line is the plain form's, character for character.
+    let programLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let plainLines = String(decoding: plain, as: UTF16.self).split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(programLines.count == plainLines.count)
+    #expect(Array(programLines[1..<programLines.count - 1]) == Array(plainLines[1..<plainLines.count - 1]))
+    #expect(programLines[0].count == plainLines[0].count)
+    // Not for a module that cannot run as one.
+    #expect(try ModuleRewriter.rewrite("var v = 1;").programScript == nil)
+    #expect(ModuleRecordInfo.programScript(Array("(x)".utf16), headWidth: 20) == nil)
+  }
 }

@@ -177,6 +177,68 @@ import Testing
     #expect(second == first)
   }
 
+  @Test func bodiesRunAsProgramsOrFunctionsReadAlikeLoadedAfreshOrReplayed() async throws {
+    // program.mjs runs as a script's top-level code (a block: its names stay its own);
+    // function.mjs (`this` in an arrow, eval) and var.mjs (a top-level var) cannot, and run as functions.
+    // Each prints the same whichever way it was loaded, and neither leaks a name.
+    try write([
+      "main.mjs": """
+        import { fromProgram, Shape } from './program.mjs';
+        import { fromFunction } from './function.mjs';
+        import { fromVar } from './var.mjs';
+        console.log(fromProgram, new Shape().area(), fromFunction, fromVar);
+        console.log(typeof hidden, typeof counter, typeof next, typeof v, typeof me, typeof counted, typeof Shape);
+
+        """,
+      "program.mjs": """
+        let hidden = 1;
+        const counter = { n: 0 };
+        function next() { counter.n += hidden; return counter.n; }
+        export class Shape { area() { return this === undefined ? 'no this' : next(); } }
+        export const fromProgram = [next(), (function () { return this; })()].join();
+        const e = new Error('where');
+        console.log(e.stack.includes('/program.mjs:'), String(e.stack.split('\\n').length > 1));
+        console.log(String(e).length, (() => e)().message);
+
+        """,
+      "var.mjs": "var counted = 3;\nexport const fromVar = counted;\n",
+      "function.mjs": """
+        var v = 'var';
+        const me = () => this;
+        export const fromFunction = [v, typeof me(), eval('typeof v')].join();
+
+        """,
+    ])
+    let expected =
+      "true true\n12 where\n1, 2 var,undefined,string 3\nundefined undefined undefined undefined undefined undefined function\n"
+    let first = try await run("main.mjs")
+    #expect(first == Outcome(status: 0, stdout: expected, stderr: ""))
+    let second = try await run("main.mjs")
+    #expect(replays("main.mjs") == 1)
+    #expect(second == first)
+  }
+
+  @Test func aStackThroughAProgramBodyNamesTheModuleOnly() async throws {
+    // An uncaught error thrown by a body run as a program, and one it prints: the frames name
+    // the module's file, line and column, never the script wrapper or the loader.
+    try write([
+      "main.mjs": "import './thrower.mjs';\n",
+      "thrower.mjs": "export const x = 1;\nconsole.log(new Error('printed'));\nfunction boom() { null.y; }\nboom();\n",
+    ])
+    for _ in 0..<2 {
+      let r = try await run("main.mjs")
+      #expect(r.status == 1)
+      #expect(r.stdout.hasPrefix("Error: printed\n    at \(dir.file("thrower.mjs")):2:22\n"))
+      #expect(r.stderr.contains("    at boom (\(dir.file("thrower.mjs")):3:23)\n    at \(dir.file("thrower.mjs")):4:5"))
+      for text in [r.stdout, r.stderr] {
+        #expect(!text.contains("global code"))
+        #expect(!text.contains("evaluateModuleBody"))
+        #expect(!text.contains("nbridge:modules"))
+      }
+    }
+    #expect(replays("main.mjs") == 1)
+  }
+
   @Test func aGraphWithAJSONOrCommonJSModuleIsNotReplayedAndStillRuns() async throws {
     try write([
       "main.mjs": "import data from './d.json' with { type: 'json' };\nimport c from './c.cjs';\nconsole.log(data.n, c.k);\n",

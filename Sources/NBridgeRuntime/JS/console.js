@@ -9,6 +9,10 @@
   const columnShifts = new Map();
   let lazyShifts;
   internal.columnShifts = { get: (url) => columnShifts.get(url) ?? (lazyShifts && lazyShifts(url)) };
+  // A module body the loader runs as a script's top-level code: its frames say `global code`,
+  // which a module has not (formatStack leaves the name out).
+  let moduleBodies;
+  internal.isModuleBody = (url) => moduleBodies !== undefined && moduleBodies(url);
   // inspect.js: included before this file in a page; in a headless run evaluated on first need.
   let formatting = internal.formatting;
   const formatter = () => (formatting ??= internal.native.loadDeferred('inspect')(global, internal));
@@ -103,6 +107,9 @@
     },
     lazyColumnShifts(source) {
       lazyShifts = source;
+    },
+    moduleBodies(test) {
+      moduleBodies = test;
     },
   });
 });

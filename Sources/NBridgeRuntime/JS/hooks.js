@@ -9,6 +9,7 @@
     lifecycleListener: (name) => internal.lifecycleListener(name),
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
+    moduleBodies: internal.moduleBodies,
     setEntry: internal.setEntry,
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,

@@ -120,13 +120,15 @@
     }
     return m[1] + ':' + line + ':' + (Math.max(0, original) + 1);
   }
+  // The module loader's own frames say nothing about the app's code.
+  const loaderFrame = (l) => l.includes('@nbridge:modules:') || l === 'evaluateModuleBody@[native code]';
   function formatStack(stack) {
-    // The module loader's own frames say nothing about the app's code.
-    return String(stack || '').split('\n').filter((l) => l && !l.includes('@nbridge:modules:')).map((line) => {
+    return String(stack || '').split('\n').filter((l) => l && !loaderFrame(l)).map((line) => {
       const at = line.lastIndexOf('@');
       if (at < 0) return '    at ' + unshift(line);
-      const fn = line.slice(0, at);
+      let fn = line.slice(0, at);
       const where = unshift(line.slice(at + 1));
+      if (fn === 'global code' && internal.isModuleBody(where.replace(/:\d+:\d+$/, ''))) fn = '';
       return '    at ' + (fn ? fn + ' (' + where + ')' : where);
     }).join('\n');
   }

@@ -13,6 +13,10 @@
   // The realm's Promise when the run started: import() returns one even if a script replaced it.
   const Promise = internal.Promise || global.Promise;
   let asyncOrder = 0;
+  // Paths of the modules whose bodies run as a script's top-level code (m.fn is then the
+  // handle native.evaluateModuleBody takes): stack traces leave out the `global code` name.
+  const bodies = new Set();
+  if (internal.moduleBodies) internal.moduleBodies((path) => bodies.has(path));
 
   // MARK: URLs (file: only)
 
@@ -212,6 +216,7 @@
     describe(m);
     m.ctx = moduleContext(m);
     m.fn = compiled.fn;
+    if (typeof m.fn === 'number') bodies.add(m.path);
     m.plain = compiled.plain;
     // A plain function (no cycle seen yet, no top-level await) runs whole when evaluated; its
     // getters exist from then on. A module found in a cycle becomes a generator at link time.
@@ -682,7 +687,8 @@
     if (m.wiring) wire(m);
     if (m.plain) {
       try {
-        m.fn.call(undefined, m.ctx);
+        if (typeof m.fn === 'number') native.evaluateModuleBody(m.fn, m.ctx);
+        else m.fn.call(undefined, m.ctx);
       } finally {
         if (m.ctx.export) m.getters = m.ctx.export;
       }
@@ -763,7 +769,7 @@
     const index = new Map([[root, 0]]);
     for (let k = 0; k < order.length; k++) {
       const m = order[k];
-      if (m.values || !m.fn || m.status !== 'linked') return;
+      if (m.values || m.fn === undefined || m.status !== 'linked') return;
       for (const d of m.deps) {
         if (!index.has(d)) {
           index.set(d, order.length);
@@ -793,6 +799,7 @@
       const row = rows[i];
       const m = record(row[1], 'esm', row[0]);
       m.fn = functions[i];
+      if (typeof m.fn === 'number') bodies.add(m.path);
       m.plain = (row[2] & 1) === 0;
       m.hasTLA = (row[2] & 2) !== 0;
       m.defaultLocal = row[3];
