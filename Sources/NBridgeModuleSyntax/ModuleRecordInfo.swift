@@ -73,28 +73,25 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   /// writes no `this`, `arguments` or `eval` outside an ordinary function (they would see the
   /// script's).
   public var runsAsProgram = false
+  /// The head of the program form: `"use strict";{const P=this;` and the getters of the exported
+  /// bindings that can change (`P.export={...};`); the others are handed over when the body ends.
+  public var programHead = ""
   /// The script as a program, when the module can run as one (see `runsAsProgram`).
   public var programScript: [UInt16]? {
-    runsAsProgram ? ModuleRecordInfo.programScript(script, headWidth: headWidth) : nil
+    runsAsProgram ? ModuleRecordInfo.programScript(script, headWidth: headWidth, head: Array(programHead.utf16)) : nil
   }
-  /// The program form of a rewritten `script` with head width `headWidth` that does not await:
-  /// `"use strict";{const P=this;` in place of `(function*(P){"use strict";` (the same width, so
-  /// every column stays), `yield;` blanked and the closing `)` a space. Evaluated with the
-  /// module's context object as `this`, it runs the body in one parse: a function expression is
-  /// parsed twice by JavaScriptCore (lazily when the script defining it is evaluated, fully
-  /// when first called), and its defining script is a program of its own to compile.
-  public static func programScript(_ script: [UInt16], headWidth: Int) -> [UInt16]? {
-    let open = Array("(function*(".utf16)
-    guard headWidth > 16, script.count > headWidth, script.starts(with: open), script.last == 41 else { return nil }
-    guard let close = script[open.count...].firstIndex(of: 41) else { return nil }
-    let prefix = script[open.count..<close]
-    let head = Array("\"use strict\";{const ".utf16) + prefix + Array("=this;".utf16)
-    let oldHead = open + prefix + Array("){\"use strict\";".utf16)
-    guard head.count == oldHead.count, script.starts(with: oldHead) else { return nil }
-    var units = script
-    units.replaceSubrange(0..<head.count, with: head)
-    for k in headWidth - 6..<headWidth { units[k] = 32 }  // `yield;`
-    units[units.count - 1] = 32  // the `)` closing the function expression
+  /// The program form of a rewritten `script` with head width `headWidth`: `head` (padded with
+  /// spaces: every column stays) in place of the function's head, and the closing `)` a space.
+  /// Evaluated with the module's context object as `this`, it runs the body in one parse: a
+  /// function expression is parsed twice by JavaScriptCore (lazily when the script defining it
+  /// is evaluated, fully when first called), and its defining script is a program of its own.
+  public static func programScript(_ script: [UInt16], headWidth: Int, head: [UInt16]) -> [UInt16]? {
+    guard !head.isEmpty, head.count <= headWidth, script.count > headWidth, script.last == 41,
+      !head.contains(10), !script[0..<headWidth].contains(10)
+    else { return nil }
+    var units = head + Array(repeating: 32, count: headWidth - head.count)
+    units.append(contentsOf: script[headWidth..<script.count - 1])
+    units.append(32)  // the `)` closing the function expression
     return units
   }
   /// The prefix of every name the rewrite introduces (free in this module).

@@ -23,6 +23,10 @@ public struct ModuleRewriter {
   var topLexical: [String] = []
   /// Top-level names declared `const` (an exported one's value is final once the body has run).
   var topConst: Set<String> = []
+  /// Top-level function and class declarations (final too, unless something assigns them).
+  var topFunctions: Set<String> = []
+  /// Whether `eval` is written anywhere (it could assign any binding).
+  var mentionsEval = false
   var topVar: Set<String> = []
   var allDeclared: Set<String> = []
   var prefix = "_$"
@@ -405,6 +409,7 @@ public struct ModuleRewriter {
         if (word == "this" || word == "arguments" || word == "eval") && !inOrdinaryFunction(currentScope) {
           readsModuleThis = true
         }
+        if word == "eval" { mentionsEval = true }
         switch word {
         case "var":
           let names = declaratorNames(at: i)
@@ -426,7 +431,10 @@ public struct ModuleRewriter {
           if isPunct(n, "*") { n += 1 }
           if tokens.indices.contains(n) && tokens[n].kind == .identifier {
             if isDeclarationPosition(i) {
-              if currentScope == 0 { topLexical.append(text(n)) }
+              if currentScope == 0 {
+                topLexical.append(text(n))
+                topFunctions.insert(text(n))
+              }
               declare([text(n)], in: currentScope)
             } else {
               pendingExpressionName = text(n)
@@ -436,7 +444,10 @@ public struct ModuleRewriter {
           if tokens.indices.contains(i + 1) && tokens[i + 1].kind == .identifier && isDeclarationPosition(i)
             && text(i + 1) != "extends"
           {
-            if currentScope == 0 { topLexical.append(text(i + 1)) }
+            if currentScope == 0 {
+              topLexical.append(text(i + 1))
+              topFunctions.insert(text(i + 1))
+            }
             declare([text(i + 1)], in: currentScope)
           }
         case "await" where !inFunction(currentScope):
@@ -723,6 +734,7 @@ public struct ModuleRewriter {
         edits.append((tokens[start].start, tokens[i].end, nil))
         edits.append((tokens[n - 1].end, tokens[n - 1].end, " " + d))
         declare([d], in: 0)
+        topFunctions.insert(d)
         try addExport("default", local: d, at: i)
         info.defaultLocal = d
         return i + 1
@@ -868,17 +880,30 @@ public struct ModuleRewriter {
 
   mutating func emit() {
     var getters: [String] = []
+    var liveGetters: [String] = []
     var constants: [String] = []
+    let assigned = mentionsEval ? topFunctions : reassigned(topFunctions)
     for export in info.exports {
       guard let local = export.localName else { continue }
       let key = "\"" + local + "\""
-      if !getters.contains(where: { $0.hasPrefix(key + ":") }) { getters.append("\(key):()=>\(local)") }
-      if topConst.contains(local) && !constants.contains(local) { constants.append(local) }
+      guard !getters.contains(where: { $0.hasPrefix(key + ":") }) else { continue }
+      getters.append("\(key):()=>\(local)")
+      if topConst.contains(local) || topFunctions.contains(local) && !assigned.contains(local) {
+        constants.append(local)
+      } else {
+        liveGetters.append("\(key):()=>\(local)")
+      }
     }
     // The getters are made where the function opens: no second function to compile per module.
     let header =
       (info.hasTopLevelAwait ? "(async function*" : "(function*")
       + "(\(prefix)){\"use strict\";\(prefix).export={\(getters.joined(separator: ","))};yield;"
+    // Run as a program, a module is in no cycle: nothing reads its exports before its body has
+    // run, so only the bindings that can still change need a getter (each costs a closure and
+    // keeps its binding out of a register); the rest are handed over at the end.
+    info.programHead =
+      "\"use strict\";{const \(prefix)=this;"
+      + (liveGetters.isEmpty ? "" : "\(prefix).export={\(liveGetters.joined(separator: ","))};")
     // When the body has run, its exported constants are handed over by value too (`P.const`):
     // an importer that runs after it reads them without calling (and compiling) a getter.
     let footer =
@@ -930,4 +955,60 @@ public struct ModuleRewriter {
     info.columnShifts = shifts
     info.script = out
   }
+}
+
+extension ModuleRewriter {
+  /// Which of the top-level `names` may be assigned somewhere after their declaration (a
+  /// conservative reading: an assignment operator or `++`/`--` beside the name, the name followed
+  /// by `of` or `in`, or inside brackets that an `=`, `of` or `in` follows, as in a destructuring).
+  func reassigned(_ names: Set<String>) -> Set<String> {
+    guard !names.isEmpty else { return [] }
+    var parent = Array(repeating: -1, count: tokens.count)
+    var open: [Int] = []
+    for (i, t) in tokens.enumerated() {
+      while let last = open.last, tokens[last].match < i { open.removeLast() }
+      parent[i] = open.last ?? -1
+      if t.kind == .punctuator && t.match > i { open.append(i) }
+    }
+    var found: Set<String> = []
+    for (i, t) in tokens.enumerated() where t.kind == .identifier {
+      let name = text(i)
+      guard names.contains(name), !found.contains(name), !isPunct(i - 1, "."), !isPunct(i - 1, "?.") else { continue }
+      var s = scopeOf[i]
+      var shadowed = false
+      while s > 0 {
+        if scopes[s].names.contains(name) {
+          shadowed = true
+          break
+        }
+        s = scopes[s].parent
+      }
+      if shadowed { continue }
+      if assigns(after: i) || isPunct(i - 1, "++") || isPunct(i - 1, "--") {
+        found.insert(name)
+        continue
+      }
+      var p = parent[i]
+      while p >= 0 {
+        if (isPunct(p, "[") || isPunct(p, "{")) && assigns(after: tokens[p].match) {
+          found.insert(name)
+          break
+        }
+        p = parent[p]
+      }
+    }
+    return found
+  }
+
+  /// Whether the token after `i` assigns to what ends at `i`.
+  func assigns(after i: Int) -> Bool {
+    let next = i + 1
+    guard next < tokens.count else { return false }
+    if tokens[next].kind == .identifier { return text(next) == "of" || text(next) == "in" }
+    return tokens[next].kind == .punctuator && ModuleRewriter.assignmentOperators.contains(text(next))
+  }
+
+  static let assignmentOperators: Set<String> = [
+    "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=", "++", "--",
+  ]
 }

@@ -48,9 +48,9 @@ struct ModuleCache {
   }
 
   /// A compiled module: its rewritten script (the generator form), its record as JSON, the
-  /// script's head width and whether it awaits at top level (what its plain form needs),
-  /// whether it can run as a program, and whether it holds module syntax (a `.js` file without
-  /// any is CommonJS when detected).
+  /// script's head width and whether it awaits at top level (what its plain form needs), the
+  /// head of its program form when it can run as one, and whether it holds module syntax (a
+  /// `.js` file without any is CommonJS when detected).
   struct Entry {
     var stamp: Stamp
     /// The text it was compiled from, for a module whose text the runtime gave (nil: the file's).
@@ -59,7 +59,7 @@ struct ModuleCache {
     var record: [UInt16]
     var headWidth: Int
     var hasTopLevelAwait: Bool
-    var runsAsProgram: Bool
+    var programHead: [UInt16]?
     var hasModuleSyntax: Bool
 
     /// The script as a plain function, when the module can run as one.
@@ -68,7 +68,7 @@ struct ModuleCache {
     }
     /// The script as a program, when the module can run as one (`ModuleRecordInfo.runsAsProgram`).
     var programScript: [UInt16]? {
-      runsAsProgram ? ModuleRecordInfo.programScript(script, headWidth: headWidth) : nil
+      programHead.flatMap { ModuleRecordInfo.programScript(script, headWidth: headWidth, head: $0) }
     }
   }
 
@@ -130,7 +130,8 @@ struct ModuleCache {
   mutating func store(_ path: String, stamp: Stamp, source: [UInt16]?, info: ModuleRecordInfo, hasModuleSyntax: Bool) {
     used[path] = Entry(
       stamp: stamp, source: source, script: info.script, record: info.json, headWidth: info.headWidth,
-      hasTopLevelAwait: info.hasTopLevelAwait, runsAsProgram: info.runsAsProgram, hasModuleSyntax: hasModuleSyntax)
+      hasTopLevelAwait: info.hasTopLevelAwait, programHead: info.runsAsProgram ? Array(info.programHead.utf16) : nil,
+      hasModuleSyntax: hasModuleSyntax)
     changed = true
   }
 
@@ -167,9 +168,10 @@ struct ModuleCache {
       }
       out.int(Int64(entry.headWidth))
       out.int(
-        (entry.runsAsProgram ? 8 : 0) | (entry.source != nil ? 4 : 0) | (entry.hasTopLevelAwait ? 2 : 0)
+        (entry.programHead != nil ? 8 : 0) | (entry.source != nil ? 4 : 0) | (entry.hasTopLevelAwait ? 2 : 0)
           | (entry.hasModuleSyntax ? 1 : 0))
       if let source = entry.source { out.units(source) }
+      if let head = entry.programHead { out.units(head) }
       out.units(entry.script)
       out.units(entry.record)
     }
@@ -249,11 +251,16 @@ struct ModuleCache {
         guard let text = reader.units() else { return nil }
         source = text
       }
+      var programHead: [UInt16]?
+      if flags & 8 != 0 {
+        guard let head = reader.units() else { return nil }
+        programHead = head
+      }
       guard let script = reader.units(), let record = reader.units() else { return nil }
       let stamp = Stamp(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, times: times)
       entries[path] = Entry(
         stamp: stamp, source: source, script: script, record: record, headWidth: Int(headWidth),
-        hasTopLevelAwait: flags & 2 != 0, runsAsProgram: flags & 8 != 0, hasModuleSyntax: flags & 1 != 0)
+        hasTopLevelAwait: flags & 2 != 0, programHead: programHead, hasModuleSyntax: flags & 1 != 0)
     }
     guard let hasPlan = reader.int() else { return nil }
     var plan: GraphPlan?

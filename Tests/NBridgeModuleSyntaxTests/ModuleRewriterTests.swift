@@ -52,7 +52,7 @@ import Testing
     let p = info.prefix
     // Constants only (a, b, e and the default expression's local), each once; not the let.
     #expect(info.source.hasSuffix("\n;\(p).const={__proto__:null,a,b,e,\(p)d}})"))
-    let none = try ModuleRewriter.rewrite("export let c = 2;\nexport function g() {}\n")
+    let none = try ModuleRewriter.rewrite("export let c = 2;\nexport var v;\nexport function g() {}\ng = null;\n")
     #expect(none.source.hasSuffix("\n})"))
   }
 
@@ -140,8 +140,9 @@ import Testing
     let p = info.prefix
     #expect(program.count == plain.count)
     let text = String(decoding: program, as: UTF16.self)
-    #expect(text.hasPrefix("\"use strict\";{const \(p)=this;\(p).export={\"b\":()=>b};      "))
-    #expect(text.hasSuffix("}} "))
+    // b is a constant: handed over at the end, no getter.
+    #expect(text.hasPrefix("\"use strict\";{const \(p)=this;      "))
+    #expect(text.hasSuffix(";\(p).const={__proto__:null,b}} "))
     // Past the head, every line is the plain form's, character for character.
     let programLines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let plainLines = String(decoding: plain, as: UTF16.self).split(separator: "\n", omittingEmptySubsequences: false)
@@ -150,6 +151,39 @@ import Testing
     #expect(programLines[0].count == plainLines[0].count)
     // Not for a module that cannot run as one.
     #expect(try ModuleRewriter.rewrite("var v = 1;").programScript == nil)
-    #expect(ModuleRecordInfo.programScript(Array("(x)".utf16), headWidth: 20) == nil)
+    #expect(ModuleRecordInfo.programScript(Array("(x)".utf16), headWidth: 20, head: Array("{".utf16)) == nil)
+  }
+
+  @Test func handsOverFunctionsAndClassesNothingAssignsAndKeepsGettersForTheRest() throws {
+    // Fixed: constants, and functions and classes no code assigns (a shadowing local's
+    // assignment is its own). Live: lets, and anything an assignment, ++, a destructuring or a
+    // for-of head may write, or any binding at all when eval is written.
+    let info = try ModuleRewriter.rewrite(
+      """
+      export const k = 1;
+      export let l = 2;
+      export function f(f2) { let g = 0; g = 1; return g; }
+      export class C {}
+      export function g() {}
+      function h() {}
+      export { h };
+      export function a() {} a = 1;
+      export function b() {} b++;
+      export function c() {} [c] = [1];
+      export function d() {} ({ d } = {});
+      export function e() {} for (e of []) {}
+      export function s(x) { x = 1; const t = () => { let s = 1; s = 2; }; }
+      export default function () {}
+      """)
+    let p = info.prefix
+    #expect(info.source.hasSuffix(";\(p).const={__proto__:null,k,f,C,g,h,s,\(p)d}})"))
+    #expect(info.programHead.hasSuffix(
+      "\(p).export={\"l\":()=>l,\"a\":()=>a,\"b\":()=>b,\"c\":()=>c,\"d\":()=>d,\"e\":()=>e};"))
+    // The generator form keeps every getter: a module in a cycle is read before it has run.
+    #expect(info.source.hasPrefix("(function*(\(p)){\"use strict\";\(p).export={\"k\":()=>k,\"l\":()=>l,"))
+
+    let evaluated = try ModuleRewriter.rewrite("export function f() {}\nexport class C {}\nfunction g() { eval('f = 1'); }\n")
+    #expect(evaluated.source.hasSuffix("\n})"))
+    #expect(evaluated.programHead.contains("\"f\":()=>f,\"C\":()=>C"))
   }
 }

@@ -459,14 +459,27 @@
       const key = resolution.binding;
       return () => values[key];
     }
-    if (m.getters) return m.getters[resolution.binding];
+    const binding = resolution.binding;
+    if (m.plain) {
+      const constants = m.ctx.const;
+      if (constants !== undefined && binding in constants) {
+        const value = constants[binding];
+        return () => value;
+      }
+    }
+    if (m.getters !== undefined && hasOwn(m.getters, binding)) return m.getters[binding];
     // A plain module not evaluated yet (nothing can read it before it has run but a cycle,
     // and a module in a cycle is a generator with getters from link time).
-    const binding = resolution.binding;
-    return () => {
-      if (!m.getters) throw new ReferenceError("Cannot access '" + binding + "' before initialization");
-      return m.getters[binding]();
-    };
+    return () => readPlain(m, binding);
+  }
+  const hasOwn = (o, key) => Object.prototype.hasOwnProperty.call(o, key);
+  // A binding of a plain module: a getter for one that can change, the value it handed over
+  // at its body's end for the rest (a module run as a program has no getter for those).
+  function readPlain(m, binding) {
+    const constants = m.ctx.const;
+    if (constants !== undefined && binding in constants) return constants[binding];
+    if (m.getters !== undefined && hasOwn(m.getters, binding)) return m.getters[binding]();
+    throw new ReferenceError("Cannot access '" + binding + "' before initialization");
   }
 
   function namespaceOf(m) {
@@ -681,7 +694,10 @@
 
   function finishBody(m) {
     const d = m.defaultLocal;
-    if (d && m.getters[d]) nameDefault(m.getters[d]());
+    if (!d) return;
+    const constants = m.ctx.const;
+    if (constants !== undefined && d in constants) nameDefault(constants[d]);
+    else if (m.getters !== undefined && hasOwn(m.getters, d)) nameDefault(m.getters[d]());
   }
   function executeSync(m) {
     if (m.wiring) wire(m);
