@@ -814,17 +814,7 @@ public struct ModuleRewriter {
       if isPunct(i - 1, ".") || isPunct(i - 1, "?.") || isWord(i - 1, "break") || isWord(i - 1, "continue") {
         continue
       }
-      // shadowed by a nearer declaration
-      var s = scopeOf[i]
-      var shadowed = false
-      while s > 0 {
-        if scopes[s].names.contains(name) {
-          shadowed = true
-          break
-        }
-        s = scopes[s].parent
-      }
-      if shadowed { continue }
+      if isShadowed(name, at: i) { continue }
       let enclosing = enclosingOpen(i)
       let prevText = i > 0 ? text(i - 1) : ""
       let prevIsListStart = isPunct(i - 1, "{") || isPunct(i - 1, ",")
@@ -974,16 +964,7 @@ extension ModuleRewriter {
     for (i, t) in tokens.enumerated() where t.kind == .identifier {
       let name = text(i)
       guard names.contains(name), !found.contains(name), !isPunct(i - 1, "."), !isPunct(i - 1, "?.") else { continue }
-      var s = scopeOf[i]
-      var shadowed = false
-      while s > 0 {
-        if scopes[s].names.contains(name) {
-          shadowed = true
-          break
-        }
-        s = scopes[s].parent
-      }
-      if shadowed { continue }
+      if isShadowed(name, at: i) { continue }
       if assigns(after: i) || isPunct(i - 1, "++") || isPunct(i - 1, "--") {
         found.insert(name)
         continue
@@ -998,6 +979,16 @@ extension ModuleRewriter {
       }
     }
     return found
+  }
+
+  /// Whether `name` at token `i` is a nearer declaration's, not the module's top-level binding.
+  func isShadowed(_ name: String, at i: Int) -> Bool {
+    var s = scopeOf[i]
+    while s > 0 {
+      if scopes[s].names.contains(name) { return true }
+      s = scopes[s].parent
+    }
+    return false
   }
 
   /// Whether the token after `i` assigns to what ends at `i`.
