@@ -55,24 +55,32 @@ final class JSContext {
   /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way),
   /// its top-level `this` being `this` (the global object when nil).
   func evaluate(units: [UInt16], url: String, this: JSObjectRef? = nil) throws(JSException) -> JSValueRef {
-    let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-    defer { JSStringRelease(script) }
-    let name = url.makeJSString()
-    defer { JSStringRelease(name) }
-    var exception: JSValueRef?
-    let result = JSEvaluateScript(ref, script, this, name, 1, &exception)
-    if let exception { throw JSException(value: exception) }
-    return result ?? JSValueMakeUndefined(ref)
+    try withScript(units: units, url: url) { script, name, exception in
+      JSEvaluateScript(ref, script, this, name, 1, &exception) ?? JSValueMakeUndefined(ref)
+    }
   }
 
   /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
   func checkSyntax(units: [UInt16], url: String) throws(JSException) {
+    try withScript(units: units, url: url) { script, name, exception in
+      _ = JSCheckScriptSyntax(ref, script, name, 1, &exception)
+    }
+  }
+
+  /// Makes the JS strings of a script's `units` and `url` for `body`, releases them after it,
+  /// and throws the exception `body` left.
+  private func withScript<Result>(
+    units: [UInt16], url: String,
+    _ body: (JSStringRef, JSStringRef, inout JSValueRef?) -> Result
+  ) throws(JSException) -> Result {
     let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(script) }
     let name = url.makeJSString()
     defer { JSStringRelease(name) }
     var exception: JSValueRef?
-    if !JSCheckScriptSyntax(ref, script, name, 1, &exception), let exception { throw JSException(value: exception) }
+    let result = body(script!, name, &exception)
+    if let exception { throw JSException(value: exception) }
+    return result
   }
 
   /// Whether `source` parses as a script.

@@ -460,26 +460,27 @@
       return () => values[key];
     }
     const binding = resolution.binding;
-    if (m.plain) {
-      const constants = m.ctx.const;
-      if (constants !== undefined && binding in constants) {
-        const value = constants[binding];
-        return () => value;
-      }
-    }
-    if (m.getters !== undefined && hasOwn(m.getters, binding)) return m.getters[binding];
+    const read = readExport(m, binding);
+    if (read) return read;
     // A plain module not evaluated yet (nothing can read it before it has run but a cycle,
     // and a module in a cycle is a generator with getters from link time).
-    return () => readPlain(m, binding);
+    return () => {
+      const read = readExport(m, binding);
+      if (read === undefined) throw new ReferenceError("Cannot access '" + binding + "' before initialization");
+      return read();
+    };
   }
   const hasOwn = (o, key) => Object.prototype.hasOwnProperty.call(o, key);
-  // A binding of a plain module: a getter for one that can change, the value it handed over
-  // at its body's end for the rest (a module run as a program has no getter for those).
-  function readPlain(m, binding) {
-    const constants = m.ctx.const;
-    if (constants !== undefined && binding in constants) return constants[binding];
-    if (m.getters !== undefined && hasOwn(m.getters, binding)) return m.getters[binding]();
-    throw new ReferenceError("Cannot access '" + binding + "' before initialization");
+  // How to read one of a module's own bindings, undefined while it cannot be read yet: its
+  // getter for one that can change, and for a plain module's others the value handed over at its
+  // body's end (a module run as a program has no getter for those).
+  function readExport(m, binding) {
+    const constants = m.plain ? m.ctx.const : undefined;
+    if (constants !== undefined && binding in constants) {
+      const value = constants[binding];
+      return () => value;
+    }
+    if (m.getters !== undefined && hasOwn(m.getters, binding)) return m.getters[binding];
   }
 
   function namespaceOf(m) {
@@ -693,11 +694,8 @@
   }
 
   function finishBody(m) {
-    const d = m.defaultLocal;
-    if (!d) return;
-    const constants = m.ctx.const;
-    if (constants !== undefined && d in constants) nameDefault(constants[d]);
-    else if (m.getters !== undefined && hasOwn(m.getters, d)) nameDefault(m.getters[d]());
+    const read = m.defaultLocal && readExport(m, m.defaultLocal);
+    if (read) nameDefault(read());
   }
   function executeSync(m) {
     if (m.wiring) wire(m);
