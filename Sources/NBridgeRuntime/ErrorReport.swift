@@ -1,20 +1,24 @@
 import CJavaScriptCore
 import NBridgePlugin
+import NBridgeSystem
 
 /// Formats an uncaught JS value: `Uncaught Name: message` and a stack of `file:line:column`;
-/// for a syntax error (JSC gives no column) the file, line, source line and a caret at the token.
+/// for a syntax error (JSC gives no column) and for an error about an import (the module loader
+/// gives its place as `nbridgeColumn`) the file, line, source line and a caret at the token.
 @BridgeActor
 enum ErrorReport {
   static func describe(_ value: JSValueRef, in runtime: Runtime, prefix: String) -> String {
     let js = runtime.js
-    if let object = js.object(value), js.toString(js.property(object, "name")) == "SyntaxError",
-      let lineValue = js.property(object, "line"), JSValueIsNumber(js.ref, lineValue)
+    if let object = js.object(value), let lineValue = js.property(object, "line"), JSValueIsNumber(js.ref, lineValue),
+      case let name = js.toString(js.property(object, "name")),
+      name == "SyntaxError" || JSValueIsNumber(js.ref, js.property(object, "nbridgeColumn"))
     {
       let line = Int(JSValueToNumber(js.ref, lineValue, nil))
       let url = js.toString(js.property(object, "sourceURL"))
       let message = js.toString(js.property(object, "message"))
-      var text = "\(prefix) SyntaxError: \(message)\n    at \(url):\(line)"
-      if let source = runtime.sources[url] {
+      var text = "\(prefix) \(name): \(message)\n    at \(url):\(line)"
+      // A module loaded from the module cache was not read this run: read it now.
+      if let source = runtime.sources[url] ?? (url.hasPrefix("/") ? POSIX.readText(url) : nil) {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         if line >= 1 && line <= lines.count {
           let sourceLine = String(lines[line - 1])

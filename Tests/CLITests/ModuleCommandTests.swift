@@ -84,7 +84,9 @@ import Testing
     #expect(r.status == 1)
     let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
     #expect(first.contains("'./gone.mjs'"))
-    #expect(first.contains("\(dir.file("main.mjs")):2:"))
+    #expect(first.contains("\(dir.file("main.mjs")):2:8)"))
+    // Then the import's place: its line as written, a caret under the specifier.
+    #expect(r.stderr.hasSuffix("\n    at \(dir.file("main.mjs")):2\n\n    import './gone.mjs';\n           ^\n"))
   }
 
   @Test func aMissingExportNamesTheExportAndTheImporter() throws {
@@ -95,7 +97,9 @@ import Testing
     let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
     #expect(
       first.hasPrefix("Uncaught SyntaxError: The requested module './lib.mjs' does not provide an export named 'b'"))
-    #expect(first.contains("\(dir.file("main.mjs")):3:"))
+    #expect(first.contains("\(dir.file("main.mjs")):3:10)"))
+    #expect(r.stderr.hasSuffix("\n    at \(dir.file("main.mjs")):3\n\n    import { b } from './lib.mjs';\n             ^\n"))
+    #expect(!r.stderr.contains("nbridge:modules"))
     #expect(r.stdout.isEmpty)
   }
 
@@ -103,7 +107,26 @@ import Testing
     let r = try run("main.mjs", ["main.mjs": "import { h } from 'preact';\n"])
     #expect(r.status == 1)
     let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
-    #expect(first.contains("'preact'") && first.contains("\"imports\"") && first.contains("main.mjs:1:"))
+    #expect(first.contains("'preact'") && first.contains("\"imports\"") && first.contains("main.mjs:1:19)"))
+    // On a module's first line too, where the rewritten text's columns are shifted most.
+    #expect(r.stderr.hasSuffix("\n    at \(dir.file("main.mjs")):1\n\n    import { h } from 'preact';\n                      ^\n"))
+  }
+
+  @Test func aFailedImportCallIsReportedWhereItIsCalled() throws {
+    let r = try run(
+      "main.mjs",
+      [
+        "main.mjs": "// a module\nconst gone = await import('./gone.mjs');\n",
+        "script.js": "function later() {\n  return import('preact');\n}\nlater();\n",
+      ])
+    #expect(r.status == 1)
+    #expect(r.stderr.hasPrefix("Uncaught Error: Cannot find module './gone.mjs'"))
+    #expect(r.stderr.hasSuffix(")\n    at \(dir.file("main.mjs")):2:26\n"))
+    let script = try NBridgeBinary.run(["run", dir.file("script.js")], environment: env)
+    #expect(script.status == 1)
+    #expect(script.stderr.hasPrefix("Uncaught (in promise) TypeError: Cannot resolve the bare specifier 'preact'"))
+    #expect(script.stderr.contains("\n    at later (\(dir.file("script.js")):2:10)\n"))
+    #expect(!r.stderr.contains("nbridge:modules") && !script.stderr.contains("nbridge:modules"))
   }
 
   @Test func aSyntaxErrorInTheGraphNamesItsFileAndLineAndTheImporter() throws {

@@ -28,7 +28,8 @@
     if (value === null) return 'null';
     if (seen.indexOf(value) >= 0) return '[Circular]';
     if (value instanceof Error) {
-      const head = value.stack ? value.name + ': ' + value.message + '\n' + formatStack(value.stack) : String(value);
+      const stack = value.stack ? formatStack(value.stack) : '';
+      const head = stack ? value.name + ': ' + value.message + '\n' + stack : String(value);
       const extra = value.code !== undefined ? ' { code: ' + quote(String(value.code)) + ' }' : '';
       return depth === 0 ? head + extra : '[' + value.name + ': ' + value.message + ']' + extra;
     }

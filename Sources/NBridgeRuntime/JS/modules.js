@@ -155,11 +155,26 @@
   function site(m, request) {
     return m ? m.path + ':' + request.line + ':' + (request.column + 1) : '';
   }
-  // An error about an import, naming where the importer asked for it.
+  // An error about an import, naming where the importer asked for it: in its message (line and
+  // column), and as the error's own place (sourceURL, line, column; the uncaught report shows the
+  // line with a caret at nbridgeColumn). Its one stack frame gives the file and line only: a
+  // frame's column is read as the rewritten module's and shifted back (inspect.js), which the
+  // import's column, as written, is not.
   function importError(Type, message, importer, request) {
     const where = site(importer, request);
     const error = new Type(message + (where ? ' (imported at ' + where + ')' : ''));
-    if (where) Object.defineProperty(error, 'stack', { value: '@' + where, writable: true, configurable: true });
+    if (where) {
+      const place = {
+        stack: '@' + importer.path + ':' + request.line,
+        sourceURL: importer.path,
+        line: request.line,
+        column: request.column + 1,
+        nbridgeColumn: request.column,
+      };
+      for (const key in place) {
+        Object.defineProperty(error, key, { value: place[key], writable: true, configurable: true });
+      }
+    }
     return error;
   }
 
@@ -897,6 +912,9 @@
   }
   // import(): the specifier and options are read now; loading, linking and evaluation follow.
   function importFrom(specifier, options, base) {
+    // Where import() is called: the rewriter does not record it, so the stack of this call is
+    // kept for an error about the specifier itself (the loader's own frames are not printed).
+    const call = new Error();
     return new Promise((resolvePromise, reject) => {
       let type;
       if (options !== undefined) {
@@ -916,7 +934,15 @@
       }
       const text = String(specifier);
       Promise.resolve().then(() => {
-        const m = loadLinked(resolve(text, base), type, undefined, { specifier: text, line: 0, column: 0 });
+        let m;
+        try {
+          m = loadLinked(resolve(text, base), type, undefined, { specifier: text, line: 0, column: 0 });
+        } catch (e) {
+          if (e instanceof Error && !Object.prototype.hasOwnProperty.call(e, 'nbridgeColumn')) {
+            Object.defineProperty(e, 'stack', { value: call.stack, writable: true, configurable: true });
+          }
+          throw e;
+        }
         return evaluateWhenReady(m).then(() => namespaceOf(m));
       }).then(resolvePromise, reject);
     });
