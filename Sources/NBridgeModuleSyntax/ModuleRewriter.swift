@@ -54,6 +54,9 @@ public struct ModuleRewriter {
 
   /// Rewrites the module whose source is the UTF-16 `units`.
   public static func rewrite(units: [UInt16]) throws(ModuleSyntaxError) -> ModuleRecordInfo {
+    var units = units
+    // A hashbang is a comment only where the file starts, and the function's head goes there.
+    if units.count >= 2 && units[0] == 35 && units[1] == 33 { units.replaceSubrange(0..<2, with: [47, 47]) }
     var rewriter = ModuleRewriter(units: units, tokens: try Lexer.tokenize(units))
     try rewriter.run()
     return rewriter.info

@@ -69,6 +69,12 @@ public enum ScriptSyntax {
     return (String(decoding: out, as: UTF16.self), shifts)
   }
 
+  /// `source` with its hashbang (`#!` opening the file, a comment only there) made a `//`
+  /// comment of the same width, for a wrapper that puts code in front of it on the first line.
+  public static func hashbangAsComment(_ source: String) -> String {
+    source.hasPrefix("#!") ? "//" + source.dropFirst(2) : source
+  }
+
   /// Whether the UTF-8 bytes of `word` occur in `source` (no tokenizing).
   static func mentions(_ source: String, _ word: String) -> Bool {
     var source = source

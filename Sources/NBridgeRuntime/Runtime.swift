@@ -336,7 +336,7 @@ public final class Runtime {
     var shifts = columnShifts.removeValue(forKey: url) ?? []
     if !js.isValidScript(script) {
       let head = "(async () => {"
-      let wrapped = head + script + "\n})();"
+      let wrapped = head + ScriptSyntax.hashbangAsComment(script) + "\n})();"
       if js.isValidScript(wrapped) {
         let width = head.utf16.count
         shifts = [[1, 0, width]] + shifts.map { $0[0] == 1 ? [1, $0[1] + width, $0[2]] : $0 }

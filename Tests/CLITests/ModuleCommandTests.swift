@@ -112,6 +112,22 @@ import Testing
     #expect(r.stderr.hasSuffix("\n    at \(dir.file("main.mjs")):1\n\n    import { h } from 'preact';\n                      ^\n"))
   }
 
+  @Test func aHashbangLineIsACommentInModulesCommonJSAndAwaitingScripts() throws {
+    let r = try run(
+      "main.mjs",
+      [
+        "main.mjs": "#!/usr/bin/env -S nbridge run\nimport { n } from './lib.mjs';\nimport c from './c.cjs';\nconsole.log(n, c.v);\n",
+        "lib.mjs": "#!/usr/bin/env -S nbridge run\nexport const n = 1;\n",
+        "c.cjs": "#!/usr/bin/env node\nmodule.exports = { v: 2 };\n",
+        "await.js": "#!/usr/bin/env -S nbridge run\nconsole.log(await Promise.resolve(3));\n",
+      ])
+    #expect(r.stderr == "")
+    #expect(r.stdout == "1 2\n")
+    let awaiting = try NBridgeBinary.run(["run", dir.file("await.js")], environment: env)
+    #expect(awaiting.stderr == "")
+    #expect(awaiting.stdout == "3\n")
+  }
+
   @Test func aFailedImportCallIsReportedWhereItIsCalled() throws {
     let r = try run(
       "main.mjs",

@@ -53,7 +53,9 @@
         module.exports = JSON.parse(source);
       } else {
         const wrapper = native.evaluate(
-          '(function (exports, require, module, __filename, __dirname) {' + source + '\n})',
+          // A hashbang is a comment only where the file starts: the wrapper's head goes there.
+          '(function (exports, require, module, __filename, __dirname) {' +
+            (source.startsWith('#!') ? '//' + source.slice(2) : source) + '\n})',
           path,
         );
         wrapper.call(module.exports, module.exports, makeRequire(dirname(path)), module, path, dirname(path));
