@@ -224,30 +224,18 @@ extension ModuleRewriter {
           guard body < tokens.count else { throw fail("Expected a class body", at: n) }
           edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
           edits.append((tokens[tokens[body].match].end, tokens[tokens[body].match].end, "}.default;"))
-          declare([d], in: 0)
-          topConst.insert(d)
-          try addExport("default", local: d, at: i)
-          info.defaultLocal = d
-          return i + 1
+          return try exportDefault(d, constant: true, at: i)
         }
         // an anonymous function: give it the internal name, renamed "default" by the loader
         edits.append((tokens[start].start, tokens[i].end, nil))
         edits.append((tokens[n - 1].end, tokens[n - 1].end, " " + d))
-        declare([d], in: 0)
-        topFunctions.insert(d)
-        try addExport("default", local: d, at: i)
-        info.defaultLocal = d
-        return i + 1
+        return try exportDefault(d, constant: false, at: i)
       }
       // `const P d = {default: <expression>}.default` names an anonymous function "default"
       let end = expressionEnd(from: i + 1)
       edits.append((tokens[start].start, tokens[i].end, "const \(d) ={default:"))
       edits.append((tokens[end].end, tokens[end].end, "}.default"))
-      declare([d], in: 0)
-      topConst.insert(d)
-      try addExport("default", local: d, at: i)
-      info.defaultLocal = d
-      return i + 1
+      return try exportDefault(d, constant: true, at: i)
     }
     edits.append((tokens[start].start, tokens[start].end, nil))
     if isWord(i, "var") || isWord(i, "let") || isWord(i, "const") {
@@ -266,6 +254,16 @@ extension ModuleRewriter {
       return i + 1
     }
     throw fail("Unexpected token '\(text(i))' after export", at: i)
+  }
+
+  /// Declares `d`, the internal local an anonymous default export is given, as the default
+  /// export: a `const` (`constant`), else a function declaration. Returns the token after `default`.
+  mutating func exportDefault(_ d: String, constant: Bool, at i: Int) throws(ModuleSyntaxError) -> Int {
+    declare([d], in: 0)
+    if constant { topConst.insert(d) } else { topFunctions.insert(d) }
+    try addExport("default", local: d, at: i)
+    info.defaultLocal = d
+    return i + 1
   }
 
   mutating func checkExports() throws(ModuleSyntaxError) {
