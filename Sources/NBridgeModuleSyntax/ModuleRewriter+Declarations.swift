@@ -50,13 +50,12 @@ extension ModuleRewriter {
     while i < tokens.count {
       let t = tokens[i]
       if t.kind == .identifier && !isPunct(i - 1, ".") && !isPunct(i - 1, "?.") {
-        let word = text(i)
-        if word == "import" && !isPunct(i + 1, "(") && !isPunct(i + 1, ".") {
+        if isWord(i, "import") && !isPunct(i + 1, "(") && !isPunct(i + 1, ".") {
           try checkStatementPosition(i)
           i = try importDeclaration(i)
           continue
         }
-        if word == "export" {
+        if isWord(i, "export") {
           try checkStatementPosition(i)
           i = try exportDeclaration(i)
           continue

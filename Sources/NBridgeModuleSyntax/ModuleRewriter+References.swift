@@ -4,10 +4,12 @@ extension ModuleRewriter {
     let imported = Set(info.imports.map(\.local))
     for i in tokens.indices {
       let t = tokens[i]
-      if t.kind == .identifier && text(i) == "import" && !isPunct(i - 1, ".") && !isPunct(i - 1, "?.") {
+      if isWord(i, "import") && !isPunct(i - 1, ".") && !isPunct(i - 1, "?.") {
         if isPunct(i + 1, "(") {
           edits.append((t.start, t.end, prefix + ".import"))
-        } else if isPunct(i + 1, "."), isWord(i + 2, "meta") {
+        } else if isPunct(i + 1, ".") {
+          guard isWord(i + 2, "meta") else { throw fail("'import.' can only be followed by 'meta'", at: i + 2) }
+          if assignsImportMeta(at: i) { throw fail("import.meta is not a valid assignment target", at: i) }
           edits.append((t.start, t.end, prefix + ".import"))
         }
         continue
@@ -46,6 +48,41 @@ extension ModuleRewriter {
   }
 
   /// The index of the bracket enclosing token `i` (nil at the top level).
+  /// Whether `import.meta` (its `import` at `i`) is written where it would be assigned: beside an
+  /// assignment or update operator, as a `for-in`/`for-of` head, or as an element of a
+  /// destructuring pattern. The rewritten `P.import.meta` could be assigned: JSC would not object.
+  func assignsImportMeta(at i: Int) -> Bool {
+    let meta = i + 2
+    if isPunct(i - 1, "++") || isPunct(i - 1, "--") { return true }
+    if tokens.indices.contains(meta + 1), tokens[meta + 1].kind == .punctuator,
+      ModuleRewriter.assignmentOperators.contains(text(meta + 1))
+    {
+      return true
+    }
+    if (isWord(meta + 1, "of") || isWord(meta + 1, "in")) && opensForHead(i) { return true }
+    // [import.meta] = ..., [...import.meta] = ..., ({a: import.meta} = ...), nested ones too.
+    var first = i
+    var last = meta
+    while isPunct(last + 1, ",") || isPunct(last + 1, "]") || isPunct(last + 1, "}") {
+      guard let open = enclosingOpen(first), isPunct(open, "[") || isPunct(open, "{") else { return false }
+      let before = first - (isPunct(first - 1, "...") ? 2 : 1)
+      let element = isPunct(open, "[") ? (before == open || isPunct(before, ",")) : isPunct(before, ":")
+      guard element || (isPunct(open, "{") && isPunct(first - 1, "...")) else { return false }
+      let close = tokens[open].match
+      if isPunct(close + 1, "=") || ((isWord(close + 1, "of") || isWord(close + 1, "in")) && opensForHead(open)) {
+        return true
+      }
+      first = open
+      last = close
+    }
+    return false
+  }
+
+  /// Whether token `i` opens the head of a `for (` or `for await (` loop.
+  func opensForHead(_ i: Int) -> Bool {
+    isPunct(i - 1, "(") && (isWord(i - 2, "for") || (isWord(i - 2, "await") && isWord(i - 3, "for")))
+  }
+
   func enclosingOpen(_ i: Int) -> Int? {
     var j = i - 1
     while j >= 0 {

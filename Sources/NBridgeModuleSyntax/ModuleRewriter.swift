@@ -120,7 +120,12 @@ public struct ModuleRewriter {
     return out
   }
   func isPunct(_ i: Int, _ s: String) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .punctuator && text(i) == s }
-  func isWord(_ i: Int, _ s: String) -> Bool { i >= 0 && i < tokens.count && tokens[i].kind == .identifier && text(i) == s }
+  /// Whether token `i` is the word `s` written as is: a keyword spelled with `\u` escapes is not
+  /// that keyword (an escaped `as`, `from` or `default` is a syntax error where one is expected).
+  func isWord(_ i: Int, _ s: String) -> Bool {
+    i >= 0 && i < tokens.count && tokens[i].kind == .identifier && tokens[i].end - tokens[i].start == s.utf16.count
+      && text(i) == s
+  }
   func fail(_ message: String, at i: Int) -> ModuleSyntaxError {
     let t = i < tokens.count ? tokens[i] : tokens.last
     return ModuleSyntaxError(message, line: t?.line ?? 1, column: t?.column ?? 0)

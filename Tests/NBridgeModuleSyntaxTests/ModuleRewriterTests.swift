@@ -103,6 +103,27 @@ import Testing
     }
   }
 
+  @Test func rejectsEscapedKeywordsAndAssigningImportMeta() {
+    // A keyword spelled with escapes is no keyword; the rewritten `P.import.meta` could be
+    // assigned, so the rewriter reports what JavaScriptCore would not.
+    for source in [
+      "export d\\u0065fault 0;", "export var a = 0; export {a \\u0061s b};", "import {} \\u0066rom './x.js';",
+      "import * \\u0061s ns from './x.js';", "import.m\\u0065ta;", "import.meta = 1;", "import.meta += 1;",
+      "import.meta++;", "--import.meta;", "[import.meta] = [];", "[a, ...import.meta] = [];", "({ a: import.meta } = {});",
+      "({ ...import.meta } = {});", "[[import.meta]] = [];", "for (import.meta of []);", "for (import.meta in {});",
+      "async function f() { for await (import.meta of []); }",
+    ] {
+      #expect(throws: ModuleSyntaxError.self, "\(source)") { try ModuleRewriter.rewrite(source) }
+    }
+    for source in [
+      "[import.meta.x] = [1];", "({ y: import.meta.y } = {});", "const { url } = import.meta;", "f([import.meta]);",
+      "const o = { a: import.meta, ...import.meta };", "for (const k in import.meta);", "'url' in import.meta;",
+      "const o = { \\u0061s: 1, d\\u0065fault: 2 };",
+    ] {
+      #expect(throws: Never.self, "\(source)") { try ModuleRewriter.rewrite(source) }
+    }
+  }
+
   @Test func rewritesDynamicImportAndImportMeta() throws {
     let info = try ModuleRewriter.rewrite("const m = import('./x.js');\nconsole.log(import.meta.url);")
     #expect(info.source.contains("= \(info.prefix).import('./x.js')"))

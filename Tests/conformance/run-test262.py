@@ -18,6 +18,10 @@ removed afterwards. `negative` tests pass when the error of that type is what en
 ones when they print `Test262:AsyncTestComplete`. Each run has a 10 s limit. Prints the count and
 every failure with the end of its output. JOBS=N runs N at once (default 2).
 
+`--elsewhere` runs instead every other test of the copy whose flags say `module` (import
+attributes, `import.meta` syntax, escaped keywords, and proposals: `import defer`, `using`, text
+imports), for which the copy needs all of `test/`.
+
 With `--deno` and `--node` the same tests run under those peers the same way, as far as each
 allows: Deno evaluates the harness with an indirect `eval` and has no script mode (a script test
 runs as a module); Node runs with `--experimental-default-type=module`, the harness through
@@ -50,6 +54,20 @@ def frontmatter(text):
         'includes': listed('includes'),
         'negative': negative.group(2) if negative else None,
     }
+
+
+def elsewhere(root, skip):
+    """Every other test whose frontmatter's flags say `module`, anywhere under test/."""
+    found = []
+    for folder, _, files in os.walk(os.path.join(root, 'test')):
+        for f in files:
+            path = os.path.join(folder, f)
+            if not f.endswith('.js') or '_FIXTURE' in f or path in skip:
+                continue
+            with open(path, encoding='utf-8', errors='replace') as text:
+                if 'module' in frontmatter(text.read())['flags']:
+                    found.append(path)
+    return sorted(found)
 
 
 def tests(root):
@@ -135,6 +153,8 @@ def main():
     parser.add_argument('--nbridge', default='.build/release/nbridge')
     parser.add_argument('--deno', help='also run Deno (its binary)')
     parser.add_argument('--node', help='also run Node (its binary)')
+    parser.add_argument('--elsewhere', action='store_true',
+                        help='run instead every other module test of the copy (bring all of test/)')
     options = parser.parse_args()
     root = os.path.abspath(options.test262)
     runtimes = [('nbridge', os.path.abspath(options.nbridge))]
@@ -142,10 +162,13 @@ def main():
         runtimes.append(('deno', os.path.abspath(options.deno)))
     if options.node:
         runtimes.append(('node', shutil.which(options.node) or options.node))
+    selected = tests(root)
+    if options.elsewhere:
+        selected = elsewhere(root, set(selected))
     passed = {}
     for runtime, binary in runtimes:
         with concurrent.futures.ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
-            results = list(pool.map(lambda p: run(root, runtime, binary, p), tests(root)))
+            results = list(pool.map(lambda p: run(root, runtime, binary, p), selected))
         passed[runtime] = {p for p, ok, _ in results if ok}
         failures = [(p, o) for p, ok, o in results if not ok]
         print('%s: %d / %d passed' % (runtime, len(results) - len(failures), len(results)))
