@@ -1,6 +1,8 @@
 // Import and export declarations: blanked in the output, their facts recorded in the module's
 // record (requests, imports, exports).
 extension ModuleRewriter {
+  /// Records the request whose specifier is the string at `i` (attributes from `j`); returns its
+  /// index and the token after the declaration.
   mutating func request(_ i: Int, attributesFrom j: Int) throws(ModuleSyntaxError) -> (Int, Int) {
     guard tokens.indices.contains(i), tokens[i].kind == .string else { throw fail("Expected a module specifier", at: i) }
     let specifier = stringValue(i)
@@ -45,6 +47,7 @@ extension ModuleRewriter {
     return last + 1
   }
 
+  /// The first pass: each top-level `import`/`export` declaration, recorded and blanked.
   mutating func scanTopLevel() throws(ModuleSyntaxError) {
     var i = 0
     while i < tokens.count {
@@ -83,12 +86,14 @@ extension ModuleRewriter {
     if nested { throw fail("'\(text(i))' declarations may only appear at the top level of a module", at: i) }
   }
 
+  /// Records one imported binding (a name imported twice is a syntax error).
   mutating func addImport(_ local: String, _ name: String, request: Int, at i: Int) throws(ModuleSyntaxError) {
     if ModuleRewriter.reserved.contains(local) { throw fail("Unexpected keyword '\(local)'", at: i) }
     if info.imports.contains(where: { $0.local == local }) { throw fail("Duplicate imported name '\(local)'", at: i) }
     info.imports.append(.init(local: local, name: name, request: request, line: tokens[i].line, column: tokens[i].column))
   }
 
+  /// Words no binding may take in module code.
   static let reserved: Set<String> = [
     "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
     "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null",
@@ -97,6 +102,7 @@ extension ModuleRewriter {
     "arguments",
   ]
 
+  /// Reads the `import` declaration at `start`; returns the token after it.
   mutating func importDeclaration(_ start: Int) throws(ModuleSyntaxError) -> Int {
     var i = start + 1
     var bindings: [(local: String, name: String, at: Int)] = []
@@ -143,6 +149,7 @@ extension ModuleRewriter {
     return try blank(start, next - 1)
   }
 
+  /// Records one export (a name exported twice is a syntax error).
   mutating func addExport(_ name: String, local: String?, at i: Int, request: Int? = nil, importName: String? = nil)
     throws(ModuleSyntaxError)
   {
@@ -153,6 +160,7 @@ extension ModuleRewriter {
         column: tokens[i].column))
   }
 
+  /// Reads the `export` declaration at `start`; returns the token after it.
   mutating func exportDeclaration(_ start: Int) throws(ModuleSyntaxError) -> Int {
     let i = start + 1
     guard tokens.indices.contains(i) else { throw fail("Unexpected end after export", at: start) }
@@ -265,6 +273,8 @@ extension ModuleRewriter {
     return i + 1
   }
 
+  /// After the scope pass: no top-level name declared twice or both imported and declared, an
+  /// export of an imported name becomes a re-export, and every other local export is declared.
   mutating func checkExports() throws(ModuleSyntaxError) {
     var lexical: Set<String> = []
     for name in topLexical {

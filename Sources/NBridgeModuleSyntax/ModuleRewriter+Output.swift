@@ -1,6 +1,7 @@
 // The rewritten text: the function form (a generator the loader drives) and the program form
 // (top-level code in a block), with the column shifts the inserted text makes.
 extension ModuleRewriter {
+  /// The last pass: applies the edits and writes both forms, their heads and the column shifts.
   mutating func emit() {
     var getters: [String] = []
     var liveGetters: [String] = []

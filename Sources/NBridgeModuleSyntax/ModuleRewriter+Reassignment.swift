@@ -51,6 +51,7 @@ extension ModuleRewriter {
     return tokens[next].kind == .punctuator && ModuleRewriter.assignmentOperators.contains(text(next))
   }
 
+  /// The operators that assign to what is on their left (or, for `++`/`--`, beside them).
   static let assignmentOperators: Set<String> = [
     "=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=", "++", "--",
   ]

@@ -1,5 +1,6 @@
 // Every use of an imported name rewritten to read through the module's import record.
 extension ModuleRewriter {
+  /// Rewrites each read of an imported name to `P.name`, and `import(`/`import.meta` to the context's.
   mutating func rewriteReferences() throws(ModuleSyntaxError) {
     let imported = Set(info.imports.map(\.local))
     for i in tokens.indices {
@@ -47,7 +48,6 @@ extension ModuleRewriter {
     }
   }
 
-  /// The index of the bracket enclosing token `i` (nil at the top level).
   /// Whether `import.meta` (its `import` at `i`) is written where it would be assigned: beside an
   /// assignment or update operator, as a `for-in`/`for-of` head, or as an element of a
   /// destructuring pattern. The rewritten `P.import.meta` could be assigned: JSC would not object.
@@ -83,6 +83,7 @@ extension ModuleRewriter {
     isPunct(i - 1, "(") && (isWord(i - 2, "for") || (isWord(i - 2, "await") && isWord(i - 3, "for")))
   }
 
+  /// The index of the bracket enclosing token `i` (nil at the top level).
   func enclosingOpen(_ i: Int) -> Int? {
     var j = i - 1
     while j >= 0 {

@@ -157,6 +157,7 @@ extension ModuleRewriter {
     return tokens[p + 1].newlineBefore && endsExpression(p)
   }
 
+  /// Enters a scope that ends at token `end`.
   mutating func pushScope(function: Bool, arrow: Bool = false, end: Int) {
     scopes.append(Scope(parent: scopes.count > 0 ? currentScope : -1, isFunction: function, isArrow: arrow, end: end))
     currentScope = scopes.count - 1
@@ -172,6 +173,7 @@ extension ModuleRewriter {
     return false
   }
 
+  /// Adds `names` to `scope`.
   mutating func declare(_ names: [String], in scope: Int) {
     for name in names {
       scopes[scope].names.insert(name)
@@ -180,14 +182,17 @@ extension ModuleRewriter {
     }
   }
 
+  /// The nearest function scope (0, the module, when there is none).
   func functionScope(from scope: Int) -> Int {
     var s = scope
     while !scopes[s].isFunction { s = scopes[s].parent }
     return s
   }
 
+  /// Whether `scope` is inside a function (of any kind).
   func inFunction(_ scope: Int) -> Bool { functionScope(from: scope) != 0 }
 
+  /// The scope pass: each token's scope, what every scope declares, and what the top level holds.
   mutating func analyzeScopes() throws(ModuleSyntaxError) {
     scopeOf = Array(repeating: 0, count: tokens.count)
     var pendingExpressionName: String?
