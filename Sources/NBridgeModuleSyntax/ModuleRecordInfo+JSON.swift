@@ -17,7 +17,7 @@ extension ModuleRecordInfo {
       out.raw(k > 0 ? ",{\"local\":" : "{\"local\":")
       out.string(i.local)
       out.raw(",\"name\":")
-      out.string(i.name)
+      if let name = i.name { out.string(name) } else { out.raw("null") }
       out.raw(",\"request\":")
       out.number(i.request)
       out.position(i.line, i.column)

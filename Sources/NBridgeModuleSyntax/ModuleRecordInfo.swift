@@ -16,8 +16,9 @@ public struct ModuleRecordInfo: Sendable, Equatable {
   public struct Import: Sendable, Equatable {
     /// The local name in this module.
     public var local: String
-    /// The exported name asked for; `*` for a namespace import.
-    public var name: String
+    /// The exported name asked for; nil for a namespace import (`import * as ns`: a string
+    /// name can be `"*"` too).
+    public var name: String?
     /// Index into `requests`.
     public var request: Int
     public var line: Int
@@ -30,7 +31,8 @@ public struct ModuleRecordInfo: Sendable, Equatable {
     public var name: String
     /// The local binding behind it, for a local export.
     public var localName: String?
-    /// For `export { a as b } from`, `export * as ns from`: the request and the name asked for (`*`).
+    /// For `export { a as b } from` and `export * as ns from`: the request, and the name asked
+    /// for (nil for the namespace).
     public var request: Int?
     public var importName: String?
     public var line: Int

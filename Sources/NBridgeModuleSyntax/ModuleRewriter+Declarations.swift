@@ -87,7 +87,7 @@ extension ModuleRewriter {
   }
 
   /// Records one imported binding (a name imported twice is a syntax error).
-  mutating func addImport(_ local: String, _ name: String, request: Int, at i: Int) throws(ModuleSyntaxError) {
+  mutating func addImport(_ local: String, _ name: String?, request: Int, at i: Int) throws(ModuleSyntaxError) {
     if ModuleRewriter.reserved.contains(local) { throw fail("Unexpected keyword '\(local)'", at: i) }
     if info.imports.contains(where: { $0.local == local }) { throw fail("Duplicate imported name '\(local)'", at: i) }
     info.imports.append(.init(local: local, name: name, request: request, line: tokens[i].line, column: tokens[i].column))
@@ -105,7 +105,7 @@ extension ModuleRewriter {
   /// Reads the `import` declaration at `start`; returns the token after it.
   mutating func importDeclaration(_ start: Int) throws(ModuleSyntaxError) -> Int {
     var i = start + 1
-    var bindings: [(local: String, name: String, at: Int)] = []
+    var bindings: [(local: String, name: String?, at: Int)] = []
     if tokens.indices.contains(i) && tokens[i].kind == .string {
       let (_, next) = try request(i, attributesFrom: i + 1)
       return try blank(start, next - 1)
@@ -121,7 +121,7 @@ extension ModuleRewriter {
       guard isWord(i + 1, "as"), tokens.indices.contains(i + 2), tokens[i + 2].kind == .identifier else {
         throw fail("Expected 'as' after '*'", at: i + 1)
       }
-      bindings.append((text(i + 2), "*", i + 2))
+      bindings.append((text(i + 2), nil, i + 2))
       i += 3
     } else if isPunct(i, "{") {
       let close = tokens[i].match
@@ -169,7 +169,7 @@ extension ModuleRewriter {
         let name = try moduleName(i + 2)
         guard isWord(i + 3, "from") else { throw fail("Expected 'from'", at: i + 3) }
         let (index, next) = try request(i + 4, attributesFrom: i + 5)
-        try addExport(name, local: nil, at: i + 2, request: index, importName: "*")
+        try addExport(name, local: nil, at: i + 2, request: index, importName: nil)
         return try blank(start, next - 1)
       }
       guard isWord(i + 1, "from") else { throw fail("Expected 'from' after 'export *'", at: i + 1) }

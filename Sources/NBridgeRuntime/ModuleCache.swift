@@ -98,7 +98,7 @@ struct ModuleCache {
   /// Whether this run compiled a module the file did not hold (the file is rewritten at the end).
   private(set) var changed = false
 
-  private static let magic: [UInt8] = Array("nbridge module cache 3\n".utf8)
+  private static let magic: [UInt8] = Array("nbridge module cache 4\n".utf8)
 
   /// The cache of the graph entered at `entry`, in `directory`, read now; its recorded graph
   /// is checked against `graphKey` (the manifest's module type and import map) and the stamps

@@ -21,8 +21,8 @@ import Testing
     #expect(info.requests.map(\.specifier) == ["./a.js", "./b.js", "./c.js", "./side.js", "./d.json"])
     #expect(info.requests[4].type == "json")
     #expect(info.requests[1].line == 2)
-    let pairs = info.imports.map { "\($0.local)=\($0.name)@\($0.request)" }
-    #expect(pairs == ["d=default@0", "ns=*@1", "x=x@0", "z=y@0", "u=s t@0", "e=default@0", "d2=default@2", "w=w@2", "j=default@4"])
+    let pairs = info.imports.map { "\($0.local)=\($0.name ?? "namespace")@\($0.request)" }
+    #expect(pairs == ["d=default@0", "ns=namespace@1", "x=x@0", "z=y@0", "u=s t@0", "e=default@0", "d2=default@2", "w=w@2", "j=default@4"])
   }
 
   @Test func recordsEveryExportForm() throws {
@@ -41,8 +41,8 @@ import Testing
       """)
     let local = info.exports.compactMap { e in e.localName.map { "\(e.name)=\($0)" } }
     #expect(local == ["a=a", "b=b", "d=d", "f=f", "g=g", "C=C", "x=x", "why=y", "default=\(info.prefix)d"])
-    let indirect = info.exports.compactMap { e in e.request.map { "\(e.name)=\(e.importName ?? "")@\($0)" } }
-    #expect(indirect == ["kk=k@0", "dd=default@0", "ns=*@1"])
+    let indirect = info.exports.compactMap { e in e.request.map { "\(e.name)=\(e.importName ?? "namespace")@\($0)" } }
+    #expect(indirect == ["kk=k@0", "dd=default@0", "ns=namespace@1"])
     #expect(info.starExports == [1])
   }
 

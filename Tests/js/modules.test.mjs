@@ -1,7 +1,7 @@
 // ES modules under `nbridge test`: a *.test.mjs file is a module.
-import makeDefault, { one, two, three, counter, increment, numbers, Box, renamed, 'string name' as stringName } from './modules/values.mjs';
+import makeDefault, { one, two, three, counter, increment, numbers, Box, renamed, 'string name' as stringName, '*' as star } from './modules/values.mjs';
 import * as values from './modules/values.mjs';
-import first, { deux, all, counter as liveCounter } from './modules/reexports.mjs';
+import first, { deux, all, counter as liveCounter, starAgain } from './modules/reexports.mjs';
 import * as reexported from './modules/reexports.mjs';
 import AnonymousClass from './modules/default-class.mjs';
 import fromExpression from './modules/default-expression.mjs';
@@ -21,6 +21,7 @@ test('imports of every form', () => {
   assert.equal(three, 3);
   assert.equal(renamed, 'h');
   assert.equal(stringName, 'h');
+  assert.equal(star, 'h', "an export named '*' is a name, not the namespace");
   assert.equal(makeDefault(), 'default function');
   assert.equal(makeDefault.name, 'default');
   assert.equal(new Box(5).v, 5);
@@ -33,6 +34,8 @@ test('re-exports: export *, export * as, export { x as default } from', () => {
   assert.equal(first, 1);
   assert.equal(deux, 2);
   assert.equal(all.two, 2);
+  assert.equal(all['*'], 'h');
+  assert.equal(starAgain, 'h', "a re-export of the name '*' is not the namespace");
   assert.equal(reexported.three, 3);
   assert.equal('renamed' in reexported, true);
   assert.equal('default' in reexported, true);

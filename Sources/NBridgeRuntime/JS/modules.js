@@ -436,7 +436,7 @@
     const indirect = m.indirectExports.get(name);
     if (indirect) {
       const dep = m.deps[indirect.request];
-      if (indirect.importName === '*') return { module: dep, binding: NAMESPACE };
+      if (indirect.importName === undefined) return { module: dep, binding: NAMESPACE };
       return resolveExport(dep, indirect.importName, resolveSet);
     }
     if (name === 'default') return null;
@@ -576,7 +576,7 @@
     for (const imp of m.info.imports) {
       const dep = m.deps[imp.request];
       let getter;
-      if (imp.name === '*') {
+      if (imp.name === null) {
         getter = () => namespaceOf(dep);
       } else {
         const found = resolveExport(dep, imp.name, []);
@@ -810,7 +810,7 @@
       const wiring = [];
       for (const imp of m.info.imports) {
         const dep = m.deps[imp.request];
-        const found = imp.name === '*' ? { module: dep, binding: NAMESPACE } : resolveExport(dep, imp.name, []);
+        const found = imp.name === null ? { module: dep, binding: NAMESPACE } : resolveExport(dep, imp.name, []);
         wiring.push(imp.local, index.get(found.module), found.binding === NAMESPACE ? null : found.binding);
       }
       const flags = (m.plain ? 0 : 1) | (m.hasTLA ? 2 : 0);

@@ -13,7 +13,7 @@ export class Box {
   }
 }
 const hidden = 'h';
-export { hidden as renamed, hidden as 'string name' };
+export { hidden as renamed, hidden as 'string name', hidden as '*' };
 export default function () {
   return 'default function';
 }
