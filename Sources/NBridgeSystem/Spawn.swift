@@ -167,7 +167,16 @@ package enum Spawn {
       for p in envp { free(p) }
     }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    var result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    // ETXTBSY: the program was just written and a descriptor open for writing on it is still
+    // held, often by a process another thread was starting at that moment (its copy of our
+    // descriptors lives until its exec). That lasts microseconds: try again a few times.
+    var retries = 0
+    while result == ETXTBSY && retries < 20 {
+      retries += 1
+      usleep(useconds_t(1000 * retries))
+      result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    }
     guard result == 0 else {
       for fd in ours { close(fd) }
       throw SystemError(operation: "start \(arguments[0])" + (directory.map { " in \($0)" } ?? ""), code: result)

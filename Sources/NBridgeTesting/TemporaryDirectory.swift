@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeSystem
 
 /// A fresh folder under the system temp dir, removed when released.
 public final class TemporaryDirectory: @unchecked Sendable {
@@ -22,7 +23,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
     let target = file(name)
     try FileManager.default.createDirectory(
       atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try text.write(toFile: target, atomically: true, encoding: .utf8)
+    // Written through a close-on-exec descriptor (Foundation's is not): a process another test
+    // starts meanwhile must not keep it open, or a script written here could not be run (ETXTBSY).
+    try POSIX.writeAtomically(target, Array(text.utf8), mode: 0o644, syncs: false)
     return target
   }
 }

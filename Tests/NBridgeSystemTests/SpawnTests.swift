@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import NBridgeSystem
 import Testing
@@ -38,6 +39,25 @@ import Testing
     let output = try POSIX.readAll(child.stdout, limit: 1024, what: "stdout")
     close(child.stdout)
     #expect(String(decoding: output, as: UTF8.self) == "out\n")
+    #expect(Spawn.wait(child.pid) == 0)
+  }
+
+  /// A program still open for writing somewhere (ETXTBSY), as a script another thread's starting
+  /// child briefly holds, starts once that descriptor is closed a few milliseconds later.
+  @Test func aProgramBusyForAMomentStillStarts() throws {
+    let folder = AtomicWriteTests.folder()
+    defer { AtomicWriteTests.remove(folder) }
+    let script = folder + "/busy.sh"
+    let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+    #expect(fd >= 0)
+    _ = "#!/bin/sh\necho started\n".withCString { write(fd, $0, strlen($0)) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { close(fd) }
+    var standard = Spawn.Standard(stdin: false, capture: true)
+    standard.errorPipe = false
+    let child = try Spawn.launch([script], environment: Self.environment, standard: standard)
+    let output = try POSIX.readAll(child.stdout, limit: 1024, what: "stdout")
+    close(child.stdout)
+    #expect(String(decoding: output, as: UTF8.self) == "started\n")
     #expect(Spawn.wait(child.pid) == 0)
   }
 
