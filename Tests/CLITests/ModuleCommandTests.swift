@@ -123,7 +123,7 @@ import Testing
       ])
     #expect(r.stderr == "")
     #expect(r.stdout == "1 2\n")
-    let awaiting = try NBridgeBinary.run(["run", dir.file("await.js")], environment: env)
+    let awaiting = try run("await.js", [:])
     #expect(awaiting.stderr == "")
     #expect(awaiting.stdout == "3\n")
   }
@@ -138,7 +138,7 @@ import Testing
     #expect(r.status == 1)
     #expect(r.stderr.hasPrefix("Uncaught Error: Cannot find module './gone.mjs'"))
     #expect(r.stderr.hasSuffix(")\n    at \(dir.file("main.mjs")):2:26\n"))
-    let script = try NBridgeBinary.run(["run", dir.file("script.js")], environment: env)
+    let script = try run("script.js", [:])
     #expect(script.status == 1)
     #expect(script.stderr.hasPrefix("Uncaught (in promise) TypeError: Cannot resolve the bare specifier 'preact'"))
     #expect(script.stderr.contains("\n    at later (\(dir.file("script.js")):2:10)\n"))

@@ -938,7 +938,7 @@
         try {
           m = loadLinked(resolve(text, base), type, undefined, { specifier: text, line: 0, column: 0 });
         } catch (e) {
-          if (e instanceof Error && !Object.prototype.hasOwnProperty.call(e, 'nbridgeColumn')) {
+          if (e instanceof Error && !hasOwn(e, 'nbridgeColumn')) {
             Object.defineProperty(e, 'stack', { value: call.stack, writable: true, configurable: true });
           }
           throw e;
