@@ -2,13 +2,13 @@
 /// control socket, the installed record, the desktop entry, the fetch timer, the log file):
 /// ASCII letters, digits, `.`, `-` and `_`, 1 to 128 bytes, not starting with `.` and without `..`,
 /// so an id is always one plain file name.
-public enum AppID {
+package enum AppID {
   /// The longest id, in bytes: `<id>.desktop` and the fetch timer's unit name stay well under a
   /// file name's 255 bytes.
-  public static let maximumLength = 128
+  package static let maximumLength = 128
 
   /// Why `text` cannot be an app id (a phrase such as `must not start with '.'`), or nil when it can.
-  public static func problem(_ text: String) -> String? {
+  package static func problem(_ text: String) -> String? {
     let bytes = text.utf8
     if bytes.isEmpty { return "must not be empty" }
     if bytes.count > maximumLength { return "must be at most \(maximumLength) bytes long" }
@@ -22,7 +22,7 @@ public enum AppID {
   }
 
   /// Whether `text` is a valid app id.
-  public static func isValid(_ text: String) -> Bool { problem(text) == nil }
+  package static func isValid(_ text: String) -> Bool { problem(text) == nil }
 
   /// Whether `byte` may appear in an id.
   package static func isAllowed(_ byte: UInt8) -> Bool {

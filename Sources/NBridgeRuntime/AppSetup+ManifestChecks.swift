@@ -3,7 +3,7 @@ import NBridgePlugin
 extension AppSetup {
   /// The most URL schemes one app may claim: each is a line in `mimeapps.list` and the desktop's
   /// database, and no app needs more.
-  public static let maximumURLSchemes = 64
+  package static let maximumURLSchemes = 64
 
   /// The first key an object in `value` holds twice, named by its place (`window.title`,
   /// `imports["x"]`), or nil. Keys compare as Swift strings, as the manifest's lookups do.
@@ -45,7 +45,7 @@ extension AppSetup {
   /// Checks the manifest's `permissions` against the services `registry` registers (a plugin
   /// package's binary registers its own) and the runtime's own (`network`): an unknown name is
   /// a problem naming it, since the app would be denied that service without a word.
-  public static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem) {
+  package static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem) {
     guard let permissions = manifest.permissions else { return }
     let known = Set(
       registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))

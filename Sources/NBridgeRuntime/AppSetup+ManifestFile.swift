@@ -4,10 +4,10 @@ import NBridgeSystem
 
 extension AppSetup {
   /// The largest `nbridge.json` read (1 MiB); a bigger one is a usage error.
-  public static let manifestSizeLimit = 1 << 20
+  package static let manifestSizeLimit = 1 << 20
 
   /// `nbridge.json` in the folder of `entry`.
-  public static func manifestPath(forEntry entry: String) -> String {
+  package static func manifestPath(forEntry entry: String) -> String {
     let path = absolutePath(entry)
     return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/nbridge.json"
   }
@@ -15,7 +15,7 @@ extension AppSetup {
   /// The manifest beside `entry`, or nil when the folder holds nothing named `nbridge.json`.
   /// Something there that cannot be read as a manifest is a problem, never "no manifest": the
   /// defaults allow every service.
-  public static func manifestFile(forEntry entry: String) throws(Problem) -> AppManifest? {
+  package static func manifestFile(forEntry entry: String) throws(Problem) -> AppManifest? {
     let path = manifestPath(forEntry: entry)
     guard let text = try readManifestText(path) else { return nil }
     return try parseManifest(text, path: path)
