@@ -19,11 +19,14 @@ enum DesktopEntry {
   /// quotes on as part of the path, so a path that would need them is refused, as are an id
   /// or a scheme that could end the line or the list they stand in.
   static func text(for app: InstalledApp, nbridge: String) throws(Refusal) -> String {
-    if let problem = AppID.problem(app.id) { throw Refusal(description: "the app id \(JSONValue.string(app.id).jsonText) \(problem)") }
+    if let problem = AppID.problem(app.id) {
+      throw Refusal(description: "the app id \(JSONValue.string(app.id).jsonText) \(problem)")
+    }
     guard isPlainExecArgument(nbridge) else {
       throw Refusal(
         description:
-          "this nbridge lives at \(JSONValue.string(nbridge).jsonText), a path a desktop file's Exec cannot hold unquoted; install it elsewhere")
+          "this nbridge lives at \(JSONValue.string(nbridge).jsonText), a path a desktop file's Exec cannot hold unquoted; install it elsewhere"
+      )
     }
     for scheme in app.urlSchemes where !AppSetup.isScheme(scheme) {
       throw Refusal(description: "\(JSONValue.string(scheme).jsonText) is not a lowercase URL scheme")
@@ -70,10 +73,12 @@ enum DesktopEntry {
     !text.isEmpty
       && text.unicodeScalars.allSatisfy { scalar in
         if scalar.isASCII {
-          return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._+,:@-".unicodeScalars.contains(scalar)
+          return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || "/._+,:@-".unicodeScalars.contains(scalar)
         }
         switch scalar.properties.generalCategory {
-        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned: return false
+        case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
+          return false
         default: return true
         }
       }

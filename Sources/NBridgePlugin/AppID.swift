@@ -27,7 +27,8 @@ package enum AppID {
   /// Whether `byte` may appear in an id.
   package static func isAllowed(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
       return true
     case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
       return true

@@ -45,7 +45,8 @@ extension AppSetup {
   /// Checks the manifest's `permissions` against the services `registry` registers (a plugin
   /// package's binary registers its own) and the runtime's own (`network`): an unknown name is
   /// a problem naming it, since the app would be denied that service without a word.
-  package static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem) {
+  package static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem)
+  {
     guard let permissions = manifest.permissions else { return }
     let known = Set(
       registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))

@@ -46,7 +46,7 @@ extension AppSetup {
     let bytes: [UInt8]
     do {
       bytes = try POSIX.readAll(fd, limit: manifestSizeLimit, what: path)
-    } catch where error.code == EFBIG {
+    } catch  where error.code == EFBIG {
       throw tooBig
     } catch {
       throw Problem(description: "\(path): cannot read the manifest: \(error.reason)")

@@ -42,7 +42,8 @@ import Testing
   /// the name added `Exec=` and `MimeType=` lines. It is refused before anything is written.
   @Test func theHostileNameOfIssue31IsRefusedAndNothingIsWritten() throws {
     let name = "Evil\\r\\nExec=/usr/bin/touch \(dir.path)/pwned x\\r\\nMimeType=x-scheme-handler/https;\\r\\n[X-Junk]"
-    let app = try writeApp(manifest: #"{"id": "dev.test.evil", "permissions": [], "name": "\#(name)", "urlSchemes": ["rte"]}"#)
+    let app = try writeApp(
+      manifest: #"{"id": "dev.test.evil", "permissions": [], "name": "\#(name)", "urlSchemes": ["rte"]}"#)
     let r = try nbridge(["install", app])
     #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains(#"field "name""#), "\(r.stderr)")
@@ -53,7 +54,9 @@ import Testing
   }
 
   @Test func theWriterEscapesEveryControlCharacterOnScalars() {
-    #expect(DesktopEntry.escaped("a\rb\nc\r\nd\te\\f;g\u{0}h\u{1B}i\u{2028}j") == "a\\rb\\nc\\r\\nd\\te\\\\f;g\u{FFFD}h\u{FFFD}i\u{FFFD}j")
+    #expect(
+      DesktopEntry.escaped("a\rb\nc\r\nd\te\\f;g\u{0}h\u{1B}i\u{2028}j")
+        == "a\\rb\\nc\\r\\nd\\te\\\\f;g\u{FFFD}h\u{FFFD}i\u{FFFD}j")
     #expect(DesktopEntry.escaped(" lead") == "\\slead")
   }
 
@@ -61,7 +64,8 @@ import Testing
   /// on its `Name=` line.
   @Test func aHostileNameStaysOnItsLine() throws {
     let app = InstalledApp(
-      id: "dev.test.evil", name: "Evil\r\nExec=/usr/bin/touch /tmp/pwned\r\nMimeType=x-scheme-handler/https;\r\n[X-Junk]\u{0}",
+      id: "dev.test.evil",
+      name: "Evil\r\nExec=/usr/bin/touch /tmp/pwned\r\nMimeType=x-scheme-handler/https;\r\n[X-Junk]\u{0}",
       entry: "/x/index.js", window: false, urlSchemes: ["rte"], dataDirectory: nil)
     let text = try DesktopEntry.text(for: app, nbridge: "/usr/local/bin/nbridge")
     #expect(
@@ -75,12 +79,17 @@ import Testing
   }
 
   @Test func theWriterRefusesWhatWouldBreakExecOrMimeType() {
-    func entry(id: String = "dev.test.ok", schemes: [String] = ["rte"], nbridge: String = "/usr/bin/nbridge") -> String? {
-      let app = InstalledApp(id: id, name: "n", entry: "/x/index.js", window: false, urlSchemes: schemes, dataDirectory: nil)
+    func entry(id: String = "dev.test.ok", schemes: [String] = ["rte"], nbridge: String = "/usr/bin/nbridge") -> String?
+    {
+      let app = InstalledApp(
+        id: id, name: "n", entry: "/x/index.js", window: false, urlSchemes: schemes, dataDirectory: nil)
       return try? DesktopEntry.text(for: app, nbridge: nbridge)
     }
     #expect(entry() != nil)
-    for path in ["/opt/nb\r\n/nbridge", "/opt/n b", "/opt/n%b", "/opt/n;b", "/opt/n\u{85}b", "/opt/n\u{200E}b", "/opt/n=b", "/opt/n\\b"] {
+    for path in [
+      "/opt/nb\r\n/nbridge", "/opt/n b", "/opt/n%b", "/opt/n;b", "/opt/n\u{85}b", "/opt/n\u{200E}b", "/opt/n=b",
+      "/opt/n\\b",
+    ] {
       #expect(entry(nbridge: path) == nil, "\(path.debugDescription)")
     }
     #expect(entry(id: "../../x") == nil)
@@ -130,7 +139,8 @@ import Testing
     _ = try writeApp(manifest: #"{"id": "dev.test.many", "urlSchemes": [\#(allowed)]}"#)
     let ok = try nbridge(["install", app])
     #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
-    #expect(try String(contentsOfFile: mimeApps, encoding: .utf8).contains("x-scheme-handler/s63=dev.test.many.desktop"))
+    #expect(
+      try String(contentsOfFile: mimeApps, encoding: .utf8).contains("x-scheme-handler/s63=dev.test.many.desktop"))
   }
 
   /// The desktop entry cannot be written (its folder is a file): the record written before it used

@@ -80,7 +80,8 @@ import Testing
     #expect(chmod(manifest, 0) == 0)
     for path in [dir.path, dir.file("app")] { #expect(chmod(path, 0o755) == 0) }
     #expect(chmod(entry, 0o644) == 0)
-    let setpriv = try #require(["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
+    let setpriv = try #require(
+      ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
     // Folders `nobody` may write, so only the manifest can stop the run.
     let writable = dir.file("nobody")
     try FileManager.default.createDirectory(atPath: writable, withIntermediateDirectories: false)
@@ -106,7 +107,9 @@ import Testing
     try FileManager.default.createDirectory(atPath: manifest, withIntermediateDirectories: false)
     let r = try NBridgeBinary.run(["test", dir.file("app/x.test.js")], environment: env, timeout: 20)
     #expect(r.status == 1)
-    #expect(r.stdout.contains("not ok 1 - \(dir.file("app/x.test.js")): \(manifest): the manifest must be a regular file"), "\(r.stdout)")
+    #expect(
+      r.stdout.contains("not ok 1 - \(dir.file("app/x.test.js")): \(manifest): the manifest must be a regular file"),
+      "\(r.stdout)")
   }
 
   @Test func anUnknownPermissionIsAUsageErrorNamingIt() throws {
