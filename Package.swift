@@ -64,6 +64,10 @@ let package = Package(
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
 
+    // The D-Bus client the built-in plugins share (GDBus on the loop's GLib main context).
+    .target(
+      name: "NBridgeDBus", dependencies: ["NBridgePlugin", "CGio"], path: "Plugins/DBus/Sources", swiftSettings: strict),
+
     // Built-in plugins, each written only against the public plugin API.
     .target(
       name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
@@ -72,18 +76,24 @@ let package = Package(
       name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"], path: "Plugins/Pasteboard/Sources",
+      name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"],
+      path: "Plugins/Pasteboard/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"],
+      name: "NBridgeNotification", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CGio"],
       path: "Plugins/Notification/Sources", swiftSettings: strict),
     .target(
       name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeLocation", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"],
+      path: "Plugins/Location/Sources", swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
-        "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification", "NBridgeBackground",
+        "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
+        "NBridgeBackground",
+        "NBridgeLocation",
       ],
       swiftSettings: strict),
 
@@ -114,8 +124,10 @@ let package = Package(
       linkerSettings: [
         .unsafeFlags(
           [
-            "-Xclang-linker", "-no-pie", "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker",
-            "pack-relative-relocs", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/nbridge/startup-order.txt",
+            "-Xclang-linker", "-no-pie", "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims",
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker",
+            "pack-relative-relocs", "-Xlinker",
+            "--symbol-ordering-file=\(Context.packageDirectory)/Sources/nbridge/startup-order.txt",
             "-Xlinker", "--no-warn-symbol-ordering",
           ],
           .when(platforms: [.linux]))
@@ -155,7 +167,8 @@ let package = Package(
       name: "NBridgePasteboardTests", dependencies: ["NBridgePasteboard", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Pasteboard/Tests", swiftSettings: strict),
     .testTarget(
-      name: "NBridgeNotificationTests", dependencies: ["NBridgeNotification", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeNotificationTests",
+      dependencies: ["NBridgeNotification", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Notification/Tests", swiftSettings: strict),
     // The built-in plugins' declared shapes against their Decodables and their results.
     .testTarget(
@@ -167,7 +180,12 @@ let package = Package(
       name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      name: "NBridgeLocationTests",
+      dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "CLITests",
+      dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],
       swiftSettings: strict),
   ]

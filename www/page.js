@@ -20,6 +20,7 @@ const calls = {
   'pasteboard.getString': pasteboardPaste,
   'notification.show': notificationShow,
   'notification.schedule': notificationSchedule,
+  'location.current': locationCurrent,
 };
 for (const [label, call] of Object.entries(calls)) {
   const button = document.createElement('button');

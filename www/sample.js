@@ -13,7 +13,12 @@ async function appAppInfo() {
 
 async function appDeviceInfo() {
   const info = await nbridge.app.deviceInfo();
-  return show('app.deviceInfo', { platform: info.platform, osVersion: info.osVersion, arch: info.arch, language: info.language });
+  return show('app.deviceInfo', {
+    platform: info.platform,
+    osVersion: info.osVersion,
+    arch: info.arch,
+    language: info.language,
+  });
 }
 
 async function preferenceSet() {
@@ -40,12 +45,30 @@ async function pasteboardPaste() {
 }
 
 async function notificationShow() {
-  return show('notification.show', await nbridge.notification.show({ title: 'nbridge sample', body: 'Hello from a native notification' }));
+  return show(
+    'notification.show',
+    await nbridge.notification.show({ title: 'nbridge sample', body: 'Hello from a native notification' }),
+  );
 }
 
 async function notificationSchedule() {
-  const scheduled = await nbridge.notification.schedule({ title: 'nbridge sample', body: 'Scheduled one second ago', after: 1000 });
+  const scheduled = await nbridge.notification.schedule({
+    title: 'nbridge sample',
+    body: 'Scheduled one second ago',
+    after: 1000,
+  });
   return show('notification.schedule', scheduled);
+}
+
+// WKBridgeKit's locationCurrent: one position from GeoClue2, or why there is none (GeoClue not
+// installed, no location agent, location turned off): the sample goes on either way.
+async function locationCurrent() {
+  try {
+    const fix = await nbridge.location.current({ timeout: 5000, accuracy: 'city' });
+    return show('location.current', fix.latitude.toFixed(3) + ', ' + fix.longitude.toFixed(3));
+  } catch (error) {
+    return show('location.current', 'none (' + error.code + ': ' + error.message + ')');
+  }
 }
 
 // The "copy a word, get its meaning" app's words, stored on first launch (index.js and index.html).

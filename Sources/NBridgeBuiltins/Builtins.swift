@@ -1,5 +1,6 @@
 import NBridgeApp
 import NBridgeBackground
+import NBridgeLocation
 import NBridgeNotification
 import NBridgePasteboard
 import NBridgePlugin
@@ -7,9 +8,9 @@ import NBridgeStorage
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification` and `background`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background` and `location`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self,
+    BackgroundPlugin.self, LocationPlugin.self,
   ]
 }

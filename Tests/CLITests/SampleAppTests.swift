@@ -37,6 +37,7 @@ import Testing
     #expect(r.stderr.contains("Retina: A display whose pixels"))
     #expect(r.stdout.contains("background.getFetchStatus: { interval: 'never', nextFetchAt: null }"), "\(r.stdout)")
     #expect(r.stdout.contains("No background refresh yet."))
+    #expect(r.stdout.contains("\n  location.current: "), "a position, or why there is none: \(r.stdout)")
     let second = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
   }
@@ -63,7 +64,8 @@ import Testing
 
     let woken = try NBridgeBinary.run(["run", "--fetch", Self.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(woken.status == 0, "\(woken.stderr)")
-    let wokenAt = woken.stdout.firstMatch(of: #/^  background fetch 2: \{ at: '([^']+)', reason: 'schedule' \}\n$/#)?.output.1
+    let wokenAt = woken.stdout.firstMatch(of: #/^  background fetch 2: \{ at: '([^']+)', reason: 'schedule' \}\n$/#)?
+      .output.1
     #expect(wokenAt != nil, "\(woken.stdout)")
 
     let next = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
@@ -84,7 +86,9 @@ import Testing
     env["XDG_CONFIG_HOME"] = dir.file("config-home")
     let lock = dir.file("data-home/nbridge/fetch/daemon.lock")
     func daemonPID() -> Int32? {
-      (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
     }
     defer { if let pid = daemonPID() { kill(pid, SIGTERM) } }
 
@@ -99,7 +103,8 @@ import Testing
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("background.setMinimumFetchInterval: { interval: 600, nextFetchAt: '"), "\(run.stdout)")
     #expect(run.stdout.contains("\nDone. Try: "))
-    let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
+    let schedule =
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
     let command = schedule?["command"] as? [String] ?? []
     #expect(Array(command.dropFirst().prefix(2)) == ["run", "--fetch"], "\(command)")
     #expect(command.last == Self.root + "/www/index.js", "\(command)")
@@ -112,8 +117,11 @@ import Testing
     }
     let daemon = try #require(pid, "no nbridge daemon was started")
 
-    let off = try NBridgeBinary.run(["run", Self.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
-    #expect(off.stdout.contains("background.setMinimumFetchInterval: { interval: 'never', nextFetchAt: null }"), "\(off.stdout)")
+    let off = try NBridgeBinary.run(
+      ["run", Self.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
+    #expect(
+      off.stdout.contains("background.setMinimumFetchInterval: { interval: 'never', nextFetchAt: null }"),
+      "\(off.stdout)")
     #expect(!FileManager.default.fileExists(atPath: record))
     let gone = Date().addingTimeInterval(10)
     while kill(daemon, 0) == 0 && !FetchWakeTests.isGone(daemon) && Date() < gone { usleep(50_000) }
@@ -130,6 +138,9 @@ import Testing
     #expect(r.stdout.contains("addListener(event: 'change', callback: (payload: PasteboardChange) => void)"))
     let json = try NBridgeBinary.run(["plugins", "--json"])
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
-    #expect(services?.map { $0["service"] as? String } == ["app", "storage", "preference", "pasteboard", "notification", "background"])
+    #expect(
+      services?.map { $0["service"] as? String } == [
+        "app", "storage", "preference", "pasteboard", "notification", "background",
+      ])
   }
 }

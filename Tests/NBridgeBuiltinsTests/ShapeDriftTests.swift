@@ -45,10 +45,14 @@ import Testing
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
     ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
     ("background.getFetchStatus", "{}"),
+    ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
+    ("location.current", "{ timeout: 5000 }"),
+    ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
   ]
 
   @Test func everyActionHasASampleCall() {
-    let sampled = Set(Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"])
+    let sampled = Set(
+      Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

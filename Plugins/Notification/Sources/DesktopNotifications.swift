@@ -1,3 +1,4 @@
+import NBridgeDBus
 import NBridgePlugin
 
 /// Delivery to the desktop's notification server (`org.freedesktop.Notifications` on the

@@ -1,4 +1,5 @@
 import CGio
+import NBridgeDBus
 import NBridgePlugin
 import Testing
 

@@ -2,17 +2,36 @@ import CGio
 import NBridgePlugin
 
 /// Why a D-Bus operation failed: GLib's message for it.
-struct DBusError: Error, Sendable, CustomStringConvertible {
+package struct DBusError: Error, Sendable, CustomStringConvertible {
   /// What GLib said (or why we gave up).
-  var message: String
-  var description: String { message }
+  package var message: String
+  /// The D-Bus error name the peer answered with (`org.freedesktop.DBus.Error.AccessDenied`), if it did.
+  package var name: String?
+  /// Whether no reply came within the call's timeout (`G_IO_ERROR_TIMED_OUT`).
+  package var timedOut = false
+  /// The message.
+  package var description: String { message }
 
-  init(_ message: String) { self.message = message }
+  /// An error of ours, with no D-Bus name.
+  package init(_ message: String) { self.message = message }
 
   /// Takes GLib's error and frees it.
   init(taking error: UnsafeMutablePointer<GError>?) {
     message = error.map { String(cString: $0.pointee.message) } ?? "unknown D-Bus error"
-    if let error { g_error_free(error) }
+    guard let error else { return }
+    if let remote = g_dbus_error_get_remote_error(error) {
+      name = String(cString: remote)
+      g_free(remote)
+    }
+    timedOut = g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)) != 0
+    g_error_free(error)
+  }
+
+  /// The peer's own words: `message` without GLib's `GDBus.Error:<name>: ` prefix.
+  package var remoteMessage: String {
+    guard let name else { return message }
+    let prefix = "GDBus.Error:\(name): "
+    return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
   }
 }
 
@@ -22,10 +41,10 @@ struct DBusError: Error, Sendable, CustomStringConvertible {
 /// thread-default one, so replies and signals are dispatched by the loop itself: no
 /// thread of ours, and callbacks run where `@BridgeActor` code may run.
 @BridgeActor
-final class DBusConnection {
+package final class DBusConnection {
   private let connection: OpaquePointer
   private let mainContext: OpaquePointer?
-  private var subscriptions: [UInt32] = []
+  private var subscriptions: Set<UInt32> = []
 
   private init(connection: OpaquePointer, mainContext: OpaquePointer?) {
     self.connection = connection
@@ -34,7 +53,7 @@ final class DBusConnection {
   }
 
   /// Connects to the bus at `address` (`g_dbus_connection_new_for_address`), giving up after `timeout` milliseconds.
-  static func connect(address: String, mainContext: OpaquePointer?, timeout: UInt32) async throws(DBusError)
+  package static func connect(address: String, mainContext: OpaquePointer?, timeout: UInt32) async throws(DBusError)
     -> DBusConnection
   {
     let cancellable = g_cancellable_new()!
@@ -75,18 +94,22 @@ final class DBusConnection {
     return DBusConnection(connection: try result.get().pointer, mainContext: mainContext)
   }
 
-  /// Calls `interface.method` on `destination` (`g_dbus_connection_call`), never activating a
-  /// service that is not running; fails after `timeout` milliseconds without a reply.
-  func call(
+  /// The name the bus gave this connection (`:1.42`).
+  package var uniqueName: String { g_dbus_connection_get_unique_name(connection).map { String(cString: $0) } ?? "" }
+
+  /// Calls `interface.method` on `destination` (`g_dbus_connection_call`), activating a service
+  /// that is not running only when `autoStart`; fails after `timeout` milliseconds without a reply.
+  package func call(
     _ destination: String, path: String, interface: String, method: String, arguments: DBusValue? = nil,
-    timeout: Int32
+    timeout: Int32, autoStart: Bool = false
   ) async throws(DBusError) -> DBusValue {
+    let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<ReplyBox.Outcome, Never>) in
       let box = Unmanaged.passRetained(ReplyBox(continuation)).toOpaque()
       withThreadDefault(mainContext) {
         g_dbus_connection_call(
           connection, destination, path, interface, method, arguments?.makeVariant(), nil,
-          G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout, nil,
+          flags, timeout, nil,
           { source, result, data in
             var error: UnsafeMutablePointer<GError>?
             let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
@@ -99,13 +122,17 @@ final class DBusConnection {
     return DBusValue(reading: reply)
   }
 
-  /// Calls `handler(signalName, arguments)` for each signal of `interface` at `path` sent to
-  /// this connection (`g_dbus_connection_signal_subscribe`); ends with `close()`.
-  func subscribe(interface: String, path: String, _ handler: @escaping @BridgeActor (String, DBusValue) -> Void) {
+  /// Calls `handler(signalName, arguments)` for each signal of `interface` at `path` (whose first
+  /// argument is `arg0`, when given) sent to this connection (`g_dbus_connection_signal_subscribe`);
+  /// ends with `unsubscribe(_:)` or `close()`.
+  @discardableResult
+  package func subscribe(
+    interface: String, path: String, arg0: String? = nil, _ handler: @escaping @BridgeActor (String, DBusValue) -> Void
+  ) -> UInt32 {
     let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
     let id = withThreadDefault(mainContext) {
       g_dbus_connection_signal_subscribe(
-        connection, nil, interface, nil, path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+        connection, nil, interface, nil, path, arg0, G_DBUS_SIGNAL_FLAGS_NONE,
         { _, _, _, _, member, arguments, data in
           guard let data, let member, let arguments else { return }
           let box = Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue()
@@ -114,11 +141,18 @@ final class DBusConnection {
           BridgeActor.assumeIsolated { box.handler(name, value) }
         }, box, { Unmanaged<SignalBox>.fromOpaque($0!).release() })
     }
-    subscriptions.append(id)
+    subscriptions.insert(id)
+    return id
+  }
+
+  /// Ends one subscription `subscribe` made (again is harmless).
+  package func unsubscribe(_ id: UInt32) {
+    guard subscriptions.remove(id) != nil else { return }
+    g_dbus_connection_signal_unsubscribe(connection, id)
   }
 
   /// Unsubscribes every signal handler and drops the connection.
-  func close() {
+  package func close() {
     for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
     subscriptions = []
   }

@@ -1,10 +1,16 @@
 import CGio
 
-/// A D-Bus value in the types the notification protocol uses; the only place that
-/// builds or reads a `GVariant`.
-indirect enum DBusValue: Equatable, Sendable {
+/// A D-Bus value in the types nbridge's D-Bus clients use (notifications, GeoClue, portals);
+/// the only place that builds or reads a `GVariant`.
+package indirect enum DBusValue: Equatable, Sendable {
   /// `s` (also read from `o` and `g`).
   case string(String)
+  /// `o`, to send (an object path is read as a `.string`).
+  case objectPath(String)
+  /// `d`.
+  case double(Double)
+  /// `t`.
+  case uint64(UInt64)
   /// `u`.
   case uint32(UInt32)
   /// `i`.
@@ -25,9 +31,12 @@ indirect enum DBusValue: Equatable, Sendable {
   case other(String)
 
   /// A new floating `GVariant` (`g_variant_new_*`); a call that takes it consumes it.
-  func makeVariant() -> OpaquePointer {
+  package func makeVariant() -> OpaquePointer {
     switch self {
     case .string(let s): return g_variant_new_string(s)
+    case .objectPath(let path): return g_variant_new_object_path(path)
+    case .double(let d): return g_variant_new_double(d)
+    case .uint64(let t): return g_variant_new_uint64(guint64(t))
     case .uint32(let u): return g_variant_new_uint32(u)
     case .int32(let i): return g_variant_new_int32(i)
     case .byte(let b): return g_variant_new_byte(b)
@@ -53,11 +62,13 @@ indirect enum DBusValue: Equatable, Sendable {
   }
 
   /// Reads `variant` (borrowed, not unreferenced here).
-  init(reading variant: OpaquePointer) {
+  package init(reading variant: OpaquePointer) {
     let type = String(cString: g_variant_get_type_string(variant))
     switch type {
     case "s", "o", "g": self = .string(String(cString: g_variant_get_string(variant, nil)))
     case "u": self = .uint32(g_variant_get_uint32(variant))
+    case "d": self = .double(g_variant_get_double(variant))
+    case "t": self = .uint64(UInt64(g_variant_get_uint64(variant)))
     case "i": self = .int32(g_variant_get_int32(variant))
     case "y": self = .byte(g_variant_get_byte(variant))
     case "b": self = .bool(g_variant_get_boolean(variant) != 0)
@@ -92,13 +103,19 @@ indirect enum DBusValue: Equatable, Sendable {
   }
 
   /// The members of a tuple (a method's reply or a signal's arguments); empty otherwise.
-  var members: [DBusValue] { if case .tuple(let m) = self { m } else { [] } }
+  package var members: [DBusValue] { if case .tuple(let m) = self { m } else { [] } }
   /// The string, when this is one.
-  var string: String? { if case .string(let s) = self { s } else { nil } }
+  package var string: String? { if case .string(let s) = self { s } else { nil } }
   /// The `u`, when this is one.
-  var uint32: UInt32? { if case .uint32(let u) = self { u } else { nil } }
+  package var uint32: UInt32? { if case .uint32(let u) = self { u } else { nil } }
   /// The Boolean, when this is one.
-  var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+  package var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
   /// The strings, when this is an `as`.
-  var strings: [String]? { if case .strings(let s) = self { s } else { nil } }
+  package var strings: [String]? { if case .strings(let s) = self { s } else { nil } }
+  /// The `d`, when this is one.
+  package var double: Double? { if case .double(let d) = self { d } else { nil } }
+  /// The `t`, when this is one.
+  package var uint64: UInt64? { if case .uint64(let t) = self { t } else { nil } }
+  /// The map, when this is an `a{sv}`.
+  package var dictionary: [String: DBusValue]? { if case .dictionary(let map) = self { map } else { nil } }
 }
