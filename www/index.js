@@ -12,27 +12,16 @@ nbridge.background.addListener('fetch', backgroundRefresh);
 async function greet() {
   const info = await nbridge.app.appInfo();
   const days = info.daysSinceFirstLaunch;
-  console.log(
-    '  Welcome to ' + info.name + ' ' + info.version + ': launch #' + info.launchCount +
-      ', ' + days + ' day' + (days === 1 ? '' : 's') + ' since the first one.',
-  );
-  if (info.launchCount >= 10 && days >= 5) {
-    console.log('  You have used the app ' + info.launchCount + ' times. Enjoying it? Please rate it!');
-  } else if (info.launchCount >= 10) {
-    console.log(
-      '  Launch #' + info.launchCount + ': thanks for coming back! (We ask for a rating after 5 days and 10 runs.)',
-    );
-  }
+  console.log('  Welcome to ' + info.name + ' ' + info.version + ': launch #' + info.launchCount +
+    ', ' + days + ' day' + (days === 1 ? '' : 's') + ' since the first one.');
+  if (info.launchCount >= 10 && days >= 5) console.log('  You have used the app ' + info.launchCount + ' times. Enjoying it? Please rate it!');
+  else if (info.launchCount >= 10) console.log('  Launch #' + info.launchCount + ': thanks for coming back! (We ask for a rating after 5 days and 10 runs.)');
 }
 
 function watchClipboard(words) {
   return new Promise((resolve) => {
     let timer;
-    const finish = () => {
-      clearTimeout(timer);
-      handle.remove();
-      resolve();
-    };
+    const finish = () => { clearTimeout(timer); handle.remove(); resolve(); };
     const handle = nbridge.pasteboard.addListener('change', async (change) => {
       if (change.name !== null) return;
       const text = ((await nbridge.pasteboard.getString()) || '').trim();
@@ -63,22 +52,14 @@ function watchClipboard(words) {
   await notificationShow();
   await notificationSchedule();
   await locationCurrent();
-  const schedule = nbridge.args.includes('--schedule-fetch')
-    ? 'minimum'
-    : nbridge.args.includes('--no-fetch')
-    ? 'never'
-    : null;
+  const schedule = nbridge.args.includes('--schedule-fetch') ? 'minimum' : nbridge.args.includes('--no-fetch') ? 'never' : null;
   await backgroundFetchSchedule(schedule);
 
   console.log('\n2. Copy a word, get its meaning:');
   const words = await glossary();
   await greet();
   const refresh = await lastRefresh();
-  console.log(
-    refresh
-      ? '  Last background refresh: ' + refresh.at + ' (' + refresh.reason + ').'
-      : '  No background refresh yet.',
-  );
+  console.log(refresh ? '  Last background refresh: ' + refresh.at + ' (' + refresh.reason + ').' : '  No background refresh yet.');
   const watching = watchClipboard(words);
   if (watchMode) {
     console.log('  Watching the clipboard. Copy one of: ' + Object.keys(words).join(', ') + '. Ctrl-C to stop.');
@@ -88,7 +69,5 @@ function watchClipboard(words) {
     await nbridge.pasteboard.setString({ string: 'Retina' });
   }
   await watching;
-  console.log(
-    '\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere, or: nbridge simulate fetch www)',
-  );
+  console.log('\nDone. Try: nbridge run www/index.js -- --watch   (then copy "webview" anywhere, or: nbridge simulate fetch www)');
 })();

@@ -13,12 +13,7 @@ async function appAppInfo() {
 
 async function appDeviceInfo() {
   const info = await nbridge.app.deviceInfo();
-  return show('app.deviceInfo', {
-    platform: info.platform,
-    osVersion: info.osVersion,
-    arch: info.arch,
-    language: info.language,
-  });
+  return show('app.deviceInfo', { platform: info.platform, osVersion: info.osVersion, arch: info.arch, language: info.language });
 }
 
 async function preferenceSet() {
@@ -45,18 +40,11 @@ async function pasteboardPaste() {
 }
 
 async function notificationShow() {
-  return show(
-    'notification.show',
-    await nbridge.notification.show({ title: 'nbridge sample', body: 'Hello from a native notification' }),
-  );
+  return show('notification.show', await nbridge.notification.show({ title: 'nbridge sample', body: 'Hello from a native notification' }));
 }
 
 async function notificationSchedule() {
-  const scheduled = await nbridge.notification.schedule({
-    title: 'nbridge sample',
-    body: 'Scheduled one second ago',
-    after: 1000,
-  });
+  const scheduled = await nbridge.notification.schedule({ title: 'nbridge sample', body: 'Scheduled one second ago', after: 1000 });
   return show('notification.schedule', scheduled);
 }
 
