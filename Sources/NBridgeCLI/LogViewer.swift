@@ -167,7 +167,9 @@ final class LogViewer {
       }
       let now = Self.monotonicMilliseconds()
       if connections.count >= Self.connectionLimit,
-        let quiet = connections.values.min(by: { ($0.saidHello ? 1 : 0, $0.activeAt) < ($1.saidHello ? 1 : 0, $1.activeAt) })
+        let quiet = connections.values.min(by: {
+          ($0.saidHello ? 1 : 0, $0.activeAt) < ($1.saidHello ? 1 : 0, $1.activeAt)
+        })
       {
         warn("closed \(quiet.peer), the quietest of \(Self.connectionLimit) connections, to hear \(peer)")
         drop(quiet)

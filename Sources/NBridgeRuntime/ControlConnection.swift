@@ -92,7 +92,9 @@ final class ControlConnection {
   /// Writes queued replies until the socket is full; false when the peer is gone.
   func flush() -> Bool {
     while hasOutput {
-      let written = output.withUnsafeBytes { UnixSocket.sendSome(descriptor, UnsafeRawBufferPointer(rebasing: $0[outputOffset...])) }
+      let written = output.withUnsafeBytes {
+        UnixSocket.sendSome(descriptor, UnsafeRawBufferPointer(rebasing: $0[outputOffset...]))
+      }
       guard let written else { return false }
       if written == 0 { break }
       outputOffset += written

@@ -54,7 +54,8 @@ import Testing
     let started = Date()
     let ps = try NBridgeBinary.run(["ps", "--json"], environment: env)
     #expect(ps.status == 0, "\(ps.stderr)")
-    #expect(try JSONValue(parsing: ps.stdout) == [["app": .string(id), "pid": .number(Double(app.pid)), "state": "active"]])
+    #expect(
+      try JSONValue(parsing: ps.stdout) == [["app": .string(id), "pid": .number(Double(app.pid)), "state": "active"]])
     let simulated = try NBridgeBinary.run(["simulate", "background", id], environment: env)
     #expect(simulated.status == 0, "\(simulated.stderr)")
     #expect(Date().timeIntervalSince(started) < 4, "took \(Date().timeIntervalSince(started)) s")

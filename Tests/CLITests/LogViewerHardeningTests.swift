@@ -52,10 +52,13 @@ import Testing
     #expect(lines.count == 2, "one line a record: \(out.debugDescription)")
     #expect(
       lines.first?.hasSuffix(
-        #"dev.test.hard app.js:1  a\e]0;pwned\u{7}b\rc\n12:00:00.000 INFO  dev.bank app.js:1  paid\u{9b}31m\u{202e}evil"#)
+        #"dev.test.hard app.js:1  a\e]0;pwned\u{7}b\rc\n12:00:00.000 INFO  dev.bank app.js:1  paid\u{9b}31m\u{202e}evil"#
+      )
         == true, "\(out.debugDescription)")
     #expect(lines.last?.hasSuffix(#"dev.x\e[2J \e[1Ab.js:3  m\u{0}\u{7f}"#) == true, "\(out.debugDescription)")
-    let raw = out.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }
+    let raw = out.unicodeScalars.filter {
+      $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+    }
     #expect(raw.isEmpty, "raw control characters reached the terminal: \(raw.map { $0.value })")
   }
 
@@ -95,7 +98,10 @@ import Testing
       """
     let r = try ChildProcess.run(
       "setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, String(text.port), String(json.port)],
+      [
+        "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client, String(text.port),
+        String(json.port),
+      ],
       timeout: 30)
     #expect(r.status == 0 && r.stdout == "{\"ack\":1}\n{\"ack\":1}\n", "\(r.stdout)\(r.stderr)")
     // The app's own user, for comparison: no mark.
@@ -107,10 +113,13 @@ import Testing
     #expect(text.waitForRecords(2) && json.waitForRecords(2))
     text.stop()
     json.stop()
-    let lines = text.child.stdout.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }
+    let lines = text.child.stdout.split(separator: "\n").map {
+      String($0.split(separator: " ", maxSplits: 1).last ?? "")
+    }
     #expect(lines.contains("INFO  dev.test.hard [uid 65534] console  from nobody"), "\(lines)")
     #expect(lines.contains("INFO  dev.test.hard app.js:1  from me"), "\(lines)")
-    let uids = Dictionary(uniqueKeysWithValues: json.records.map { ($0["msg"] as? String ?? "", $0["peerUid"] as? Int) })
+    let uids = Dictionary(
+      uniqueKeysWithValues: json.records.map { ($0["msg"] as? String ?? "", $0["peerUid"] as? Int) })
     #expect(uids == ["from nobody": 65534, "from me": Int(geteuid())])
   }
 
@@ -153,7 +162,10 @@ import Testing
     let junk = Array(repeating: UInt8(ascii: "x"), count: 4 << 20)
     let peers = try (0..<40).map { _ in try RawClient(to: "127.0.0.1", port: viewer.port) }
     for peer in peers { peer.send(junk) }
-    #expect(eventually { viewer.child.stderr.components(separatedBy: "longer than 1 MiB that is not a record").count - 1 == 40 }, "\(viewer.child.stderr)")
+    #expect(
+      eventually {
+        viewer.child.stderr.components(separatedBy: "longer than 1 MiB that is not a record").count - 1 == 40
+      }, "\(viewer.child.stderr)")
     #expect(peakMiB(viewer.child.pid) < 64, "peak \(peakMiB(viewer.child.pid)) MiB")
     // A record longer than the limit is skipped with a notice and acknowledged (so the app does
     // not send it again), and the next gets through.
@@ -162,7 +174,9 @@ import Testing
     #expect(r.status == 0 && !r.stderr.contains("not delivered"), "\(r.stderr)")
     #expect(viewer.waitForRecords(1))
     #expect(viewer.records.map { $0["msg"] as? String } == ["after"])
-    #expect(viewer.child.stderr.contains("skipped record 1 of dev.test.hard: longer than 1 MiB (pid "), "\(viewer.child.stderr)")
+    #expect(
+      viewer.child.stderr.contains("skipped record 1 of dev.test.hard: longer than 1 MiB (pid "),
+      "\(viewer.child.stderr)")
     withExtendedLifetime(peers) {}
   }
 
