@@ -19,7 +19,9 @@ let package = Package(
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `make docs`: the DocC catalog of the plugin API (swift package generate-documentation).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // C modules: one per system library, nothing but a header.

@@ -98,6 +98,19 @@ import Testing
     }
   }
 
+  /// The DocC catalog's landing page files every top-level public declaration under a topic.
+  @Test func theDocCCatalogFilesEveryTopLevelDeclaration() throws {
+    let catalog = try String(
+      contentsOfFile: Self.root + "/Sources/NBridgePlugin/NBridgePlugin.docc/NBridgePlugin.md", encoding: .utf8)
+    let topics = try #require(catalog.range(of: "\n## Topics\n"))
+    let filed = Set(
+      catalog[topics.upperBound...].split(separator: "\n").filter { $0.hasPrefix("- ``") }
+        .map { $0.dropFirst(4).dropLast(2) }.map(String.init))
+    let topLevel = Set(try Self.publicSymbols(of: "NBridgePlugin").filter { $0.path.count == 1 }.map { $0.path[0] })
+    #expect(topLevel.subtracting(filed).isEmpty, "not under a topic: \(topLevel.subtracting(filed).sorted())")
+    #expect(filed.subtracting(topLevel).isEmpty, "not public declarations: \(filed.subtracting(topLevel).sorted())")
+  }
+
   /// Every public declaration of the modules plugin authors import says more than its name.
   @Test(arguments: ["NBridgePlugin", "NBridgeCLI", "NBridgeTesting", "NBridgeBuiltins"])
   func everyPublicDeclarationIsDocumented(module: String) throws {

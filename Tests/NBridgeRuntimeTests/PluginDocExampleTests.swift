@@ -27,20 +27,30 @@ final class GreeterPlugin: Plugin {
 }
 
 @Suite struct PluginDocExampleTests {
-  /// The plugin above is the first Swift block of docs/writing-a-plugin.md's "A plugin", line for
-  /// line (its `import` aside).
-  @Test func thePluginAboveIsTheDocsBlock() throws {
-    let here = URL(fileURLWithPath: #filePath)
-    let page = try String(
-      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/writing-a-plugin.md"), encoding: .utf8)
-    let section = try #require(page.range(of: "\n## A plugin\n"))
+  static let here = URL(fileURLWithPath: #filePath)
+  static let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The first Swift block after `heading` in the file at `path` (relative to the repository),
+  /// its `import` lines left out.
+  static func swiftBlock(in path: String, after heading: String) throws -> String {
+    let page = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    let section = try #require(page.range(of: heading), "\(path): no \(heading)")
     let start = try #require(page.range(of: "```swift\n", range: section.upperBound..<page.endIndex))
     let end = try #require(page.range(of: "\n```", range: start.upperBound..<page.endIndex))
-    let block = page[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+    return page[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
       .filter { !$0.hasPrefix("import ") }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-    let source = try String(contentsOf: here, encoding: .utf8)
-    #expect(source.contains(block), "docs/writing-a-plugin.md's plugin block differs from this file's copy")
+  }
+
+  /// The plugin above is the first Swift block of docs/writing-a-plugin.md's "A plugin", line for
+  /// line (its `import` aside), and of the DocC catalog's overview of NBridgePlugin.
+  @Test(arguments: [
+    ("docs/writing-a-plugin.md", "\n## A plugin\n"),
+    ("Sources/NBridgePlugin/NBridgePlugin.docc/NBridgePlugin.md", "\n## Overview\n"),
+  ])
+  func thePluginAboveIsTheDocsBlock(path: String, heading: String) throws {
+    let block = try Self.swiftBlock(in: path, after: heading)
+    let source = try String(contentsOf: Self.here, encoding: .utf8)
+    #expect(source.contains(block), "\(path)'s plugin block differs from this file's copy")
   }
 
   @Test func theDocsPluginAnswersFromJS() async throws {
