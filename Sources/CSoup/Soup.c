@@ -47,6 +47,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(g_input_stream_read_finish, ssize_t, (void *stream, void *result, GError **error)) \
   F(g_cancellable_new, void *, (void)) \
   F(g_cancellable_cancel, void, (void *cancellable)) \
+  F(g_idle_add, unsigned, (int (*function)(void *data), void *data)) \
   F(g_bytes_new, void *, (const void *data, size_t size)) \
   F(g_bytes_unref, void, (void *bytes)) \
   F(g_object_unref, void, (void *object)) \
@@ -81,7 +82,15 @@ int nbh_load(const char **error) {
 
 // SOUP_MESSAGE_NO_REDIRECT; SOUP_ENCODING_CONTENT_LENGTH. A body of unknown length starts in a
 // FIRST-byte buffer; a Content-Length above HINT_LIMIT is not trusted for the first allocation.
-enum { NO_REDIRECT = 1 << 1, ENCODING_CONTENT_LENGTH = 2, FIRST = 16 * 1024, HINT_LIMIT = 8 * 1024 * 1024 };
+// Until the body is consumed (nbh_consume), at most READ_AHEAD bytes of it are read: the rest
+// waits in the kernel and the server, whose writes stall.
+enum {
+  NO_REDIRECT = 1 << 1,
+  ENCODING_CONTENT_LENGTH = 2,
+  FIRST = 16 * 1024,
+  HINT_LIMIT = 8 * 1024 * 1024,
+  READ_AHEAD = 256 * 1024,
+};
 
 typedef struct {
   void *message;
@@ -91,6 +100,9 @@ typedef struct {
   size_t length, capacity;
   nbh_callback callback;
   void *data;
+  // Whether the body is wanted whole (nbh_consume), and whether reading waits for that (no
+  // read in flight), or was cancelled while it waited (an idle callback reports it).
+  int consuming, paused, cancelled;
 } request;
 
 static void finish(request *r) {
@@ -141,8 +153,12 @@ static void did_read(void *stream, void *result, void *data) {
 }
 
 // Reads into the free end of the buffer, doubling it when full (the read that finds the end
-// needs room too).
+// needs room too); before nbh_consume, only up to READ_AHEAD bytes, then it pauses.
 static void read_more(request *r) {
+  if (!r->consuming && r->length >= READ_AHEAD) {
+    r->paused = 1;
+    return;
+  }
   if (r->capacity == r->length) {
     size_t capacity = r->capacity ? r->capacity * 2 : FIRST;
     unsigned char *grown = realloc(r->body, capacity);
@@ -153,7 +169,9 @@ static void read_more(request *r) {
     r->body = grown;
     r->capacity = capacity;
   }
-  g_input_stream_read_async_(r->stream, r->body + r->length, r->capacity - r->length, 0, r->cancellable, did_read, r);
+  size_t count = r->capacity - r->length;
+  if (!r->consuming && count > READ_AHEAD - r->length) count = READ_AHEAD - r->length;
+  g_input_stream_read_async_(r->stream, r->body + r->length, count, 0, r->cancellable, did_read, r);
 }
 
 // The response headers as one NUL-terminated `name\nvalue\n...` block of UTF-8 (libsoup's header
@@ -240,7 +258,36 @@ void *nbh_send(const char *method, const char *url, const char *headers, const v
   return r;
 }
 
+void nbh_consume(void *handle) {
+  request *r = handle;
+  if (r->consuming || r->cancelled) return;
+  r->consuming = 1;
+  if (r->paused) {
+    r->paused = 0;
+    read_more(r);
+  }
+}
+
+// A paused request cancelled: reports NBH_CANCELLED from the loop, as a cancelled read would.
+static int report_cancelled(void *data) {
+  request *r = data;
+  r->callback(r->data, NBH_ERROR, 0, "Operation was cancelled", NULL, 0, NBH_CANCELLED);
+  finish(r);
+  return 0;
+}
+
 void nbh_cancel(void *handle) {
   request *r = handle;
+  if (r->cancelled) return;
   g_cancellable_cancel_(r->cancellable);
+  if (!r->paused) return;
+  // No read is in flight to fail: close the body now (the connection with it) and free what
+  // was read ahead; the event follows on the next turn, never inside the caller.
+  r->paused = 0;
+  r->cancelled = 1;
+  g_object_unref_(r->stream);
+  r->stream = NULL;
+  free(r->body);
+  r->body = NULL;
+  g_idle_add_(report_cancelled, r);
 }

@@ -5,14 +5,16 @@ import NBridgePlugin
 
 /// One `fetch` request in flight through libsoup: the JS function told of its progress
 /// (`handler(0, status, reason, headers)`, then `handler(1, arrayBuffer)`, or
-/// `handler(2, kind, message)`), and the hold that keeps the run alive until it ends.
+/// `handler(2, kind, message)`), and the hold that keeps the run alive until the head arrives,
+/// then again while the body is consumed (`consume`); a body nobody reads keeps nothing alive.
 @BridgeActor
 final class HTTPExchange {
   let id: Int
   private let handler: Protected
   private weak var runtime: Runtime?
   private var request: UnsafeMutableRawPointer?
-  private let hold: Int
+  private var hold: Int?
+  private var consuming = false
 
   /// What a failed request ran into, as `TypeError.cause.code` names it.
   static let errorKinds = [
@@ -55,6 +57,15 @@ final class HTTPExchange {
     if let request { nbh_cancel(request) }
   }
 
+  /// Reads the body to its end (it arrives whole as `handler(1, arrayBuffer)`), keeping the run
+  /// alive meanwhile; until then libsoup reads only a bounded read-ahead.
+  func consume() {
+    guard let request, !consuming else { return }
+    consuming = true
+    if hold == nil { hold = runtime?.loop.hold("fetch") }
+    nbh_consume(request)
+  }
+
   enum Event {
     /// The reason phrase and the header block, NUL-terminated UTF-8 from libsoup.
     case head(status: Int, reason: UnsafePointer<CChar>?, headers: UnsafePointer<CChar>?)
@@ -94,11 +105,17 @@ final class HTTPExchange {
     }
     do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }
     runtime.afterCallback()
+    // The head is there: a body nobody has asked for does not keep the run alive.
+    if case .head = event, !consuming, let held = hold {
+      hold = nil
+      runtime.loop.release(held)
+    }
   }
 
   private func finish() {
     request = nil
-    runtime?.loop.release(hold)
+    if let held = hold { runtime?.loop.release(held) }
+    hold = nil
     runtime?.fetches[id] = nil
   }
 }
