@@ -23,7 +23,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
 
 // F(name, return type, parameters)
 #define FUNCTIONS(F) \
-  F(soup_session_new, void *, (void)) \
+  F(soup_session_new_with_options, void *, (const char *name, ...)) \
   F(soup_session_set_user_agent, void, (void *session, const char *agent)) \
   F(soup_session_send_async, void, \
     (void *session, void *message, int priority, void *cancellable, GAsyncReadyCallback callback, void *data)) \
@@ -89,7 +89,7 @@ enum {
   ENCODING_CONTENT_LENGTH = 2,
   FIRST = 16 * 1024,
   HINT_LIMIT = 8 * 1024 * 1024,
-  READ_AHEAD = 256 * 1024,
+  READ_AHEAD = 1024 * 1024,
 };
 
 typedef struct {
@@ -100,8 +100,9 @@ typedef struct {
   size_t length, capacity;
   nbh_callback callback;
   void *data;
-  // Whether the body is wanted whole (nbh_consume), and whether reading waits for that (no
-  // read in flight), or was cancelled while it waited (an idle callback reports it).
+  // Whether the body is wanted whole (nbh_consume); whether reading waits for that (no read in
+  // flight); whether nbh_cancel was called (a read that still brings data ends there: GIO may
+  // complete a read from buffered data despite the cancellable).
   int consuming, paused, cancelled;
 } request;
 
@@ -136,10 +137,19 @@ static void fail(request *r, GError *error) {
 
 static void read_more(request *r);
 
+static void report_cancelled(request *r) {
+  r->callback(r->data, NBH_ERROR, 0, "Operation was cancelled", NULL, 0, NBH_CANCELLED);
+  finish(r);
+}
+
 static void did_read(void *stream, void *result, void *data) {
   request *r = data;
   GError *error = NULL;
   ssize_t n = g_input_stream_read_finish_(stream, result, &error);
+  if (r->cancelled) {
+    if (error) g_error_free_(error);
+    return report_cancelled(r);
+  }
   if (n < 0) return fail(r, error);
   if (n == 0) {
     unsigned char *body = r->body;
@@ -224,7 +234,10 @@ void *nbh_send(const char *method, const char *url, const char *headers, const v
                const char *user_agent, nbh_callback callback, void *data) {
   void *message = soup_message_new_(method, url);
   if (!message) return NULL;
-  if (!session) session = soup_session_new_();
+  // libsoup's 2 connections per host would let two unread bodies (which hold their connections)
+  // block every later request to the host: the runtime discards unread bodies beyond
+  // NBH_UNREAD_LIMIT, below these limits.
+  if (!session) session = soup_session_new_with_options_("max-conns", 256, "max-conns-per-host", 64, NULL);
   if (!session_agent || strcmp(session_agent, user_agent) != 0) {
     free(session_agent);
     session_agent = strdup(user_agent);
@@ -269,25 +282,23 @@ void nbh_consume(void *handle) {
 }
 
 // A paused request cancelled: reports NBH_CANCELLED from the loop, as a cancelled read would.
-static int report_cancelled(void *data) {
-  request *r = data;
-  r->callback(r->data, NBH_ERROR, 0, "Operation was cancelled", NULL, 0, NBH_CANCELLED);
-  finish(r);
+static int report_cancelled_later(void *data) {
+  report_cancelled(data);
   return 0;
 }
 
 void nbh_cancel(void *handle) {
   request *r = handle;
   if (r->cancelled) return;
+  r->cancelled = 1;
   g_cancellable_cancel_(r->cancellable);
   if (!r->paused) return;
   // No read is in flight to fail: close the body now (the connection with it) and free what
   // was read ahead; the event follows on the next turn, never inside the caller.
   r->paused = 0;
-  r->cancelled = 1;
   g_object_unref_(r->stream);
   r->stream = NULL;
   free(r->body);
   r->body = NULL;
-  g_idle_add_(report_cancelled, r);
+  g_idle_add_(report_cancelled_later, r);
 }

@@ -68,6 +68,8 @@ public final class Runtime {
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
   var fetches: [Int: HTTPExchange] = [:]
+  /// The fetches whose bodies wait unread (holding their connections), oldest first.
+  var unreadBodies: [Int] = []
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
   var exitPrecedesSignal = false
   var nextFetchID = 1

@@ -118,4 +118,22 @@ import Testing
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "200 false\n")
   }
+
+  @Test func unreadBodiesNeverBlockLaterRequests() throws {
+    // Each 4 MiB body outlasts the read-ahead, so it holds its connection while unread; past 32
+    // of them the oldest are discarded rather than every later request waiting for good.
+    let path = try script(
+      """
+      const responses = [];
+      for (let i = 0; i < 34; i++) responses.push(await fetch(base + '/big/4'));
+      // Read only once every head is there (reading one takes it off the unread list).
+      const hello = await (await fetch(base + '/hello')).text();
+      const outcome = (r) => r.arrayBuffer().then((b) => b.byteLength, (e) => e.cause.code);
+      console.log(await outcome(responses[0]), await outcome(responses[1]), await outcome(responses[2]));
+      console.log(await outcome(responses[33]), hello);
+      """)
+    let r = try NBridgeBinary.run(["run", path], environment: env, timeout: 120)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "body_discarded body_discarded 4194304\n4194304 hello from the server\n")
+  }
 }

@@ -43,13 +43,17 @@ int nbh_load(const char **error);
 /// headers `headers` (`name\nvalue\nname\nvalue`, or "" for none) and a copy of `body` (NULL for
 /// none); returns the request's handle, or NULL (and no event) when libsoup cannot parse the URL.
 /// soup_session_send_async, then g_input_stream_read_async into a buffer (sized by
-/// Content-Length when the response has one): up to 256 KiB ahead, then to the end of the body
+/// Content-Length when the response has one): up to 1 MiB ahead, then to the end of the body
 /// once nbh_consume asks for it.
 void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
                const char *user_agent, nbh_callback callback, void *data);
 
+/// How many responses whose bodies wait unread may hold their connections at once; the session
+/// allows more connections (64 per host) so that they never block a new request.
+enum { NBH_UNREAD_LIMIT = 32 };
+
 /// Reads the body to its end (NBH_BODY then comes with all of it); until this is called, reading
-/// stops 256 KiB ahead, so the server's writes stall.
+/// stops 1 MiB ahead, so the server's writes stall.
 void nbh_consume(void *request);
 
 /// g_cancellable_cancel: the request ends soon with NBH_ERROR / NBH_CANCELLED, on a later turn of

@@ -766,6 +766,7 @@
     connection_closed: 'the connection was closed',
     bad_url: 'the URL cannot be requested',
     aborted: 'the request was aborted',
+    body_discarded: 'the body was discarded unread',
     network_error: 'the request failed',
   };
 
