@@ -238,8 +238,12 @@ extension Runtime {
     if plain != nil { moduleGenerators[path] = script }
     let text = record.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(text) }
-    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, text), JSValueMakeBoolean(js.ref, plain != nil)]
-    return NativeResult(value: result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
+    // The function is kept while the record's string is made (that may collect garbage).
+    var result = KeptValues(in: js.ref)
+    result.append(function)
+    result.append(JSValueMakeString(js.ref, text))
+    result.append(JSValueMakeBoolean(js.ref, plain != nil))
+    return NativeResult(value: result.values.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
   }
 }
 
