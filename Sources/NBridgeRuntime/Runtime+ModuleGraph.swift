@@ -53,7 +53,10 @@ extension Runtime {
   func cachedModuleGraph(path: String, source: String?) throws(JSException) -> JSValueRef {
     guard moduleCache != nil, !moduleGraphAsked, path == moduleCache?.entry else { return JSValueMakeUndefined(js.ref) }
     moduleGraphAsked = true
-    // Checked when the cache was read, against the entry's text as the runtime read it.
+    // Checked when the cache was read, against the entry's text as the runtime read it. Each
+    // module passed the loader's folder rule (`ModuleFiles`) when the graph was recorded, under
+    // the same import map (the plan's key); its stamp (device, inode, times) is unchanged, so
+    // it is still that file: moved out of the folder, it would have a new change time.
     guard let plan = moduleCache?.validPlan, source == nil || source == sources[path] else {
       return JSValueMakeNull(js.ref)
     }
