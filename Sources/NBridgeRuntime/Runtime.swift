@@ -51,6 +51,8 @@ public final class Runtime {
   var moduleGraphAsked = false
   /// The module cache being read on a thread (a module entry's run, until the loader takes it).
   var pendingModuleCache: ThreadedValue<ModuleCache>?
+  /// What the module loader and `require()` may read, made on first use (`moduleFiles()`).
+  var moduleFileRule: ModuleFiles?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
