@@ -8,7 +8,8 @@
 // Run by `nbridge run Tests/fuzz/bridge-fuzz.js -- seed=N iterations=N` (BridgeFuzzTests and
 // `make fuzz` do it in a private HOME with headless backends). What it checks, per call:
 //   - the call returns a Promise (a synchronous throw is a failure);
-//   - the Promise settles within SETTLE_MS (postMessage: nbridge.resolvePromise is called once);
+//   - the Promise settles within SETTLE_MS, by the clock (postMessage: nbridge.resolvePromise is
+//     called once);
 //   - a rejection is an Error named NBridgeError whose code is a known code (not unknown_error)
 //     and whose message names `service.action`; a denied service rejects permission_denied;
 //   - a resolved value is JSON-compatible.
@@ -662,9 +663,14 @@ function call(c) {
     () => settle({ kind: 'unsettled', message: 'did not settle within ' + SETTLE_MS + ' ms' }),
     SETTLE_MS,
   );
+  // A call that blocks the loop (walking a huge value) delays the timer too: time it by the clock.
+  const started = Date.now();
   const finish = (r) => {
     clearTimeout(timer);
-    settle(r);
+    const took = Date.now() - started;
+    settle(
+      !r.kind && took > SETTLE_MS ? { kind: 'slow', message: 'took ' + took + ' ms (' + (r.outcome || '') + ')' } : r,
+    );
   };
   const resolved = (value) => {
     if (label === 'background.beginTask' && value && typeof value.id === 'number') taskIds.push(value.id);
