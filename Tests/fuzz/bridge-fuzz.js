@@ -276,6 +276,14 @@ function gen(depth) {
   }
 }
 
+// Whether building or serializing the value is itself costly (a huge sparse or typed array, deep nesting).
+function heavy(r) {
+  if (r === null || typeof r !== 'object') return false;
+  if ((r.t === 'sparse' || r.t === 'typed') && r.n > 1 << 16) return true;
+  if (r.t === 'deep' && r.n >= 10000) return true;
+  return Object.values(r).some((v) => Array.isArray(v) ? v.some(heavy) : heavy(v));
+}
+
 function num(v) {
   return typeof v === 'string' ? Number(v) : v;
 }
@@ -706,7 +714,8 @@ function call(c) {
       });
       const command = { service: c.service, action: c.action, promiseId, option: options };
       let message = command;
-      if (c.json) {
+      // The fuzzer's own JSON.stringify of a huge value would be what is slow: those go as objects.
+      if (c.json && !heavy(c.options)) {
         try {
           message = JSON.stringify(command);
         } catch {
@@ -788,12 +797,23 @@ async function fuzz() {
       if (config.trace) console.log('FUZZ-CASE ' + n + ' ' + JSON.stringify(c));
       batch.push(call(c).then((r) => [c, r]));
     }
-    for (const [c, r] of await Promise.all(batch)) {
+    const settled = await Promise.all(batch);
+    let slow; // a message when a call was slow in the batch but none is slow alone
+    for (const [c, r] of settled) {
       const label = c.service + '.' + c.action;
       const by = coverage[label] || (coverage[label] = {});
       const key = r.outcome || 'FAIL ' + r.kind;
       by[key] = (by[key] || 0) + 1;
       by[c.path] = (by[c.path] || 0) + 1;
+      // A call that blocked the loop makes its whole batch slow: report the one slow alone.
+      if (r.kind === 'slow') {
+        if (slow === null) continue; // a batch-mate of the one reported
+        if ((await call(c)).kind !== 'slow') {
+          slow = slow || r.message;
+          continue;
+        }
+        slow = null;
+      }
       if (r.kind) {
         const small = await shrink(c, r.kind);
         report({
@@ -805,6 +825,10 @@ async function fuzz() {
           source: sourceOf(small),
         });
       }
+    }
+    if (slow) {
+      const cases = settled.map(([c]) => c);
+      report({ kind: 'slow', message: slow + ' in a batch; no call of it is slow alone', seed: config.seed, cases });
     }
   }
   return n;
