@@ -17,7 +17,9 @@ struct BridgeFuzzer {
 
     /// The lines starting with `prefix` (and a space), without it.
     func lines(_ prefix: String) -> [String] {
-      stdout.split(separator: "\n").compactMap { $0.hasPrefix(prefix + " ") ? String($0.dropFirst(prefix.count + 1)) : nil }
+      stdout.split(separator: "\n").compactMap {
+        $0.hasPrefix(prefix + " ") ? String($0.dropFirst(prefix.count + 1)) : nil
+      }
     }
     /// Ended by a signal (the runtime crashed) or not at all (a hang).
     var crashedOrHung: Bool { status == nil || status == 124 || status! > 128 }
