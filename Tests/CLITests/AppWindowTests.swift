@@ -82,6 +82,10 @@ import Testing
     // No global nBridge without `pageProtocol: "nbridgekit"`: WKBridgeKit's own nbridge.js takes
     // the Android path when it finds one.
     #expect(result["nBridge"] as? String == "undefined")
+    #expect(
+      (result["cleared"] as? [String: Any])?["cleared"] as? [String] == [
+        "moduleCache", "diskCache", "memoryCache", "cookies",
+      ])
   }
 
   @Test func screenshotIsThePagesSizeAndNotBlank() throws {
