@@ -25,7 +25,9 @@ public final class GnomeKeyring: @unchecked Sendable {
       "gnome-keyring-daemon", ["--foreground", "--components=secrets", "--unlock"], environment: environment,
       stdin: password)
     let deadline = Date().addingTimeInterval(15)
-    while (try? isLocked()) != false {
+    // NameHasOwner first: dbus-send to a name nobody owns yet would have the bus start another
+    // daemon through D-Bus activation, and ours would then find "another secret service".
+    while !bus.hasOwner("org.freedesktop.secrets") || (try? isLocked()) != false {
       guard child.isRunning, Date() < deadline else {
         child.stop()
         throw ChildProcessError.notReady("gnome-keyring-daemon: \(child.stderr)")

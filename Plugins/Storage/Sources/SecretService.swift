@@ -26,7 +26,7 @@ struct SecretService {
     let bus = try SecretServiceBus(address: address)
     let session = try openSession(bus)
     defer {
-      _ = try? bus.call(Self.busName, path: session, interface: "org.freedesktop.Secret.Session", method: "Close", [])
+      _ = try? bus.call(Self.busName, path: session.path, interface: SecretSession.interface, method: "Close", [])
     }
     if let key = try existingKey(bus, session: session) { return key }
 
@@ -50,9 +50,7 @@ struct SecretService {
       "org.freedesktop.Secret.Item.Label": .string("nbridge secure storage key for \(appID)"),
       "org.freedesktop.Secret.Item.Attributes": .stringMap(attributes),
     ]
-    let secret = DBusArgument.tuple([
-      .objectPath(session), .bytes([]), .bytes(key), .string("application/octet-stream"),
-    ])
+    let secret = try session.secret(key, contentType: "application/octet-stream")
     let created = try call(
       bus, collection, Self.collectionInterface, "CreateItem", [.properties(properties), secret, .bool(false)])
     guard let item = created.child(0)?.string, item != "/" else {
@@ -69,16 +67,13 @@ struct SecretService {
     return kept
   }
 
-  /// Opens a session with the `plain` algorithm (docs/plugins/storage.md says why).
-  private func openSession(_ bus: SecretServiceBus) throws -> String {
+  /// Opens a session that encrypts the secrets it carries (`SecretSession`).
+  private func openSession(_ bus: SecretServiceBus) throws -> SecretSession {
     do {
-      let reply = try bus.call(
-        Self.busName, path: Self.servicePath, interface: Self.serviceInterface, method: "OpenSession",
-        [.string("plain"), .variant(.string(""))])
-      guard let session = reply.child(1)?.string else {
-        throw BridgeError.unavailable("the Secret Service answered OpenSession with \(reply.type)")
+      return try SecretSession.open(bus) { arguments in
+        try bus.call(
+          Self.busName, path: Self.servicePath, interface: Self.serviceInterface, method: "OpenSession", arguments)
       }
-      return session
     } catch let error as SecretServiceCallError where Self.missingNames.contains(error.name ?? "") {
       throw BridgeError.unavailable(
         "secure storage needs the Secret Service (org.freedesktop.secrets), and none runs on the session bus"
@@ -91,15 +86,15 @@ struct SecretService {
   }
 
   /// The key of the first of this app's items, nil when there is none; `unavailable` when they are all locked.
-  private func existingKey(_ bus: SecretServiceBus, session: String) throws -> [UInt8]? {
+  private func existingKey(_ bus: SecretServiceBus, session: SecretSession) throws -> [UInt8]? {
     let found = try call(bus, Self.servicePath, Self.serviceInterface, "SearchItems", [.stringMap(attributes)])
     let unlocked = (found.child(0)?.objectPaths ?? []).sorted(by: Self.creationOrder)
     guard let item = unlocked.first else {
       if !(found.child(1)?.objectPaths ?? []).isEmpty { throw Self.locked }
       return nil
     }
-    let reply = try call(bus, item, Self.itemInterface, "GetSecret", [.objectPath(session)])
-    guard let key = reply.child(0)?.child(2)?.bytes, key.count == 32 else {
+    let reply = try call(bus, item, Self.itemInterface, "GetSecret", [.objectPath(session.path)])
+    guard let secret = reply.child(0), let key = session.value(of: secret), key.count == 32 else {
       throw BridgeError.unavailable(
         "the Secret Service item \(item) for this app's secure-storage key does not hold a 32-byte key; delete it "
           + "only if no secure value is worth keeping (they cannot be read without it)")

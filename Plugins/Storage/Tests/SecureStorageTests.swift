@@ -36,6 +36,9 @@ import Testing
     let bus = try SessionBus()
     let keyring = try GnomeKeyring(bus: bus)
     let dir = try TemporaryDirectory()
+    let monitor = try ChildProcess("dbus-monitor", ["--address", bus.address])
+    defer { monitor.stop() }
+    #expect(monitor.waitForOutput("member=NameLost", timeout: 10), "dbus-monitor: \(monitor.stderr)")
 
     // A writer that stays up after its sets, so its write-ahead log is read while it is in use.
     let script = try dir.write(
@@ -59,6 +62,10 @@ import Testing
     _ = writer.wait(timeout: 10)
     #expect(!Self.databaseBytes(dir).contains(Self.plaintext))
     #expect(try keyring.items(["application": "nbridge"]).count == 1, "one key item for the app in the keyring")
+    // The key crossed the bus in a Diffie-Hellman session (encrypted), never in a plain one.
+    #expect(monitor.waitForOutput("string \"dh-ietf1024-sha256-aes128-cbc-pkcs7\"", timeout: 10))
+    #expect(monitor.stdout.contains("member=CreateItem"))
+    #expect(!monitor.stdout.contains("string \"plain\""))
 
     let reader = try Self.run(
       """
