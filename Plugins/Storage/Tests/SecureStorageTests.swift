@@ -67,20 +67,25 @@ import Testing
     #expect(monitor.stdout.contains("member=CreateItem"))
     #expect(!monitor.stdout.contains("string \"plain\""))
 
+    // A new run fetches the key again: calls made meanwhile keep their order (the remove,
+    // which needs no key, lands after the set that waited for it).
     let reader = try Self.run(
       """
+      nbridge.storage.set({ key: 'gone', value: 1, secure: true });
+      await nbridge.storage.remove({ key: 'gone', secure: true });
       console.log(JSON.stringify([
         await nbridge.storage.get({ key: 'token', secure: true }),
         await nbridge.preference.get({ key: 'pin', secure: true }),
         await nbridge.storage.get({ key: 'token', defaultValue: 'not plain' }),
         await nbridge.storage.keys({ secure: true }),
         await nbridge.storage.keys(),
+        await nbridge.storage.get({ key: 'gone', secure: true, defaultValue: 'removed' }),
       ]));
       """, in: dir, bus: bus)
     #expect(reader.status == 0, "stderr: \(reader.stderr)")
     #expect(
       reader.stdout
-        == #"[{"secret":"\#(Self.plaintext)","n":1},"\#(Self.plaintext)-pin","not plain",["pin","token"],["plain"]]"#
+        == #"[{"secret":"\#(Self.plaintext)","n":1},"\#(Self.plaintext)-pin","not plain",["pin","token"],["plain"],"removed"]"#
         + "\n")
 
     // Locked (as a screen lock does): the key's item is there but locked; nothing prompts.
@@ -90,13 +95,29 @@ import Testing
     #expect(locked.stdout.contains("locked"))
   }
 
+  @Test func aSecureSetStillWaitingForTheKeyAtAppExitIsCommitted() throws {
+    let bus = try SessionBus()
+    let keyring = try GnomeKeyring(bus: bus)
+    defer { keyring.stop() }
+    let dir = try TemporaryDirectory()
+    let writer = try Self.run(
+      """
+      nbridge.storage.set({ key: 'late', value: 'kept', secure: true }).then(() => console.log('acknowledged'));
+      nbridge.app.exit();
+      """, in: dir, bus: bus)
+    #expect(writer.status == 0, "stderr: \(writer.stderr)")
+    let reader = try Self.run(
+      "console.log(await nbridge.storage.get({ key: 'late', secure: true }));", in: dir, bus: bus)
+    #expect(reader.stdout == "kept\n", "stderr: \(reader.stderr)")
+  }
+
   @Test func aLockedKeyringWithNoKeyYetIsUnavailableAndNothingIsStored() throws {
     let bus = try SessionBus()
     let keyring = try GnomeKeyring(bus: bus)
     try keyring.lock()
     let dir = try TemporaryDirectory()
     let result = try Self.run(
-      Self.outcome("nbridge.storage.set({ key: 'token', value: '\(Self.plaintext)', secure: true })")
+      "await " + Self.outcome("nbridge.storage.set({ key: 'token', value: '\(Self.plaintext)', secure: true })")
         + "\nawait nbridge.storage.set({ key: 'plain', value: 1 }); console.log('plain ok');",
       in: dir, bus: bus)
     #expect(result.stdout.hasPrefix("rejected unavailable: "), "stdout: \(result.stdout) stderr: \(result.stderr)")
