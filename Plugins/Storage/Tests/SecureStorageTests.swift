@@ -111,6 +111,27 @@ import Testing
     #expect(reader.stdout == "kept\n", "stderr: \(reader.stderr)")
   }
 
+  @Test func nbridgeTestUsesTheSecretServiceOfTheBusItIsGiven() throws {
+    let bus = try SessionBus()
+    let keyring = try GnomeKeyring(bus: bus)
+    defer { keyring.stop() }
+    let dir = try TemporaryDirectory()
+    let file = try dir.write(
+      "secure.test.js",
+      """
+      test('a secure value round-trips', async () => {
+        await nbridge.preference.set({ key: 'pin', value: { n: 1 }, secure: true });
+        const back = await nbridge.preference.get({ key: 'pin', secure: true });
+        if (back?.n !== 1) throw new Error('got ' + JSON.stringify(back));
+      });
+      """)
+    let result = try NBridgeBinary.run(
+      ["test", file], environment: bus.environment.merging(["NBRIDGE_DATA_DIR": dir.file("data")]) { $1 })
+    #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
+    #expect(result.stdout.contains("1 passed, 0 failed"))
+    #expect(try keyring.items(["application": "nbridge"]).count == 1)
+  }
+
   @Test func aLockedKeyringWithNoKeyYetIsUnavailableAndNothingIsStored() throws {
     let bus = try SessionBus()
     let keyring = try GnomeKeyring(bus: bus)
