@@ -55,6 +55,7 @@ extension Runtime {
 /// NBridgeKit's `preference` service over nbridge's (the storage plugin's default group): `get`
 /// answers the stored string in Base64 (NBridgeKit's page decodes it with `atob`), and the typed
 /// `getBoolean`/`getInt`/`getLong` answer the value as text (`"true"`, `"42"`), as NBridgeKit's do.
+/// Each passes `secure` on to nbridge's `preference`.
 enum NBridgeKitPreference {
   /// The nbridge `preference` call to make, and how its answer becomes NBridgeKit's.
   struct Request {
@@ -127,6 +128,7 @@ enum NBridgeKitPreference {
       var stored = JSONObject()
       stored["key"] = fields["key"] ?? .null
       stored["value"] = value
+      if let secure = fields["secure"] { stored["secure"] = secure }
       return Request(action: "set", options: .object(stored)) { _ in .string("") }
     }
     let fallback = fields["defaultValue"] ?? kind.zero
@@ -135,6 +137,7 @@ enum NBridgeKitPreference {
     }
     var query = JSONObject()
     query["key"] = fields["key"] ?? .null
+    if let secure = fields["secure"] { query["secure"] = secure }
     return Request(action: "get", options: .object(query)) { value throws(BridgeError) in
       if value == .null { return .string(fallbackText) }
       guard let text = kind.text(value) else {
