@@ -1,0 +1,155 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge bundle`: the sample app as a .deb, an .rpm and a portable archive, checked with the
+/// distribution's own tools (dpkg-deb, lintian, desktop-file-validate, appstreamcli, rpm, apt-get).
+@Suite(.serialized) struct BundleTests {
+  static let sample = SampleAppTests.root + "/www"
+  static let deb = "nbridge-sample_1.0.0_amd64.deb"
+  static let rpm = "nbridge-sample-1.0.0-1.x86_64.rpm"
+  static let tar = "nbridge-sample-1.0.0-x86_64.tar.gz"
+  /// The same time for every bundle, so two bundles of the same input compare byte for byte.
+  static let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+
+  /// Bundles `app` into `out` with `arguments` appended; the run's status and output.
+  static func bundle(
+    _ app: String, out: String, _ arguments: [String] = [], environment: [String: String?] = epoch
+  ) throws -> (status: Int32, stdout: String, stderr: String) {
+    try NBridgeBinary.run(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 300)
+  }
+
+  /// Runs a tool to its end.
+  static func tool(_ name: String, _ arguments: [String], environment: [String: String?] = [:]) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    try ChildProcess.run(name, arguments, environment: environment, timeout: 300)
+  }
+
+  /// The payload's files (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
+  static func debFiles(_ listing: String) -> [String] {
+    listing.split(separator: "\n").filter { $0.hasPrefix("-") }.compactMap { line in
+      line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
+    }.sorted()
+  }
+
+  @Test func sampleBundleHoldsTheLayoutAndPassesTheDistributionsValidators() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle")
+    let r = try Self.bundle(Self.sample, out: dir.path)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("wrote \(dir.path)/\(Self.deb)"), "\(r.stdout)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(names == [Self.rpm, Self.tar, Self.deb].sorted())
+
+    let listing = try Self.tool("dpkg-deb", ["-c", dir.file(Self.deb)])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    let files = Self.debFiles(listing.stdout)
+    for expected in [
+      "/usr/bin/nbridge-sample", "/usr/lib/dev.nbridge.sample/nbridge-sample",
+      "/usr/lib/dev.nbridge.sample/app/index.html", "/usr/lib/dev.nbridge.sample/app/nbridge.json",
+      "/usr/share/applications/dev.nbridge.sample.desktop", "/usr/share/icons/hicolor/scalable/apps/dev.nbridge.sample.svg",
+      "/usr/share/metainfo/dev.nbridge.sample.metainfo.xml", "/usr/share/doc/nbridge-sample/copyright",
+    ] {
+      #expect(files.contains(expected), "\(expected) missing from \(files)")
+    }
+    #expect(listing.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
+
+    let info = try Self.tool("dpkg-deb", ["-f", dir.file(Self.deb), "Depends"])
+    #expect(info.stdout.contains("libjavascriptcoregtk-4.1-0"), "\(info.stdout)")
+    #expect(info.stdout.contains("libwebkit2gtk-4.1-0"), "a page app needs WebKitGTK: \(info.stdout)")
+    #expect(!info.stdout.contains("swift"), "\(info.stdout)")
+
+    let lintian = try Self.tool("lintian", ["--no-tag-display-limit", dir.file(Self.deb)])
+    let errors = (lintian.stdout + lintian.stderr).split(separator: "\n").filter { $0.hasPrefix("E:") }
+    #expect(errors.isEmpty, "lintian: \(lintian.stdout)")
+
+    let tree = dir.file("tree")
+    #expect(try Self.tool("dpkg-deb", ["-x", dir.file(Self.deb), tree]).status == 0)
+    let desktopPath = tree + "/usr/share/applications/dev.nbridge.sample.desktop"
+    let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
+    #expect(desktop.contains("\nExec=nbridge-sample %u\n"), "\(desktop)")
+    #expect(desktop.contains("\nIcon=dev.nbridge.sample\n"), "\(desktop)")
+    #expect(desktop.contains("\nCategories=Utility;\n"), "\(desktop)")
+    #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    let validated = try Self.tool("desktop-file-validate", [desktopPath])
+    #expect(validated.status == 0 && validated.stdout.isEmpty, "\(validated.stdout)\(validated.stderr)")
+    let appstream = try Self.tool(
+      "appstreamcli", ["validate", "--no-net", tree + "/usr/share/metainfo/dev.nbridge.sample.metainfo.xml"])
+    #expect(appstream.status == 0, "\(appstream.stdout)\(appstream.stderr)")
+
+    let rpmList = try Self.tool("rpm", ["-qlp", dir.file(Self.rpm)])
+    #expect(rpmList.status == 0, "\(rpmList.stderr)")
+    let rpmFiles = rpmList.stdout.split(separator: "\n").map(String.init).filter { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: tree + path, isDirectory: &isFolder) && !isFolder.boolValue
+    }.sorted()
+    #expect(rpmFiles == files, "rpm: \(rpmList.stdout)")
+    let requires = try Self.tool("rpm", ["-qp", "--requires", dir.file(Self.rpm)])
+    #expect(requires.stdout.contains("libwebkit2gtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
+    #expect(requires.stdout.contains("libjavascriptcoregtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
+  }
+
+  @Test func twoBundlesOfTheSameInputAreByteIdentical() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-twice")
+    for out in ["a", "b"] {
+      let r = try Self.bundle(Self.sample, out: dir.file(out))
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    for name in [Self.deb, Self.rpm, Self.tar] {
+      let a = FileManager.default.contents(atPath: dir.file("a/" + name))
+      #expect(a != nil && a == FileManager.default.contents(atPath: dir.file("b/" + name)), "\(name) differs")
+    }
+  }
+
+  @Test func portableArchiveRunsTheSampleFromTheFolderItIsUnpackedIn() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-tar")
+    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let unpacked = dir.file("somewhere else")
+    try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+    #expect(try Self.tool("tar", ["-xzf", dir.file(Self.tar), "-C", unpacked]).status == 0)
+    let top = unpacked + "/nbridge-sample-1.0.0"
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    let run = try Self.tool(
+      top + "/bin/nbridge-sample", ["run", top + "/lib/dev.nbridge.sample/app/index.js"], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample', name: 'nbridge Sample', version: '1.0.0'"), "\(run.stdout)")
+    let version = try Self.tool(top + "/bin/nbridge-sample", ["--version"], environment: env)
+    #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
+  }
+
+  /// Installs the .deb with apt-get (the tests run as root, as in CI), runs the installed command
+  /// with no Swift on PATH or LD_LIBRARY_PATH, then removes it: none of its files stay.
+  @Test func installedDebRunsWithoutSwiftAndLeavesNothingWhenRemoved() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-apt")
+    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "deb"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(Self.deb)]).stdout)
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-sample"], environment: apt) }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(Self.deb)], environment: apt)
+    #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+    #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/nbridge-sample"))
+
+    let ldd = try Self.tool("ldd", ["/usr/lib/dev.nbridge.sample/nbridge-sample"])
+    #expect(ldd.status == 0 && !ldd.stdout.contains("libswift") && !ldd.stdout.contains("not found"), "\(ldd.stdout)")
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    let run = try Self.tool(
+      "/usr/bin/nbridge-sample", ["run", "/usr/lib/dev.nbridge.sample/app/index.js"], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample'"), "\(run.stdout)")
+    #expect(run.stdout.contains("First launch: stored a glossary of 4 words."), "\(run.stdout)")
+
+    let removed = try Self.tool("apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
+    #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
+  }
+}
