@@ -152,4 +152,43 @@ import Testing
     #expect(left.isEmpty, "left behind: \(left)")
     #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
   }
+
+  /// A headless app with a URL scheme and a PNG icon: the launcher runs its script, hands a URL in
+  /// its scheme over intact as the launch URL and other arguments as `nbridge.args`; the desktop
+  /// entry claims the scheme; the icon goes to its size's folder.
+  @Test func headlessAppWithURLSchemeGetsTheURLAndItsIconAtItsSize() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-url")
+    try dir.write(
+      "notes/nbridge.json",
+      #"{"id": "com.example.notes", "name": "Notes", "version": "2.1~rc1", "description": "Notes kept in a file", "urlSchemes": ["notesapp"], "bundle": {"icon": "icon.png", "categories": ["Office"]}}"#)
+    try dir.write(
+      "notes/index.js",
+      "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n")
+    try FileManager.default.copyItem(
+      atPath: SampleAppTests.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
+    let r = try Self.bundle(dir.file("notes"), out: dir.file("out"), ["--format", "tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let unpacked = dir.file("unpacked")
+    try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+    #expect(try Self.tool("tar", ["-xzf", dir.file("out/notes-2.1~rc1-x86_64.tar.gz"), "-C", unpacked]).status == 0)
+    let top = unpacked + "/notes-2.1~rc1"
+    #expect(FileManager.default.fileExists(atPath: top + "/share/icons/hicolor/48x48/apps/com.example.notes.png"))
+    let desktopPath = top + "/share/applications/com.example.notes.desktop"
+    let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
+    #expect(desktop.contains("\nExec=notes %u\n") && desktop.contains("\nMimeType=x-scheme-handler/notesapp;\n"), "\(desktop)")
+    #expect(desktop.contains("\nCategories=Office;\n"), "\(desktop)")
+    let validated = try Self.tool("desktop-file-validate", [desktopPath])
+    #expect(validated.status == 0 && validated.stdout.isEmpty, "\(validated.stdout)")
+    let appstream = try Self.tool("appstreamcli", ["validate", "--no-net", top + "/share/metainfo/com.example.notes.metainfo.xml"])
+    #expect(appstream.status == 0, "\(appstream.stdout)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    let url = "notesapp://open?id=7&title=a%20b#top"
+    let opened = try Self.tool(top + "/bin/notes", [url], environment: env)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    #expect(opened.stdout.contains(#"launch={"url":"\#(url)"} args=[]"#), "\(opened.stdout)")
+    let plain = try Self.tool(top + "/bin/notes", ["hello", "two words"], environment: env)
+    #expect(plain.stdout.contains(#"launch=null args=["hello","two words"]"#), "\(plain.stdout)\(plain.stderr)")
+  }
 }
