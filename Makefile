@@ -10,7 +10,7 @@ APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test lint-js bench format clean
+.PHONY: deps deno build run test lint-js bench format clean install
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -31,6 +31,13 @@ build: deps
 
 run: build
 	$(BIN) run www/index.js
+
+# `make install PREFIX=/usr/local` (and DESTDIR=): the release nbridge, which links Swift's runtime
+# statically, so it runs where no Swift is installed; `nbridge bundle` packages apps with it.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product nbridge
+	install -D -m 0755 .build/release/nbridge $(DESTDIR)$(PREFIX)/bin/nbridge
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.

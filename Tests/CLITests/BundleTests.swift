@@ -146,6 +146,19 @@ import Testing
     #expect(run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample'"), "\(run.stdout)")
     #expect(run.stdout.contains("First launch: stored a glossary of 4 words."), "\(run.stdout)")
 
+    // The launcher with no argument opens the window, whose class is the desktop entry's StartupWMClass.
+    let xvfb = try XvfbServer()
+    defer { xvfb.stop() }
+    env["DISPLAY"] = xvfb.display
+    let window = try ChildProcess("/usr/bin/nbridge-sample", [], environment: env)
+    defer { window.stop() }
+    let id = try WindowLifecycleTests.window("^nbridge Sample$", display: xvfb.display)
+    let wmClass = try Self.tool("xprop", ["-id", id, "WM_CLASS"], environment: ["DISPLAY": xvfb.display])
+    #expect(wmClass.stdout.contains(#""nbridge-sample", "Nbridge-sample""#), "\(wmClass.stdout)")
+    let desktop = try String(contentsOfFile: "/usr/share/applications/dev.nbridge.sample.desktop", encoding: .utf8)
+    #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    window.stop()
+
     let removed = try Self.tool("apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
