@@ -60,7 +60,9 @@ struct BundleLayout {
       }
     }
     try copyFolder(from: app.folder, to: libraryFolder + "/app")
-    try write("usr/share/applications/\(app.id).desktop", DesktopEntry.packagedText(for: app))
+    let desktop: String
+    do { desktop = try DesktopEntry.packagedText(for: app) } catch { throw BundleProblem("the desktop entry: \(error)") }
+    try write("usr/share/applications/\(app.id).desktop", desktop)
     if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
     try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
     let doc = "usr/share/doc/" + app.command

@@ -1,8 +1,20 @@
+import NBridgePlugin
+import NBridgeRuntime
+
 extension DesktopEntry {
   /// The desktop entry a bundled app installs as `/usr/share/applications/<id>.desktop`: the
   /// same writer's escaping as `nbridge install`'s, `Exec=<command> %u` so a URL reaches the app,
   /// and the window's class so the desktop matches the window to the entry.
-  static func packagedText(for app: BundleApp) -> String {
+  static func packagedText(for app: BundleApp) throws(Refusal) -> String {
+    if let problem = AppID.problem(app.id) {
+      throw Refusal(description: "the app id \(JSONValue.string(app.id).jsonText) \(problem)")
+    }
+    guard isPlainExecArgument(app.command) else {
+      throw Refusal(description: "the command \(JSONValue.string(app.command).jsonText) cannot stand unquoted in Exec")
+    }
+    for scheme in app.manifest.urlSchemes ?? [] where !AppSetup.isScheme(scheme) {
+      throw Refusal(description: "\(JSONValue.string(scheme).jsonText) is not a lowercase URL scheme")
+    }
     var lines = [
       "[Desktop Entry]",
       "Type=Application",
