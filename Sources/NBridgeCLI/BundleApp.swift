@@ -31,6 +31,21 @@ struct BundleApp {
   var license: String
   /// `Name <email>`.
   var maintainer: String
+  /// Whether this is nbridge itself (`--self`): the executable as `/usr/bin/nbridge`, no app.
+  var isCLI = false
+
+  /// nbridge itself as a package: every library the runtime may open is a dependency.
+  init(cliVersion version: String) {
+    folder = ""
+    manifest = AppManifest(id: "dev.nbridge.cli", name: "nbridge", version: version)
+    isPage = true
+    command = "nbridge"
+    summary = "Hybrid JS-bridge runtime for Linux: run, test and bundle apps"
+    categories = []
+    license = "LicenseRef-proprietary"
+    maintainer = "nbridge <maintainer@cli.nbridge.dev.invalid>"
+    isCLI = true
+  }
 
   /// The app's id.
   var id: String { manifest.id }

@@ -17,8 +17,11 @@ extension NBridgeCommand {
         newest file of APP), so the same input gives the same bytes.
         """)
 
-    @Argument(help: "The app's folder.")
-    var app: String = "www/"
+    @Argument(help: "The app's folder (default: www/).")
+    var app: String?
+
+    @Flag(name: .customLong("self"), help: "Package this nbridge itself as /usr/bin/nbridge (no app).")
+    var cli = false
 
     @Option(help: ArgumentHelp("Comma-separated formats: deb, rpm, tar (default: all).", valueName: "list"))
     var format: String = "deb,rpm,tar"
@@ -39,7 +42,9 @@ extension NBridgeCommand {
     /// failure leaves nothing there.
     func bundle() throws(BundleProblem) -> [(path: String, size: String)] {
       let formats = try BundleFormat.list(format).get()
-      let app = try BundleApp(folder: self.app)
+      if cli && self.app != nil { throw BundleProblem("--self packages nbridge itself: give no APP") }
+      let app = cli ? BundleApp(cliVersion: NBridgeVersion.current) : try BundleApp(folder: self.app ?? "www/")
+      guard let binary = Spawn.currentExecutable else { throw BundleProblem("cannot find this program's path") }
       var environment = Spawn.currentEnvironment
       environment["LC_ALL"] = "C"
       environment["TZ"] = "UTC"
@@ -49,6 +54,10 @@ extension NBridgeCommand {
           throw BundleProblem("SOURCE_DATE_EPOCH must be a number of seconds, got \"\(given)\"")
         }
         epoch = value
+      } else if cli {
+        var info = stat()
+        stat(binary, &info)
+        epoch = Int(info.st_mtim.tv_sec)
       } else {
         epoch = Self.newestTime(in: app.folder)
       }
@@ -59,7 +68,6 @@ extension NBridgeCommand {
           throw BundleProblem("\(name) is missing (install the \(package) package), needed for --format \(format.rawValue)")
         }
       }
-      guard let binary = Spawn.currentExecutable else { throw BundleProblem("cannot find this program's path") }
       let dependencies = try BundleDependencies(executable: binary, app: app)
       let outFolder = absolutePath(out)
       do { try POSIX.makeDirectories(outFolder) } catch { throw BundleProblem("--out \(out): \(error)") }

@@ -94,7 +94,7 @@ struct BundleWriter {
     for folder in ["", "/out", "/build", "/buildroot"] {
       do { try POSIX.makeDirectories(top + folder) } catch { throw BundleProblem("cannot make \(top)\(folder): \(error)") }
     }
-    let owned = ["/" + layout.libraryFolder, "/usr/share/doc/" + app.command]
+    let owned = (app.isCLI ? [] : ["/" + layout.libraryFolder]) + ["/usr/share/doc/" + app.command]
     let files = owned + layout.files.map { "/" + $0 }.filter { file in !owned.contains { file.hasPrefix($0 + "/") } }
     let spec = BundleTexts.spec(for: app, tree: layout.root, files: files, requires: dependencies.rpmRequires)
     do { try POSIX.writeAtomically(top + "/app.spec", Array(spec.utf8), mode: 0o644, syncs: false) } catch {

@@ -34,8 +34,8 @@ struct BundleLayout {
 
   /// `usr/lib/<id>`.
   var libraryFolder: String { "usr/lib/" + app.id }
-  /// The executable's path in the tree.
-  var executable: String { libraryFolder + "/" + app.command }
+  /// The executable's path in the tree (nbridge itself: `usr/bin/nbridge`).
+  var executable: String { app.isCLI ? "usr/bin/" + app.command : libraryFolder + "/" + app.command }
   /// The icon's path in the tree, when there is one.
   var iconPath: String? {
     guard let icon = app.icon else { return nil }
@@ -51,7 +51,9 @@ struct BundleLayout {
     }
     let date = BundleTexts.date(epoch, "%Y-%m-%d")
     let changelogDate = BundleTexts.date(epoch, "%a, %d %b %Y %H:%M:%S +0000")
-    try write("usr/bin/" + app.command, BundleTexts.launcher(for: app, subcommands: subcommands), executable: true)
+    if !app.isCLI {
+      try write("usr/bin/" + app.command, BundleTexts.launcher(for: app, subcommands: subcommands), executable: true)
+    }
     try copy(from: binary, to: executable, executable: true)
     if tool.has("strip") {
       let stripped = tool.run(["strip", "--strip-unneeded", "--remove-section=.comment", root + "/" + executable])
@@ -59,12 +61,14 @@ struct BundleLayout {
         throw BundleProblem("strip failed on \(binary): \(stripped.stderr.split(separator: "\n").first ?? "")")
       }
     }
-    try copyFolder(from: app.folder, to: libraryFolder + "/app")
-    let desktop: String
-    do { desktop = try DesktopEntry.packagedText(for: app) } catch { throw BundleProblem("the desktop entry: \(error)") }
-    try write("usr/share/applications/\(app.id).desktop", desktop)
-    if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
-    try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
+    if !app.isCLI {
+      try copyFolder(from: app.folder, to: libraryFolder + "/app")
+      let desktop: String
+      do { desktop = try DesktopEntry.packagedText(for: app) } catch { throw BundleProblem("the desktop entry: \(error)") }
+      try write("usr/share/applications/\(app.id).desktop", desktop)
+      if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
+      try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
+    }
     let doc = "usr/share/doc/" + app.command
     try write(doc + "/copyright", BundleTexts.copyright(for: app))
     try write(doc + "/changelog", BundleTexts.changelog(for: app, date: changelogDate))

@@ -105,13 +105,20 @@ enum BundleTexts {
       Maintainer: \(app.maintainer)
       Installed-Size: \(installedKiB)
       Depends: \(depends)
-      Section: \(app.isPage ? "x11" : "utils")
+      Section: \(app.isCLI ? "devel" : app.isPage ? "x11" : "utils")
       Priority: optional
 
       """
     if let homepage = app.manifest.bundle?.homepage { text += "Homepage: \(homepage)\n" }
-    text += "Description: \(app.summary)\n \(app.manifest.name) (\(app.id)) is an nbridge app.\n"
+    text += "Description: \(app.summary)\n \(about(app))\n"
     return text
+  }
+
+  /// The long description's one line.
+  static func about(_ app: BundleApp) -> String {
+    app.isCLI
+      ? "nbridge init, run, test, app and bundle, without a Swift toolchain."
+      : "\(app.manifest.name) (\(app.id)) is an nbridge app."
   }
 
   /// The body of the scripts run after install and after removal: refresh the desktop's URL
@@ -148,7 +155,7 @@ enum BundleTexts {
     text += """
 
       %description
-      \(escaped(app.manifest.name)) (\(app.id)) is an nbridge app.
+      \(escaped(about(app)))
 
       %install
       cp -a '\(tree)/usr' %{buildroot}/

@@ -204,4 +204,44 @@ import Testing
     let plain = try Self.tool(top + "/bin/notes", ["hello", "two words"], environment: env)
     #expect(plain.stdout.contains(#"launch=null args=["hello","two words"]"#), "\(plain.stdout)\(plain.stderr)")
   }
+
+  /// `nbridge bundle --self`: nbridge's own .deb installs /usr/bin/nbridge, which (with no Swift
+  /// on PATH) makes an app with `init`, runs it and bundles it; removing it leaves nothing.
+  @Test func nbridgesOwnDebInitsRunsAndBundlesAnAppWithoutSwift() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    try #require(!FileManager.default.fileExists(atPath: "/usr/bin/nbridge"), "an nbridge is installed here already")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-self")
+    let r = try NBridgeBinary.run(["bundle", "--self", "--format", "deb", "--out", dir.path], environment: Self.epoch, timeout: 300)
+    #expect(r.status == 0, "\(r.stderr)")
+    let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".deb") })
+    #expect(deb.hasPrefix("nbridge_") && deb.hasSuffix("_amd64.deb"), "\(deb)")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(deb)]).stdout)
+    #expect(files.contains("/usr/bin/nbridge"), "\(files)")
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge"], environment: apt) }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: apt)
+    #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    env["HOME"] = dir.file("home")
+    func nbridge(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+      try ChildProcess.run("/usr/bin/nbridge", arguments, environment: env, directory: dir.path, timeout: 300)
+    }
+    let made = try nbridge(["init", "notes"])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try nbridge(["run", "notes/www/index.js"])
+    #expect(run.status == 0 && run.stdout == "Hello from notes (launch #1)\n", "\(run.stdout)\(run.stderr)")
+    let bundled = try nbridge(["bundle", "notes/www", "--format", "deb,tar", "--out", "packages"])
+    #expect(bundled.status == 0, "\(bundled.stderr)")
+    let packages = (try? FileManager.default.contentsOfDirectory(atPath: dir.file("packages")).sorted()) ?? []
+    #expect(packages == ["notes-0.1.0-x86_64.tar.gz", "notes_0.1.0_amd64.deb"], "\(packages)")
+
+    let removed = try Self.tool("apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
 }
