@@ -58,7 +58,9 @@ struct BundleApp {
     guard let text = POSIX.readText(manifestPath) else {
       throw BundleProblem("\(path): no nbridge.json (nbridge bundle packages an app folder with a manifest)")
     }
-    do { manifest = try AppSetup.parseManifest(text, path: manifestPath) } catch { throw BundleProblem(error.description) }
+    do { manifest = try AppSetup.parseManifest(text, path: manifestPath) } catch {
+      throw BundleProblem(error.description)
+    }
     guard case .object(let given) = (try? JSONValue(parsing: text)) ?? .null else {
       throw BundleProblem("\(manifestPath): must be a JSON object")
     }
@@ -74,26 +76,33 @@ struct BundleApp {
     }
     guard Self.isPackageVersion(manifest.version) else {
       throw BundleProblem(
-        "\(manifestPath): field \"version\" must start with a digit and hold only letters, digits, '.', '+' and '~' (dpkg and rpm accept it), got \"\(manifest.version)\"")
+        "\(manifestPath): field \"version\" must start with a digit and hold only letters, digits, '.', '+' and '~' (dpkg and rpm accept it), got \"\(manifest.version)\""
+      )
     }
     guard Self.isPackageVersion("0" + manifest.build) else {
       throw BundleProblem(
-        "\(manifestPath): field \"build\" must hold only letters, digits, '.', '+' and '~' (the rpm release), got \"\(manifest.build)\"")
+        "\(manifestPath): field \"build\" must hold only letters, digits, '.', '+' and '~' (the rpm release), got \"\(manifest.build)\""
+      )
     }
     let bundle = manifest.bundle ?? BundleSettings()
     let fallback = String(manifest.id.split(separator: ".").last ?? "").lowercased().replacing("_", with: "-")
     command = bundle.command ?? fallback
     guard AppSetup.isCommandName(command) else {
       throw BundleProblem(
-        "\(manifestPath): field \"bundle.command\" is required: the id's last part \"\(fallback)\" is no command name (a-z, 0-9, '+', '-', '.')")
+        "\(manifestPath): field \"bundle.command\" is required: the id's last part \"\(fallback)\" is no command name (a-z, 0-9, '+', '-', '.')"
+      )
     }
     guard manifest.id.utf8.count <= 200, manifest.id.contains(".") else {
-      throw BundleProblem("\(manifestPath): field \"id\" must be reverse-DNS with at least one '.', such as \"com.example.app\", to bundle the app")
+      throw BundleProblem(
+        "\(manifestPath): field \"id\" must be reverse-DNS with at least one '.', such as \"com.example.app\", to bundle the app"
+      )
     }
     summary = manifest.description ?? manifest.name
     categories = bundle.categories ?? ["Utility"]
     license = bundle.license ?? "LicenseRef-proprietary"
-    maintainer = bundle.maintainer ?? "\(manifest.name) <maintainer@\(manifest.id.split(separator: ".").reversed().joined(separator: ".")).invalid>"
+    maintainer =
+      bundle.maintainer
+      ?? "\(manifest.name) <maintainer@\(manifest.id.split(separator: ".").reversed().joined(separator: ".")).invalid>"
     if let icon = bundle.icon {
       self.icon = try BundleIcon(path: folder + "/" + icon, field: "\(manifestPath): field \"bundle.icon\"")
     }
@@ -126,14 +135,17 @@ struct BundleIcon {
       throw BundleProblem("\(field): cannot read \(path)")
     }
     if path.lowercased().hasSuffix(".png") {
-      guard bytes.count > 24, bytes[0..<8] == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], bytes[12..<16] == [0x49, 0x48, 0x44, 0x52]
+      guard bytes.count > 24, bytes[0..<8] == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+        bytes[12..<16] == [0x49, 0x48, 0x44, 0x52]
       else {
         throw BundleProblem("\(field): \(path) is not a PNG image")
       }
-      let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+      let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+      let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
       guard width == height, Self.sizes.contains(width) else {
         throw BundleProblem(
-          "\(field): \(path) is \(width)x\(height); a PNG icon must be square, one of \(Self.sizes.map(String.init).joined(separator: ", ")) pixels (or give an SVG)")
+          "\(field): \(path) is \(width)x\(height); a PNG icon must be square, one of \(Self.sizes.map(String.init).joined(separator: ", ")) pixels (or give an SVG)"
+        )
       }
       size = width
     } else {

@@ -65,7 +65,8 @@ extension NBridgeCommand {
       let probe = BundleTool(scratch: "/tmp", environment: environment)
       for format in formats {
         for (name, package) in format.tools where !probe.has(name) {
-          throw BundleProblem("\(name) is missing (install the \(package) package), needed for --format \(format.rawValue)")
+          throw BundleProblem(
+            "\(name) is missing (install the \(package) package), needed for --format \(format.rawValue)")
         }
       }
       let dependencies = try BundleDependencies(executable: binary, app: app)

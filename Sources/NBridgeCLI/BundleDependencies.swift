@@ -48,10 +48,12 @@ struct BundleDependencies {
     var depends: [String] = []
     for soname in all {
       guard let path = Self.libraryPath(soname, in: cache) else {
-        throw BundleProblem("\(soname) is not installed here (ldconfig -p): install its package to compute the dependency")
+        throw BundleProblem(
+          "\(soname) is not installed here (ldconfig -p): install its package to compute the dependency")
       }
       guard let package = Self.owner(of: path, tool: tool) else {
-        throw BundleProblem("\(path) belongs to no installed package (dpkg -S): cannot compute the dependency for \(soname)")
+        throw BundleProblem(
+          "\(path) belongs to no installed package (dpkg -S): cannot compute the dependency for \(soname)")
       }
       let dependency = Self.shlibsDependency(soname: soname, package: package, tool: tool) ?? package.name
       if !depends.contains(dependency) { depends.append(dependency) }
@@ -87,7 +89,11 @@ struct BundleDependencies {
   /// The package that installed `path` (`dpkg -S`, trying the path with and without `/usr`).
   static func owner(of path: String, tool: BundleTool) -> Package? {
     var candidates = [path]
-    if path.hasPrefix("/usr/") { candidates.append(String(path.dropFirst(4))) } else { candidates.append("/usr" + path) }
+    if path.hasPrefix("/usr/") {
+      candidates.append(String(path.dropFirst(4)))
+    } else {
+      candidates.append("/usr" + path)
+    }
     for candidate in candidates {
       let result = tool.run(["dpkg-query", "-S", candidate])
       guard result.status == 0, let line = result.stdout.split(separator: "\n").first,
@@ -103,7 +109,8 @@ struct BundleDependencies {
   /// The dependency `package`'s `shlibs` file gives for `soname` (`libfoo.so.1` is `libfoo 1`).
   static func shlibsDependency(soname: String, package: Package, tool: BundleTool) -> String? {
     guard let range = soname.firstRange(of: ".so.") else { return nil }
-    let library = soname[..<range.lowerBound], version = soname[range.upperBound...]
+    let library = soname[..<range.lowerBound]
+    let version = soname[range.upperBound...]
     let info = tool.run(["dpkg-query", "--control-path", package.qualified, "shlibs"]).stdout
     guard let path = info.split(separator: "\n").first, let text = POSIX.readText(String(path)) else { return nil }
     for line in text.split(separator: "\n") {

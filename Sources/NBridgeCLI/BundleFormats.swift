@@ -71,19 +71,27 @@ struct BundleWriter {
     let sums = tool.run(["md5sum", "--"] + layout.files, in: layout.root)
     try check(sums, "md5sum")
     let texts = [
-      ("control", BundleTexts.control(for: app, architecture: architecture, depends: depends, installedKiB: layout.installedKiB), false),
+      (
+        "control",
+        BundleTexts.control(for: app, architecture: architecture, depends: depends, installedKiB: layout.installedKiB),
+        false
+      ),
       ("md5sums", sums.stdout, false),
       ("postinst", BundleTexts.maintainerScript(for: app, after: "installation"), true),
       ("postrm", BundleTexts.maintainerScript(for: app, after: "removal"), true),
     ]
     for (name, text, executable) in texts {
-      do { try POSIX.writeAtomically(control + "/" + name, Array(text.utf8), mode: executable ? 0o755 : 0o644, syncs: false) } catch {
+      do {
+        try POSIX.writeAtomically(
+          control + "/" + name, Array(text.utf8), mode: executable ? 0o755 : 0o644, syncs: false)
+      } catch {
         throw BundleProblem("cannot write \(control)/\(name): \(error)")
       }
     }
     try BundleLayout.settle(control, epoch: Int(tool.environment["SOURCE_DATE_EPOCH"] ?? "0") ?? 0)
     let name = "\(app.command)_\(app.manifest.version)_\(architecture).deb"
-    try check(tool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", layout.root, work + "/" + name]), "dpkg-deb")
+    try check(
+      tool.run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", layout.root, work + "/" + name]), "dpkg-deb")
     return name
   }
 
@@ -92,7 +100,9 @@ struct BundleWriter {
   func rpm() throws(BundleProblem) -> String {
     let top = work + "/rpm"
     for folder in ["", "/out", "/build", "/buildroot"] {
-      do { try POSIX.makeDirectories(top + folder) } catch { throw BundleProblem("cannot make \(top)\(folder): \(error)") }
+      do { try POSIX.makeDirectories(top + folder) } catch {
+        throw BundleProblem("cannot make \(top)\(folder): \(error)")
+      }
     }
     let owned = (app.isCLI ? [] : ["/" + layout.libraryFolder]) + ["/usr/share/doc/" + app.command]
     let files = owned + layout.files.map { "/" + $0 }.filter { file in !owned.contains { file.hasPrefix($0 + "/") } }
@@ -103,11 +113,15 @@ struct BundleWriter {
     let defines = [
       "_topdir \(top)", "_rpmdir \(top)/out", "_builddir \(top)/build", "_buildhost nbridge-bundle",
       "use_source_date_epoch_as_buildtime 1", "clamp_mtime_to_source_date_epoch 1", "_build_id_links none",
-      "debug_package %{nil}", "__os_install_post %{nil}", "_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm",
+      "debug_package %{nil}", "__os_install_post %{nil}",
+      "_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm",
       "_binary_payload w9.gzdio",
     ]
     try check(
-      tool.run(["rpmbuild", "-bb", "--quiet", "--buildroot", top + "/buildroot"] + defines.flatMap { ["--define", $0] } + [top + "/app.spec"]),
+      tool.run(
+        ["rpmbuild", "-bb", "--quiet", "--buildroot", top + "/buildroot"] + defines.flatMap { ["--define", $0] } + [
+          top + "/app.spec"
+        ]),
       "rpmbuild")
     guard let name = Directory.names(top + "/out")?.first(where: { $0.hasSuffix(".rpm") }) else {
       throw BundleProblem("rpmbuild wrote no package in \(top)/out")

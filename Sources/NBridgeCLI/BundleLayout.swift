@@ -64,7 +64,9 @@ struct BundleLayout {
     if !app.isCLI {
       try copyFolder(from: app.folder, to: libraryFolder + "/app")
       let desktop: String
-      do { desktop = try DesktopEntry.packagedText(for: app) } catch { throw BundleProblem("the desktop entry: \(error)") }
+      do { desktop = try DesktopEntry.packagedText(for: app) } catch {
+        throw BundleProblem("the desktop entry: \(error)")
+      }
       try write("usr/share/applications/\(app.id).desktop", desktop)
       if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
       try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
@@ -90,7 +92,9 @@ struct BundleLayout {
   /// Writes `text` at `path` in the tree.
   mutating func write(_ path: String, _ text: String, executable: Bool = false) throws(BundleProblem) {
     try makeParent(of: path)
-    do { try POSIX.writeAtomically(root + "/" + path, Array(text.utf8), mode: executable ? 0o755 : 0o644, syncs: false) } catch {
+    do {
+      try POSIX.writeAtomically(root + "/" + path, Array(text.utf8), mode: executable ? 0o755 : 0o644, syncs: false)
+    } catch {
       throw BundleProblem("cannot write \(root)/\(path): \(error)")
     }
     files.append(path)

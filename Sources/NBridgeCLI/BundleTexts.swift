@@ -48,7 +48,9 @@ enum BundleTexts {
 
       """
     if app.isPage { xml += "  <launchable type=\"desktop-id\">\(xmlEscaped(app.id)).desktop</launchable>\n" }
-    if let homepage = app.manifest.bundle?.homepage { xml += "  <url type=\"homepage\">\(xmlEscaped(homepage))</url>\n" }
+    if let homepage = app.manifest.bundle?.homepage {
+      xml += "  <url type=\"homepage\">\(xmlEscaped(homepage))</url>\n"
+    }
     xml += "  <provides>\n    <binary>\(app.command)</binary>\n"
     for scheme in app.manifest.urlSchemes ?? [] {
       xml += "    <mediatype>x-scheme-handler/\(scheme)</mediatype>\n"

@@ -28,7 +28,8 @@ struct BundleTool {
 
   /// Runs `arguments` to its end and returns what it printed.
   func run(_ arguments: [String], in folder: String? = nil) -> Result {
-    let out = scratch + "/.tool-stdout", err = scratch + "/.tool-stderr"
+    let out = scratch + "/.tool-stdout"
+    let err = scratch + "/.tool-stderr"
     defer {
       _ = try? POSIX.unlink(out)
       _ = try? POSIX.unlink(err)

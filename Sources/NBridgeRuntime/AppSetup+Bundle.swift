@@ -7,7 +7,8 @@ extension AppSetup {
   /// `description`: one line of text.
   static func descriptionLine(_ value: JSONValue?, path: String) throws(Problem) -> String? {
     guard let value else { return nil }
-    guard case .string(let text) = value, !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
+    guard case .string(let text) = value, !text.isEmpty,
+      text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7f })
     else {
       throw Problem(description: "\(path): field \"description\" must be one line of text")
     }
@@ -26,7 +27,8 @@ extension AppSetup {
       return s
     }
     var settings = BundleSettings()
-    settings.command = try text("command", "a command name (a-z, 0-9, then also '+', '-', '.'; 2 or more)", isCommandName)
+    settings.command = try text(
+      "command", "a command name (a-z, 0-9, then also '+', '-', '.'; 2 or more)", isCommandName)
     settings.icon = try text("icon", "a .png or .svg file inside the app's folder, such as \"icon.svg\"", isIconPath)
     settings.license = try text("license", "an SPDX license expression such as \"MIT\"", isLine)
     settings.homepage = try text("homepage", "an http:// or https:// URL") {
@@ -35,14 +37,19 @@ extension AppSetup {
     settings.maintainer = try text("maintainer", "\"Name <email>\"", isMaintainer)
     if let categories = fields["categories"] {
       guard case .array(let items) = categories else {
-        throw Problem(description: "\(path): field \"bundle.categories\" must be an array of menu categories such as \"Utility\"")
+        throw Problem(
+          description: "\(path): field \"bundle.categories\" must be an array of menu categories such as \"Utility\"")
       }
       var list: [String] = []
       for (index, item) in items.enumerated() {
         guard case .string(let s) = item, let first = s.unicodeScalars.first, ("A"..."Z").contains(first),
-          s.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
+          s.unicodeScalars.allSatisfy({
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-")
+          })
         else {
-          throw Problem(description: "\(path): bundle.categories[\(index)] must be a menu category such as \"Utility\", got \(item.jsonText)")
+          throw Problem(
+            description:
+              "\(path): bundle.categories[\(index)] must be a menu category such as \"Utility\", got \(item.jsonText)")
         }
         list.append(s)
       }
@@ -57,7 +64,9 @@ extension AppSetup {
     let bytes = Array(name.utf8)
     func alphanumeric(_ b: UInt8) -> Bool { (0x61...0x7a).contains(b) || (0x30...0x39).contains(b) }
     guard bytes.count >= 2, alphanumeric(bytes[0]) else { return false }
-    return bytes.allSatisfy { alphanumeric($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    return bytes.allSatisfy {
+      alphanumeric($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+    }
   }
 
   /// A relative path inside the app's folder, ending in `.png` or `.svg`.

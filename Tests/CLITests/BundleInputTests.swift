@@ -32,10 +32,14 @@ import Testing
   static let complete = #"{"id": "com.example.notes", "name": "Notes", "version": "1.2.0", "description": "Notes"#
 
   @Test func aManifestWithoutNameVersionOrIdIsRefusedNamingTheField() throws {
-    try Self.refuses(#"{"id": "com.example.notes", "version": "1.0", "description": "Notes"}"#, saying: #"field "name" is required"#)
-    try Self.refuses(#"{"id": "com.example.notes", "name": "Notes", "description": "Notes"}"#, saying: #"field "version" is required"#)
-    try Self.refuses(#"{"name": "Notes", "version": "1.0", "description": "Notes"}"#, saying: #"field "id" is required"#)
-    try Self.refuses(#"{"id": "com.example.notes", "name": "Notes", "version": "1.0"}"#, saying: #"field "description" is required"#)
+    try Self.refuses(
+      #"{"id": "com.example.notes", "version": "1.0", "description": "Notes"}"#, saying: #"field "name" is required"#)
+    try Self.refuses(
+      #"{"id": "com.example.notes", "name": "Notes", "description": "Notes"}"#, saying: #"field "version" is required"#)
+    try Self.refuses(
+      #"{"name": "Notes", "version": "1.0", "description": "Notes"}"#, saying: #"field "id" is required"#)
+    try Self.refuses(
+      #"{"id": "com.example.notes", "name": "Notes", "version": "1.0"}"#, saying: #"field "description" is required"#)
   }
 
   @Test func aVersionDpkgOrRpmWouldRejectIsRefused() throws {
@@ -54,7 +58,8 @@ import Testing
       Self.complete + #"", "bundle": {"icon": "icon.svg"}}"#, files: ["icon.svg": "plain text"],
       saying: "is not an SVG image")
     try Self.refuses(Self.complete + #"", "bundle": {"icon": "icon.gif"}}"#, saying: #"field "bundle.icon" must be"#)
-    try Self.refuses(Self.complete + #"", "bundle": {"command": "Notes App"}}"#, saying: #"field "bundle.command" must be"#)
+    try Self.refuses(
+      Self.complete + #"", "bundle": {"command": "Notes App"}}"#, saying: #"field "bundle.command" must be"#)
     try Self.refuses(Self.complete + #"", "bundle": {"colour": "red"}}"#, saying: #"unknown field "bundle.colour""#)
   }
 

@@ -47,7 +47,8 @@ import Testing
     for expected in [
       "/usr/bin/nbridge-sample", "/usr/lib/dev.nbridge.sample/nbridge-sample",
       "/usr/lib/dev.nbridge.sample/app/index.html", "/usr/lib/dev.nbridge.sample/app/nbridge.json",
-      "/usr/share/applications/dev.nbridge.sample.desktop", "/usr/share/icons/hicolor/scalable/apps/dev.nbridge.sample.svg",
+      "/usr/share/applications/dev.nbridge.sample.desktop",
+      "/usr/share/icons/hicolor/scalable/apps/dev.nbridge.sample.svg",
       "/usr/share/metainfo/dev.nbridge.sample.metainfo.xml", "/usr/share/doc/nbridge-sample/copyright",
     ] {
       #expect(files.contains(expected), "\(expected) missing from \(files)")
@@ -115,7 +116,9 @@ import Testing
     let run = try Self.tool(
       top + "/bin/nbridge-sample", ["run", top + "/lib/dev.nbridge.sample/app/index.js"], environment: env)
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample', name: 'nbridge Sample', version: '1.0.0'"), "\(run.stdout)")
+    #expect(
+      run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample', name: 'nbridge Sample', version: '1.0.0'"),
+      "\(run.stdout)")
     let version = try Self.tool(top + "/bin/nbridge-sample", ["--version"], environment: env)
     #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
   }
@@ -159,7 +162,8 @@ import Testing
     #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
     window.stop()
 
-    let removed = try Self.tool("apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
@@ -173,10 +177,12 @@ import Testing
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-url")
     try dir.write(
       "notes/nbridge.json",
-      #"{"id": "com.example.notes", "name": "Notes", "version": "2.1~rc1", "description": "Notes kept in a file", "urlSchemes": ["notesapp"], "bundle": {"icon": "icon.png", "categories": ["Office"]}}"#)
+      #"{"id": "com.example.notes", "name": "Notes", "version": "2.1~rc1", "description": "Notes kept in a file", "urlSchemes": ["notesapp"], "bundle": {"icon": "icon.png", "categories": ["Office"]}}"#
+    )
     try dir.write(
       "notes/index.js",
-      "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n")
+      "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n"
+    )
     try FileManager.default.copyItem(
       atPath: SampleAppTests.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
     let r = try Self.bundle(dir.file("notes"), out: dir.file("out"), ["--format", "tar"])
@@ -188,11 +194,14 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: top + "/share/icons/hicolor/48x48/apps/com.example.notes.png"))
     let desktopPath = top + "/share/applications/com.example.notes.desktop"
     let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
-    #expect(desktop.contains("\nExec=notes %u\n") && desktop.contains("\nMimeType=x-scheme-handler/notesapp;\n"), "\(desktop)")
+    #expect(
+      desktop.contains("\nExec=notes %u\n") && desktop.contains("\nMimeType=x-scheme-handler/notesapp;\n"), "\(desktop)"
+    )
     #expect(desktop.contains("\nCategories=Office;\n"), "\(desktop)")
     let validated = try Self.tool("desktop-file-validate", [desktopPath])
     #expect(validated.status == 0 && validated.stdout.isEmpty, "\(validated.stdout)")
-    let appstream = try Self.tool("appstreamcli", ["validate", "--no-net", top + "/share/metainfo/com.example.notes.metainfo.xml"])
+    let appstream = try Self.tool(
+      "appstreamcli", ["validate", "--no-net", top + "/share/metainfo/com.example.notes.metainfo.xml"])
     #expect(appstream.status == 0, "\(appstream.stdout)")
 
     var env = try SampleAppTests.environment(dir)
@@ -211,7 +220,8 @@ import Testing
     try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
     try #require(!FileManager.default.fileExists(atPath: "/usr/bin/nbridge"), "an nbridge is installed here already")
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-self")
-    let r = try NBridgeBinary.run(["bundle", "--self", "--format", "deb", "--out", dir.path], environment: Self.epoch, timeout: 300)
+    let r = try NBridgeBinary.run(
+      ["bundle", "--self", "--format", "deb", "--out", dir.path], environment: Self.epoch, timeout: 300)
     #expect(r.status == 0, "\(r.stderr)")
     let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".deb") })
     #expect(deb.hasPrefix("nbridge_") && deb.hasSuffix("_amd64.deb"), "\(deb)")
@@ -239,7 +249,8 @@ import Testing
     let packages = (try? FileManager.default.contentsOfDirectory(atPath: dir.file("packages")).sorted()) ?? []
     #expect(packages == ["notes-0.1.0-x86_64.tar.gz", "notes_0.1.0_amd64.deb"], "\(packages)")
 
-    let removed = try Self.tool("apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: apt)
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
