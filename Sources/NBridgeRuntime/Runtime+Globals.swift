@@ -120,11 +120,12 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
   }
 }
 
-/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+/// `native.bridgeTables()`: what `bridge.js` is built from (`Runtime.bridgeTables()`).
 private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
 }
 
+/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
 private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in
     let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds

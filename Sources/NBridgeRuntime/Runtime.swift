@@ -68,6 +68,10 @@ public final class Runtime {
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
   var fetches: [Int: HTTPExchange] = [:]
+  /// The fetches whose bodies wait unread (holding their connections), oldest first.
+  var unreadBodies: [Int] = []
+  /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
+  var exitPrecedesSignal = false
   var nextFetchID = 1
   /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
   var entryFolder: (lexical: String, folder: PageFolder?)?
@@ -217,12 +221,26 @@ public final class Runtime {
     stopControlServer()
     stopPlugins()
     finishLogForwarding()
+    return endStatus()
+  }
+
+  /// The run's status: a stopping signal's when one came before the run ended, unless the run
+  /// had been asked to end with another status before it came; else what was asked, or success.
+  /// The loop may never read a signal that came during the last turn (nothing is left to wait
+  /// for), so this asks the handler's record, not the loop.
+  func endStatus() -> Int32 {
+    if configuration.handlesSignals, let status = SignalHandling.receivedStatus, exitCode == nil || !exitPrecedesSignal {
+      return status
+    }
     return exitCode ?? ExitStatus.success
   }
 
   /// Ends the run with `code` at the next turn of the loop (the first request wins).
   func requestExit(_ code: Int32) {
-    if exitCode == nil { exitCode = code }
+    if exitCode == nil {
+      exitCode = code
+      exitPrecedesSignal = SignalHandling.receivedStatus == nil
+    }
     loop.stopRequested = true
   }
 
