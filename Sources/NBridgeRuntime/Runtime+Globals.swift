@@ -171,11 +171,13 @@ private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc,
   }
 }
 
+/// `readFile(path)`: the text of a file the module loader and `require()` may read
+/// (`ModuleFiles`); undefined when there is none; throws an `Error` with a `code` otherwise.
 private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let path = runtime.js.toString(args[0])
-    guard let text = readTextFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
-    return runtime.js.string(text)
+    guard let bytes = try runtime.readLoadableFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
+    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
   }
 }
 
