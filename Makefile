@@ -6,11 +6,11 @@ BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
 	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 \
 	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils util-linux iproute2 strace \
-	geoclue-2.0
+	libssl-dev gnome-keyring lintian rpm appstream binutils geoclue-2.0
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test lint-js bench format clean
+.PHONY: deps deno build run test lint-js bench fuzz docs format clean install
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -31,6 +31,13 @@ build: deps
 
 run: build
 	$(BIN) run www/index.js
+
+# `make install PREFIX=/usr/local` (and DESTDIR=): the release nbridge, which links Swift's runtime
+# statically, so it runs where no Swift is installed; `nbridge bundle` packages apps with it.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product nbridge
+	install -D -m 0755 .build/release/nbridge $(DESTDIR)$(PREFIX)/bin/nbridge
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
@@ -65,6 +72,14 @@ test: deps deno lint-js
 	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi; \
 	echo "== nbridge test Tests/js"; run $(BIN) test Tests/js
 
+# The bridge fuzzer (Tests/fuzz/bridge-fuzz.js) for FUZZ_SECONDS instead of `make test`'s bounded
+# run: a random seed, or NBRIDGE_FUZZ_SEED=N to replay one; NBRIDGE_FUZZ_EXCLUDE=a,b sets the
+# categories of input left out (BridgeFuzzTests.excluded says which and why).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(SWIFT) build --build-tests
+	NBRIDGE_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter 'CLITests.BridgeFuzzTests/randomSeed'
+
 # Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
 # Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.
 bench: APT_PACKAGES += time nodejs python3-venv gcc
@@ -83,6 +98,13 @@ JSC_HELLO := .build/release/jsc-hello
 $(JSC_HELLO): Benchmarks/JSCHello/jsc-hello.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs javascriptcoregtk-4.1)
+
+# The plugin API's documentation: NBridgePlugin's DocC catalog (Sources/NBridgePlugin/NBridgePlugin.docc)
+# and its symbols, as a static site in .build/docs (swift-docc-plugin; no network).
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target NBridgePlugin \
+		--disable-indexing --transform-for-static-hosting --output-path .build/docs
+	@echo "docs: .build/docs (open .build/docs/documentation/nbridgeplugin/index.html through a web server)"
 
 format: deno
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks
