@@ -17,6 +17,10 @@ public final class Call {
     self.sink = sink
   }
 
+  /// Whether the script passed a `retainCallback` to receive intermediate results (a stream
+  /// with nowhere to go is an error: `location.watch` rejects without one).
+  public var canStream: Bool { sink != nil }
+
   /// Sends an intermediate result to the script's `retainCallback` (ignored when there is none).
   public func send<T: Encodable>(_ partial: T) throws {
     guard let sink else { return }

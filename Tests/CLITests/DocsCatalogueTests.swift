@@ -33,13 +33,14 @@ import Testing
   @Test func everyServiceActionAndEventOfTheJSONCatalogueIsInTheCatalogue() throws {
     let text = try Self.page("README")
     let services = try Self.catalogue()
-    #expect(services.count == 6)
+    #expect(services.count == 7)
     for service in services {
       let name = try #require(service["service"] as? String)
       #expect(text.contains("#### `\(name)` (permission `\(service["permission"] as? String ?? "")`)"))
       for action in service["actions"] as? [[String: Any]] ?? [] {
         let options = action["options"] as? String ?? ""
-        let row = "| `\(action["name"] as? String ?? "")` | \(options == "void" ? "—" : "`\(options.replacingOccurrences(of: "|", with: "\\|"))`") |"
+        let row =
+          "| `\(action["name"] as? String ?? "")` | \(options == "void" ? "—" : "`\(options.replacingOccurrences(of: "|", with: "\\|"))`") |"
         #expect(text.contains(row), "\(name): \(row)")
       }
       for event in service["events"] as? [[String: Any]] ?? [] {

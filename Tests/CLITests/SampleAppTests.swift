@@ -131,16 +131,21 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background"] {
+    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location"] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
-    #expect(r.stdout.contains("set(options: { key: string; value: JSONValue; group?: string }): Promise<void>;"))
+    #expect(
+      r.stdout.contains(
+        "set(options: { key: string; value: JSONValue; group?: string; secure?: boolean }): Promise<void>;"))
     #expect(r.stdout.contains("addListener(event: 'change', callback: (payload: PasteboardChange) => void)"))
     let json = try NBridgeBinary.run(["plugins", "--json"])
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location",
       ])
+    #expect(
+      r.stdout.contains(
+        "current(options?: { timeout?: number; accuracy?: LocationAccuracy }): Promise<LocationPosition>;"))
   }
 }
