@@ -42,7 +42,7 @@ extension Runtime {
   }
 
   /// What `bridge.js` is built from, asked for when it first loads (not at every start): each
-  /// service with its actions and events, the error codes and the messages of the bridge's errors.
+  /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
   func bridgeTables() -> JSONValue {
     var services: [JSONValue] = []
     for slot in slots {
@@ -55,7 +55,7 @@ extension Runtime {
       ])
     }
     let (codes, messages) = BridgeMessages.prelude
-    return ["services": .array(services), "codes": codes, "messages": messages]
+    return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]
   }
 
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.

@@ -36,6 +36,7 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     let shared: JSONValue = [
       "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
+      "limits": BridgeLimits.json,
       "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
     ]
     return "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
@@ -102,11 +103,8 @@ extension Runtime {
     if let refusal = refusal(slot, aid) { return settle(settlement, .failure(refusal), label: slot.labels[aid]) }
     var options = JSONValue.object(JSONObject())
     if !json.isEmpty {
-      do {
-        options = try JSONValue(parsing: String(json))
-      } catch {
-        let problem = BridgeError(.invalidParameter, "options are not JSON: \(error)")
-        return settle(settlement, .failure(problem), label: slot.labels[aid])
+      do throws(BridgeError) { options = try BridgeError.pageOptions(json) } catch {
+        return settle(settlement, .failure(error), label: slot.labels[aid])
       }
     }
     dispatch(slot, aid, options, settlement, callback: nil, sink: sink)
