@@ -104,7 +104,7 @@ private let nativeHTTP: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
 private let nativeHTTPCancel: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    if id.isFinite { runtime.fetches[Int(id)]?.cancel() }
+    runtime.fetches[Int(saturating: id)]?.cancel()
     return nil
   }
 }
