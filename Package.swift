@@ -167,7 +167,7 @@ let package = Package(
       name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
-      name: "CLITests", dependencies: ["NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      name: "CLITests", dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],
       swiftSettings: strict),
   ]

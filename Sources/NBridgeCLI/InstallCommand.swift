@@ -25,30 +25,35 @@ extension NBridgeCommand {
     func run() throws {
       let (entry, window) = try Self.entry(of: path)
       let manifest: AppManifest
-      do { manifest = try AppSetup.manifest(forEntry: entry) } catch { throw ValidationError(error.description) }
-      guard let nbridge = Spawn.currentExecutable else { throw ValidationError("cannot find this program's path") }
-      guard !nbridge.contains(where: { " \t\n\"'\\$`%;=".contains($0) }) else {
-        throw ValidationError(
-          "this nbridge lives at \(nbridge), a path a desktop file's Exec cannot hold unquoted; install it elsewhere")
+      do {
+        manifest = try AppSetup.manifest(forEntry: entry)
+        try AppSetup.checkPermissions(
+          manifest, registry: PluginRegistry(NBridgeCommand.plugins), path: AppSetup.manifestPath(forEntry: entry))
+      } catch {
+        throw ValidationError(error.description)
       }
+      guard let nbridge = Spawn.currentExecutable else { throw ValidationError("cannot find this program's path") }
       let app = InstalledApp(
         id: manifest.id, name: manifest.name, entry: entry, window: window, urlSchemes: manifest.urlSchemes ?? [],
         dataDirectory: dataDir.map { absolutePath($0) })
+      let desktopText: String
+      do { desktopText = try DesktopEntry.text(for: app, nbridge: nbridge) } catch { throw ValidationError(error.description) }
       let previous = InstalledApp.load(app.id)
+      var list = MimeAppsList.read()
+      let before = list.lines
+      for scheme in previous?.urlSchemes ?? [] where !app.urlSchemes.contains(scheme) {
+        list.removeDefault("x-scheme-handler/" + scheme, ifItIs: app.id + ".desktop")
+      }
+      for scheme in app.urlSchemes {
+        list.set("x-scheme-handler/" + scheme, to: app.id + ".desktop", in: MimeAppsList.defaults)
+      }
+      // All or nothing: the record, the desktop entry and the default handlers land together.
+      var files = StagedFiles()
+      files.write(InstalledApp.recordPath(app.id), Array((app.json.prettyJSON + "\n").utf8))
+      files.write(DesktopEntry.path(app.id), Array(desktopText.utf8))
+      if list.lines != before { list.stage(in: &files) }
       do {
-        try POSIX.makeDirectories(XDGPaths.installed)
-        try POSIX.writeAtomically(InstalledApp.recordPath(app.id), Array((app.json.prettyJSON + "\n").utf8), mode: 0o644)
-        try POSIX.makeDirectories(XDGPaths.applications)
-        try POSIX.writeAtomically(
-          DesktopEntry.path(app.id), Array(DesktopEntry.text(for: app, nbridge: nbridge).utf8), mode: 0o644)
-        var list = MimeAppsList.read()
-        for scheme in previous?.urlSchemes ?? [] where !app.urlSchemes.contains(scheme) {
-          list.removeDefault("x-scheme-handler/" + scheme, ifItIs: app.id + ".desktop")
-        }
-        for scheme in app.urlSchemes {
-          list.set("x-scheme-handler/" + scheme, to: app.id + ".desktop", in: MimeAppsList.defaults)
-        }
-        try list.write()
+        try files.commit()
       } catch {
         print("nbridge install: \(error)")
         throw ExitCode(1)
@@ -82,9 +87,13 @@ extension NBridgeCommand {
     var app: String
 
     func run() throws {
-      var id = app
-      if app.contains("/"), let (entry, _) = try? Install.entry(of: app), let manifest = try? AppSetup.manifest(forEntry: entry) {
-        id = manifest.id
+      let id: String
+      if app.contains("/") {
+        // A folder or an entry; never an id (an id names a file, so it holds no '/').
+        let (entry, _) = try Install.entry(of: app)
+        do { id = try AppSetup.manifest(forEntry: entry).id } catch { throw ValidationError(error.description) }
+      } else {
+        id = try checkedAppID(app, what: "APP")
       }
       var removed = FetchWakeUp.remove(appID: id)
       for path in [InstalledApp.recordPath(id), DesktopEntry.path(id)] where (try? POSIX.unlink(path)) == true {

@@ -44,7 +44,7 @@ struct InstalledApp: Equatable {
   }
 
   init?(json: JSONValue) {
-    guard let id = json["id"]?.stringValue, let entry = json["entry"]?.stringValue else { return nil }
+    guard let id = json["id"]?.stringValue, AppID.isValid(id), let entry = json["entry"]?.stringValue else { return nil }
     self.id = id
     name = json["name"]?.stringValue ?? id
     self.entry = entry
@@ -55,8 +55,10 @@ struct InstalledApp: Equatable {
 
   /// The installed app `id`, or nil.
   static func load(_ id: String) -> InstalledApp? {
-    guard let text = POSIX.readText(recordPath(id)), let json = try? JSONValue(parsing: text) else { return nil }
-    return InstalledApp(json: json)
+    guard AppID.isValid(id), let text = POSIX.readText(recordPath(id)), let json = try? JSONValue(parsing: text),
+      let app = InstalledApp(json: json), app.id == id
+    else { return nil }
+    return app
   }
 
   /// Every installed app, by id.

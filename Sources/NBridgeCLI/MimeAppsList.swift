@@ -20,13 +20,18 @@ struct MimeAppsList {
   /// Writes it back atomically (creating the folder); a list left with nothing but blank lines
   /// removes the file.
   func write() throws(SystemError) {
-    let path = XDGPaths.mimeAppsList
+    var files = StagedFiles()
+    stage(in: &files)
+    try files.commit()
+  }
+
+  /// Stages writing it back into `files`, or removing the file when it holds nothing but blank lines.
+  func stage(in files: inout StagedFiles) {
     if lines.allSatisfy({ $0.trimmed.isEmpty }) {
-      _ = try POSIX.unlink(path)
-      return
+      files.remove(XDGPaths.mimeAppsList)
+    } else {
+      files.write(XDGPaths.mimeAppsList, Array((lines.joined(separator: "\n") + "\n").utf8))
     }
-    try POSIX.makeDirectories(String(path[..<path.lastIndex(of: "/")!]))
-    try POSIX.writeAtomically(path, Array((lines.joined(separator: "\n") + "\n").utf8), mode: 0o644)
   }
 
   /// The group header `[name]`'s index, or nil.

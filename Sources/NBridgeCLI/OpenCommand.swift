@@ -32,6 +32,7 @@ extension NBridgeCommand {
 
     func validate() throws {
       if AppSetup.scheme(of: url) == nil { throw ValidationError("\"\(url)\" is not a URL (it has no scheme)") }
+      if let app { _ = try checkedAppID(app, what: "--app") }
     }
 
     func run() throws {

@@ -101,12 +101,13 @@ struct RunRequest {
   func configuration() throws -> RuntimeConfiguration {
     try validate()
     let manifest: AppManifest
+    let registry = PluginRegistry(NBridgeCommand.plugins)
     do {
       manifest = try AppSetup.manifest(forEntry: file)
+      try AppSetup.checkPermissions(manifest, registry: registry, path: AppSetup.manifestPath(forEntry: file))
     } catch {
       throw ValidationError(error.description)
     }
-    let registry = PluginRegistry(NBridgeCommand.plugins)
     let known = Set(registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")

@@ -55,7 +55,8 @@ extension NBridgeCommand.Simulate {
 
     func run() throws {
       // The app's own time limit bounds the fetch; this bounds a run that never answers at all.
-      switch FetchHandOff.send(reason: "simulated", toApp: (try? SimulateTarget.appID(app)) ?? app, timeout: 86_400 + 60) {
+      let id = try SimulateTarget.appID(app)
+      switch FetchHandOff.send(reason: "simulated", toApp: id, timeout: 86_400 + 60) {
       case .answered(let reply):
         print(reply["line"]?.stringValue ?? "fetch: \(JSONValue.object(reply).jsonText)")
         return
@@ -81,12 +82,12 @@ extension NBridgeCommand.Simulate {
 /// holds one (its `nbridge.json`), anything else is an app id.
 enum SimulateTarget {
   /// The app id `argument` names.
-  static func appID(_ argument: String) throws(AppSetup.Problem) -> String {
+  static func appID(_ argument: String) throws -> String {
     var info = stat()
-    guard stat(argument, &info) == 0 else { return argument }
+    guard stat(argument, &info) == 0 else { return try checkedAppID(argument, what: "APP") }
     let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
     let entry = isFolder ? (argument.hasSuffix("/") ? argument : argument + "/") + "index.js" : argument
-    return try AppSetup.manifest(forEntry: entry).id
+    do { return try AppSetup.manifest(forEntry: entry).id } catch { throw ValidationError(error.description) }
   }
 
   /// The entry script `app` names (a file, or a folder's `index.js`), or nil.

@@ -15,6 +15,10 @@ extension AppSetup {
     guard case .array(let items) = value else {
       throw Problem(description: "\(path): field \"urlSchemes\" must be an array of URL schemes such as \"myapp\"")
     }
+    guard items.count <= maximumURLSchemes else {
+      throw Problem(
+        description: "\(path): field \"urlSchemes\" lists \(items.count) schemes; an app may claim at most \(maximumURLSchemes)")
+    }
     var schemes: [String] = []
     for (index, item) in items.enumerated() {
       let field = "urlSchemes[\(index)]"

@@ -15,17 +15,14 @@ public enum AppSetup {
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
-  /// Loads `nbridge.json` beside `entry`, or makes the defaults: the folder's name plus a short hash of its path.
+  /// Loads `nbridge.json` beside `entry`, or makes the defaults when there is none: the folder's
+  /// name plus a short hash of its path, every service allowed.
   public static func manifest(forEntry entry: String) throws(Problem) -> AppManifest {
+    if let manifest = try manifestFile(forEntry: entry) { return manifest }
     let path = absolutePath(entry)
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    let manifestPath = folder + "/nbridge.json"
-    guard let text = readTextFile(manifestPath) else {
-      let name = folder.split(separator: "/").last.map(String.init) ?? "app"
-      let id = sanitized(name) + "-" + shortHash(folder)
-      return AppManifest(id: id, name: name)
-    }
-    return try parseManifest(text, path: manifestPath)
+    let name = folder.split(separator: "/").last.map(String.init) ?? "app"
+    return AppManifest(id: defaultID(folder: folder), name: name)
   }
 
   /// Parses manifest text; unknown fields and wrong types are errors naming the field.
@@ -33,6 +30,9 @@ public enum AppSetup {
     let json: JSONValue
     do { json = try JSONValue(parsing: text) } catch { throw Problem(description: "\(path): \(error)") }
     guard case .object(let object) = json else { throw Problem(description: "\(path): must be a JSON object") }
+    if let key = duplicateKey(in: json) {
+      throw Problem(description: "\(path): the key \"\(key)\" is given twice; give each key once")
+    }
     for key in object.keys where !manifestFields.contains(key) {
       throw Problem(
         description:
@@ -43,13 +43,12 @@ public enum AppSetup {
       guard case .string(let s) = value, !s.isEmpty else {
         throw Problem(description: "\(path): field \"\(key)\" must be a non-empty string")
       }
+      try checkLine(s, field: key, path: path)
       return s
     }
     guard let id = try string("id") else { throw Problem(description: "\(path): field \"id\" is required") }
-    guard id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }), !id.hasPrefix(".")
-    else {
-      throw Problem(
-        description: "\(path): field \"id\" must be reverse-DNS (letters, digits, '.', '-', '_'), got \"\(id)\"")
+    if let problem = AppID.problem(id) {
+      throw Problem(description: "\(path): field \"id\" \(problem), got \(JSONValue.string(id).jsonText)")
     }
     func strings(_ key: String, _ what: String) throws(Problem) -> [String]? {
       guard let value = object[key] else { return nil }
@@ -154,6 +153,7 @@ public enum AppSetup {
       guard case .string(let s) = title else {
         throw Problem(description: "\(path): field \"window.title\" must be a string")
       }
+      try checkLine(s, field: "window.title", path: path)
       settings.title = s
     }
     for key in ["width", "height"] {
@@ -249,9 +249,17 @@ public enum AppSetup {
     return dataHome + "/shared"
   }
 
-  static func sanitized(_ name: String) -> String {
-    let cleaned = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-    return cleaned.isEmpty ? "app" : cleaned
+  /// The id of an app without a manifest: its folder's name (ASCII letters, digits, '-' and '_'
+  /// kept, anything else a '-'; at most 100 bytes) plus a short hash of the folder's path.
+  static func defaultID(folder: String) -> String {
+    let name = folder.split(separator: "/").last.map(String.init) ?? ""
+    var cleaned = ""
+    for scalar in name.unicodeScalars.prefix(100) {
+      let plain = scalar.isASCII && scalar != "." && AppID.isAllowed(UInt8(scalar.value))
+      cleaned.unicodeScalars.append(plain ? scalar : "-")
+    }
+    if cleaned.isEmpty { cleaned = "app" }
+    return cleaned + "-" + shortHash(folder)
   }
 
   /// Eight hex digits of FNV-1a over the text.

@@ -35,7 +35,8 @@ package enum ControlClient {
   package static func send(_ request: JSONValue, toApp id: String, timeout: Double = 5, waking: Bool = false)
     throws(Failure) -> Reply
   {
-    try send(request, toSocket: ControlPaths.socket(forApp: id), timeout: timeout, waking: waking)
+    if let problem = AppID.problem(id) { throw .failed("\(JSONValue.string(id).jsonText) is not an app id: it \(problem)") }
+    return try send(request, toSocket: ControlPaths.socket(forApp: id), timeout: timeout, waking: waking)
   }
 
   /// Whether the process is stopped (state `T` in `/proc/PID/stat`).

@@ -1,4 +1,5 @@
 import Glibc
+import NBridgePlugin
 import NBridgeSystem
 import Synchronization
 
@@ -36,6 +37,7 @@ package final class ControlListener: Sendable {
 
   /// Claims the control socket of the app `id` (see the type's summary).
   package static func claim(appID id: String) -> Claim {
+    if let problem = AppID.problem(id) { return .unavailable("the app id \"\(id)\" \(problem)") }
     do {
       try ControlPaths.prepareFolder()
     } catch {

@@ -1,4 +1,5 @@
 import Glibc
+import NBridgePlugin
 import NBridgeSystem
 
 /// Where apps' control sockets live: `$XDG_RUNTIME_DIR/nbridge/<app id>.sock`, or, when
@@ -22,7 +23,9 @@ package enum ControlPaths {
   package static func socketAppIDs() -> [String] {
     var ids: [String] = []
     for name in Directory.names(folder) ?? [] {
-      if name.hasSuffix(".sock"), name.count > 5 { ids.append(String(name.dropLast(5))) }
+      guard name.hasSuffix(".sock") else { continue }
+      let id = String(name.dropLast(5))
+      if AppID.isValid(id) { ids.append(id) }
     }
     return ids.sorted()
   }

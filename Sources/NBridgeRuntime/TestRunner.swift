@@ -73,8 +73,14 @@ public struct TestRunner: Sendable {
     var configuration = RuntimeConfiguration(
       plugins: plugins, manifest: AppManifest(id: "test", name: "test"),
       dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
-    if let manifest = try? AppSetup.manifest(forEntry: file), readTextFile(dirOf(file) + "/nbridge.json") != nil {
-      configuration.manifest = manifest
+    do {
+      if let manifest = try AppSetup.manifestFile(forEntry: file) {
+        try AppSetup.checkPermissions(manifest, registry: plugins, path: AppSetup.manifestPath(forEntry: file))
+        configuration.manifest = manifest
+      }
+    } catch {
+      writeAll(1, "not ok \(firstNumber) - \(file): \(error.description)\n")
+      return (0, 1)
     }
     configuration.allow = allow
     configuration.deny = deny

@@ -44,6 +44,10 @@ struct FetchWaker: Sendable {
   /// Arranges a wake-up at `dueAt` (milliseconds since 1970), or none when nil.
   func schedule(dueAt: Int64?, interval: Double?) throws {
     guard let command else { return }
+    // The id names the timer's unit and the daemon's schedule file: never a path or a new line.
+    if let problem = AppID.problem(appID) {
+      throw BridgeError.unavailable("the app id \(JSONValue.string(appID).jsonText) cannot name a fetch wake-up: it \(problem)")
+    }
     let systemd = SystemdFetchTimer(appID: appID, environment: environment)
     let daemon = DaemonFetchSchedule(appID: appID, environment: environment)
     guard let dueAt, let interval else {

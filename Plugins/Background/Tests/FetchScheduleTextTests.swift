@@ -1,3 +1,4 @@
+import Glibc
 import NBridgePlugin
 import Testing
 
@@ -15,6 +16,19 @@ import Testing
     for bad: JSONValue in ["sometimes", 0, -5, .null, true] {
       #expect(throws: BridgeError.self) { try FetchInterval(option: bad, floor: 600) }
     }
+  }
+
+  /// An id that is a path or holds a line break never names a unit or a schedule file (issue 31, finding 12).
+  @Test func aWakeUpIsRefusedForAnIDThatCannotNameAFile() throws {
+    let folder = "/tmp/nbridge-waker-\(UInt32.random(in: 0...UInt32.max))"
+    for id in ["../../x", "x\nExecStart=/bin/true", ".x"] {
+      let waker = FetchWaker(
+        appID: id,
+        environment: [FetchWaker.entryVariable: "/srv/app/index.js", "NBRIDGE_SCHEDULER": "daemon", "XDG_DATA_HOME": folder])
+      #expect(throws: BridgeError.self) { try waker.schedule(dueAt: 1, interval: 600) }
+      #expect(throws: BridgeError.self) { try waker.schedule(dueAt: nil, interval: nil) }
+    }
+    #expect(access(folder, F_OK) != 0, "nothing was written")
   }
 
   @Test func theCalendarTimeIsTheNextWholeSecondInUTC() {
