@@ -17,4 +17,25 @@ public enum BridgeLimits {
       "maxTextLength": .number(Double(maxTextLength)),
     ]
   }
+
+  /// `text`, checked against a field's limit: at most `maxBytes` bytes of UTF-8, else
+  /// `invalid_parameter` naming `field` and the limit (the form every built-in plugin uses).
+  public static func text(_ text: String, field: String, maxBytes: Int) throws(BridgeError) -> String {
+    let bytes = text.utf8.count
+    guard bytes <= maxBytes else {
+      throw BridgeError.invalidParameter(field, "must be at most \(maxBytes) bytes of UTF-8 (got \(bytes))")
+    }
+    return text
+  }
+
+  /// `value`'s JSON text, checked against a field's limit: at most `maxBytes` bytes, else
+  /// `invalid_parameter` naming `field` and the limit.
+  public static func jsonText(_ value: JSONValue, field: String, maxBytes: Int) throws(BridgeError) -> String {
+    let json = value.jsonText
+    let bytes = json.utf8.count
+    guard bytes <= maxBytes else {
+      throw BridgeError.invalidParameter(field, "must be at most \(maxBytes) bytes as JSON text (got \(bytes))")
+    }
+    return json
+  }
 }
