@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test lint-js bench format clean
+.PHONY: deps deno build run test lint-js bench docs format clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -82,6 +82,13 @@ JSC_HELLO := .build/release/jsc-hello
 $(JSC_HELLO): Benchmarks/JSCHello/jsc-hello.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -o $@ $< $$(pkg-config --cflags --libs javascriptcoregtk-4.1)
+
+# The plugin API's documentation: NBridgePlugin's DocC catalog (Sources/NBridgePlugin/NBridgePlugin.docc)
+# and its symbols, as a static site in .build/docs (swift-docc-plugin; no network).
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target NBridgePlugin \
+		--disable-indexing --transform-for-static-hosting --output-path .build/docs
+	@echo "docs: .build/docs (open .build/docs/documentation/nbridgeplugin/index.html through a web server)"
 
 format: deno
 	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks

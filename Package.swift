@@ -19,7 +19,9 @@ let package = Package(
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `make docs`: the DocC catalog of the plugin API (swift package generate-documentation).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // C modules: one per system library, nothing but a header.
@@ -103,12 +105,12 @@ let package = Package(
       swiftSettings: strict,
       // Start-up: the Swift runtime and FoundationEssentials (from ArgumentParser) linked in
       // statically, by lld, with packed relative relocations: 10 fewer shared libraries to
-      // map and relocate, about 4 ms and 4 MiB less at every start (README, Performance).
+      // map and relocate, about 4 ms and 4 MiB less at every start (docs/architecture.md).
       // The functions a run executes first are laid out together (startup-order.txt, written by
       // Benchmarks/StartupOrder/generate.py): 2.3 MiB less resident code at every start.
       // Linked at a fixed address (-no-pie, as Go links its programs): a position-independent
       // executable has 42,000 pointers in its Swift metadata relocated at every start, about 130
-      // page copies and 0.8-1.1 ms before `main` (README, Performance). The shared libraries,
+      // page copies and 0.8-1.1 ms before `main` (docs/architecture.md). The shared libraries,
       // stack, heap and JavaScriptCore's memory keep their random addresses; a packager who
       // wants the executable's too removes "-no-pie".
       linkerSettings: [

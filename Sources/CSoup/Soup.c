@@ -23,7 +23,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
 
 // F(name, return type, parameters)
 #define FUNCTIONS(F) \
-  F(soup_session_new, void *, (void)) \
+  F(soup_session_new_with_options, void *, (const char *name, ...)) \
   F(soup_session_set_user_agent, void, (void *session, const char *agent)) \
   F(soup_session_send_async, void, \
     (void *session, void *message, int priority, void *cancellable, GAsyncReadyCallback callback, void *data)) \
@@ -47,6 +47,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(g_input_stream_read_finish, ssize_t, (void *stream, void *result, GError **error)) \
   F(g_cancellable_new, void *, (void)) \
   F(g_cancellable_cancel, void, (void *cancellable)) \
+  F(g_idle_add, unsigned, (int (*function)(void *data), void *data)) \
   F(g_bytes_new, void *, (const void *data, size_t size)) \
   F(g_bytes_unref, void, (void *bytes)) \
   F(g_object_unref, void, (void *object)) \
@@ -81,7 +82,15 @@ int nbh_load(const char **error) {
 
 // SOUP_MESSAGE_NO_REDIRECT; SOUP_ENCODING_CONTENT_LENGTH. A body of unknown length starts in a
 // FIRST-byte buffer; a Content-Length above HINT_LIMIT is not trusted for the first allocation.
-enum { NO_REDIRECT = 1 << 1, ENCODING_CONTENT_LENGTH = 2, FIRST = 16 * 1024, HINT_LIMIT = 8 * 1024 * 1024 };
+// Until the body is consumed (nbh_consume), at most READ_AHEAD bytes of it are read: the rest
+// waits in the kernel and the server, whose writes stall.
+enum {
+  NO_REDIRECT = 1 << 1,
+  ENCODING_CONTENT_LENGTH = 2,
+  FIRST = 16 * 1024,
+  HINT_LIMIT = 8 * 1024 * 1024,
+  READ_AHEAD = 1024 * 1024,
+};
 
 typedef struct {
   void *message;
@@ -91,6 +100,10 @@ typedef struct {
   size_t length, capacity;
   nbh_callback callback;
   void *data;
+  // Whether the body is wanted whole (nbh_consume); whether reading waits for that (no read in
+  // flight); whether nbh_cancel was called (a read that still brings data ends there: GIO may
+  // complete a read from buffered data despite the cancellable).
+  int consuming, paused, cancelled;
 } request;
 
 static void finish(request *r) {
@@ -124,10 +137,19 @@ static void fail(request *r, GError *error) {
 
 static void read_more(request *r);
 
+static void report_cancelled(request *r) {
+  r->callback(r->data, NBH_ERROR, 0, "Operation was cancelled", NULL, 0, NBH_CANCELLED);
+  finish(r);
+}
+
 static void did_read(void *stream, void *result, void *data) {
   request *r = data;
   GError *error = NULL;
   ssize_t n = g_input_stream_read_finish_(stream, result, &error);
+  if (r->cancelled) {
+    if (error) g_error_free_(error);
+    return report_cancelled(r);
+  }
   if (n < 0) return fail(r, error);
   if (n == 0) {
     unsigned char *body = r->body;
@@ -141,8 +163,12 @@ static void did_read(void *stream, void *result, void *data) {
 }
 
 // Reads into the free end of the buffer, doubling it when full (the read that finds the end
-// needs room too).
+// needs room too); before nbh_consume, only up to READ_AHEAD bytes, then it pauses.
 static void read_more(request *r) {
+  if (!r->consuming && r->length >= READ_AHEAD) {
+    r->paused = 1;
+    return;
+  }
   if (r->capacity == r->length) {
     size_t capacity = r->capacity ? r->capacity * 2 : FIRST;
     unsigned char *grown = realloc(r->body, capacity);
@@ -153,7 +179,9 @@ static void read_more(request *r) {
     r->body = grown;
     r->capacity = capacity;
   }
-  g_input_stream_read_async_(r->stream, r->body + r->length, r->capacity - r->length, 0, r->cancellable, did_read, r);
+  size_t count = r->capacity - r->length;
+  if (!r->consuming && count > READ_AHEAD - r->length) count = READ_AHEAD - r->length;
+  g_input_stream_read_async_(r->stream, r->body + r->length, count, 0, r->cancellable, did_read, r);
 }
 
 // The response headers as one NUL-terminated `name\nvalue\n...` block of UTF-8 (libsoup's header
@@ -206,7 +234,10 @@ void *nbh_send(const char *method, const char *url, const char *headers, const v
                const char *user_agent, nbh_callback callback, void *data) {
   void *message = soup_message_new_(method, url);
   if (!message) return NULL;
-  if (!session) session = soup_session_new_();
+  // libsoup's 2 connections per host would let two unread bodies (which hold their connections)
+  // block every later request to the host: the runtime discards unread bodies beyond
+  // NBH_UNREAD_LIMIT, below these limits.
+  if (!session) session = soup_session_new_with_options_("max-conns", 256, "max-conns-per-host", 64, NULL);
   if (!session_agent || strcmp(session_agent, user_agent) != 0) {
     free(session_agent);
     session_agent = strdup(user_agent);
@@ -240,7 +271,34 @@ void *nbh_send(const char *method, const char *url, const char *headers, const v
   return r;
 }
 
+void nbh_consume(void *handle) {
+  request *r = handle;
+  if (r->consuming || r->cancelled) return;
+  r->consuming = 1;
+  if (r->paused) {
+    r->paused = 0;
+    read_more(r);
+  }
+}
+
+// A paused request cancelled: reports NBH_CANCELLED from the loop, as a cancelled read would.
+static int report_cancelled_later(void *data) {
+  report_cancelled(data);
+  return 0;
+}
+
 void nbh_cancel(void *handle) {
   request *r = handle;
+  if (r->cancelled) return;
+  r->cancelled = 1;
   g_cancellable_cancel_(r->cancellable);
+  if (!r->paused) return;
+  // No read is in flight to fail: close the body now (the connection with it) and free what
+  // was read ahead; the event follows on the next turn, never inside the caller.
+  r->paused = 0;
+  g_object_unref_(r->stream);
+  r->stream = NULL;
+  free(r->body);
+  r->body = NULL;
+  g_idle_add_(report_cancelled_later, r);
 }

@@ -2,7 +2,9 @@ import NBridgePlugin
 
 /// One line a client sent the viewer, read as a flat JSON object in place: the fields the viewer
 /// uses, string values as ranges of their escaped bytes (so `--json` passes a record on as sent,
-/// lone surrogates and all). Nil for anything else (the viewer counts and skips it).
+/// lone surrogates and all). Nil for anything else (the viewer counts and skips it), and for a
+/// line that names a field the viewer adds itself, so `--json` never holds two of one name: a
+/// record with `app` or `pid` (the hello's), any line with `peerUid`, or a name with an escape.
 struct LogLine {
   var hello = false
   var app: Range<Int>?
@@ -29,10 +31,13 @@ struct LogLine {
     scan.skipSpace()
     guard scan.take(LogLine.open) else { return nil }
     scan.skipSpace()
+    var namesAppOrPid = false
     if !scan.take(LogLine.close) {
       while true {
         scan.skipSpace()
-        guard let name = scan.string() else { return nil }
+        guard let name = scan.string(), !bytes[name].contains(LogLine.backslash), !scan.key(name, is: "peerUid")
+        else { return nil }
+        if scan.key(name, is: "app") || scan.key(name, is: "pid") { namesAppOrPid = true }
         scan.skipSpace()
         guard scan.take(LogLine.colon) else { return nil }
         scan.skipSpace()
@@ -85,7 +90,7 @@ struct LogLine {
     guard scan.i == bytes.count else { return nil }
     // What `--json` passes on must be UTF-8.
     if !scan.isASCII, String(validating: bytes, as: UTF8.self) == nil { return nil }
-    guard hello || seq != nil else { return nil }
+    guard hello || seq != nil, hello || !namesAppOrPid else { return nil }
   }
 
   /// A cursor over one line (a struct with mutating methods: no closures over a variable, so no

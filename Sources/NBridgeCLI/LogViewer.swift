@@ -6,6 +6,13 @@ import NBridgeSystem
 /// their records (one line each, or JSON Lines), and acknowledges each record once it is written.
 /// A record whose `seq` a run already sent is skipped, so a resent tail never shows twice. On
 /// SIGINT/SIGTERM it acknowledges what it printed before closing: the next viewer goes on from there.
+///
+/// What a record claims (its app id, pid, file) is the sender's word. What the viewer proves is
+/// the user that owns a loopback peer's socket (`LoopbackPeer`): records from another user, or
+/// from a peer whose user it cannot tell, are marked (`[uid 1001]`, `[uid ?]`; `peerUid` in
+/// `--json`). Text output escapes control characters (`TerminalText`). Memory is bounded: a line
+/// holds at most `lineLimit` bytes, at most `connectionLimit` peers are heard at once, and the
+/// unfinished lines of all of them hold at most `bufferLimit` bytes.
 final class LogViewer {
   /// What to show and whom to hear.
   struct Options {
@@ -21,10 +28,16 @@ final class LogViewer {
   private final class Connection {
     let fd: Int32
     let peer: SocketAddress
+    /// The user owning the peer's socket, when the viewer could tell (loopback peers only).
+    let peerUid: UInt32?
     var input: [UInt8] = []
-    /// What `--json` puts before a record's own fields: `{"app":"dev.x","pid":12,`.
-    var jsonPrefix = Array(#"{"app":"?","pid":0,"#.utf8)
+    /// What `--json` puts before a record's own fields: `{"app":"dev.x","pid":12,"peerUid":1000,`.
+    var jsonPrefix: [UInt8]
+    /// The app id the hello claimed, and as text mode prints it (escaped, with the peer's mark).
     var app = "?"
+    var appText: String
+    var pid: Int64 = 0
+    var saidHello = false
     var run: String
     /// The run's progress, shared with any other connection of the same run.
     var progress = RunProgress()
@@ -37,11 +50,36 @@ final class LogViewer {
     /// Read from in the last turn of the loop; when it was last acknowledged (monotonic ms).
     var readLast = false
     var acknowledgedAt: Int64 = 0
+    /// When it last sent a complete line (or connected), for choosing whom to close when full.
+    var activeAt: Int64
 
-    init(fd: Int32, peer: SocketAddress) {
+    init(fd: Int32, peer: SocketAddress, peerUid: UInt32?, now: Int64) {
       self.fd = fd
       self.peer = peer
+      self.peerUid = peerUid
+      activeAt = now
       run = "connection \(fd) \(peer)"
+      jsonPrefix = Self.prefix(app: Array(#""?""#.utf8), pid: 0, peerUid: peerUid)
+      appText = "?" + Self.mark(peerUid)
+    }
+
+    /// ` [uid 1001]` after the app id in text mode when the peer is not the viewer's own user,
+    /// ` [uid ?]` when the viewer cannot tell; nothing for its own user.
+    static func mark(_ peerUid: UInt32?) -> String {
+      guard let peerUid else { return " [uid ?]" }
+      return peerUid == geteuid() ? "" : " [uid \(peerUid)]"
+    }
+
+    /// `{"app":<app, a JSON string as sent>,"pid":12,"peerUid":1000,`.
+    static func prefix(app: [UInt8], pid: Int64, peerUid: UInt32?) -> [UInt8] {
+      var prefix = Array(#"{"app":"#.utf8)
+      prefix += app
+      prefix += #","pid":"#.utf8
+      prefix += String(pid).utf8
+      prefix += #","peerUid":"#.utf8
+      prefix += (peerUid.map { String($0) } ?? "null").utf8
+      prefix.append(UInt8(ascii: ","))
+      return prefix
     }
   }
 
@@ -61,7 +99,15 @@ final class LogViewer {
   }
   private var out: [UInt8] = []
   private var stopping = false
-  private static let lineLimit = 16 << 20
+  /// The longest line read (1 MiB; records are a few hundred bytes). A longer record is skipped
+  /// and acknowledged with a notice; a longer line that is not a record closes its connection.
+  static let lineLimit = 1 << 20
+  /// Peers heard at once; one more closes the one quiet the longest (those without a hello first).
+  static let connectionLimit = 64
+  /// Bytes of unfinished lines held across all connections; past it the one holding most is closed.
+  static let bufferLimit = 16 << 20
+  /// Read from one connection in one turn, so one app cannot starve the others.
+  private static let readLimit = 1 << 20
 
   /// Listens (the error says why it could not, such as the port in use).
   init(_ options: Options) throws(SystemError) {
@@ -90,8 +136,12 @@ final class LogViewer {
       if fds[1].revents != 0 { stopping = true }
       if fds[0].revents != 0 { acceptAll() }
       for (index, connection) in open.enumerated() where fds[index + 2].revents != 0 {
+        guard connections[connection.fd] === connection else { continue }
         readAll(connection)
         connection.readLast = true
+        limitBuffered()
+        // What a turn prints stays small however many peers write at once.
+        if out.count >= 1 << 20, !flush() { return 1 }
       }
       guard flush() else { return 1 }
       let now = Self.monotonicMilliseconds()
@@ -115,14 +165,37 @@ final class LogViewer {
         close(fd)
         continue
       }
-      connections[fd] = Connection(fd: fd, peer: peer)
+      let now = Self.monotonicMilliseconds()
+      if connections.count >= Self.connectionLimit,
+        let quiet = connections.values.min(by: {
+          ($0.saidHello ? 1 : 0, $0.activeAt) < ($1.saidHello ? 1 : 0, $1.activeAt)
+        })
+      {
+        warn("closed \(quiet.peer), the quietest of \(Self.connectionLimit) connections, to hear \(peer)")
+        drop(quiet)
+      }
+      let uid = peer.isLoopback ? LoopbackPeer.uid(of: peer, connectedTo: TCP.localAddress(fd)) : nil
+      connections[fd] = Connection(fd: fd, peer: peer, peerUid: uid, now: now)
     }
   }
 
-  /// Reads what the connection has (at most 4 MiB a turn, so one app cannot starve the others).
+  /// Closes the connection holding the most unfinished bytes while all together hold more than
+  /// `bufferLimit`.
+  private func limitBuffered() {
+    while connections.values.reduce(0, { $0 + $1.input.count }) > Self.bufferLimit,
+      let largest = connections.values.max(by: { $0.input.count < $1.input.count })
+    {
+      warn(
+        "closed \(largest.peer): it held \(largest.input.count >> 10) KiB of an unfinished line while all peers together held more than \(Self.bufferLimit >> 20) MiB"
+      )
+      drop(largest)
+    }
+  }
+
+  /// Reads what the connection has (at most `readLimit` a turn).
   private func readAll(_ connection: Connection) {
     var total = 0
-    while total < 4 << 20 {
+    while total < Self.readLimit, connections[connection.fd] === connection {
       guard let n = TCP.read(connection.fd, into: &connection.input, max: 256 * 1024) else { break }
       if n <= 0 {
         processLines(connection)
@@ -134,13 +207,30 @@ final class LogViewer {
     }
   }
 
+  /// The `seq` at the start of a line as the runtime writes it (`{"seq":12,`), if there is one.
+  private static func leadingSeq(_ bytes: [UInt8]) -> UInt64? {
+    let head = Array(#"{"seq":"#.utf8)
+    guard bytes.count > head.count, bytes[..<head.count].elementsEqual(head) else { return nil }
+    var value: UInt64 = 0
+    var digits = 0
+    for byte in bytes[head.count...].prefix(20) {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+      value = value &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+      digits += 1
+    }
+    return digits > 0 && digits < 20 && value > 0 ? value : nil
+  }
+
   private func drop(_ connection: Connection) {
+    guard connections[connection.fd] === connection else { return }
     if connection.malformed > 0 {
       warn(
         "ignored \(connection.malformed) malformed line\(connection.malformed == 1 ? "" : "s") from \(connection.peer)")
     }
     close(connection.fd)
     connections[connection.fd] = nil
+    // The turn's list of connections still holds it: let go of its bytes now.
+    connection.input = []
   }
 
   private func processLines(_ connection: Connection) {
@@ -159,10 +249,26 @@ final class LogViewer {
         from = start
       }
     }
+    if start > 0 { connection.activeAt = Self.monotonicMilliseconds() }
     connection.input.removeFirst(start)
     connection.searched = connection.input.count
-    if connection.input.count > LogViewer.lineLimit {
-      connection.malformed += 1
+    if connection.discarding || (connection.input.isEmpty && connection.input.capacity > 256 * 1024) {
+      // Let go of what a long line made room for: an idle connection keeps little.
+      connection.input = []
+      connection.searched = 0
+    } else if connection.input.count > LogViewer.lineLimit {
+      guard connection.saidHello, let seq = Self.leadingSeq(connection.input) else {
+        warn("closed \(connection.peer): it sent a line longer than \(Self.lineLimit >> 20) MiB that is not a record")
+        drop(connection)
+        return
+      }
+      // Skipped and acknowledged: closing would only have the app send it again, forever.
+      if seq > connection.progress.seen {
+        connection.progress.seen = seq
+        warn(
+          "skipped record \(seq) of \(connection.appText): longer than \(Self.lineLimit >> 20) MiB (pid \(connection.pid))"
+        )
+      }
       connection.discarding = true
       connection.input.removeAll()
       connection.searched = 0
@@ -176,17 +282,13 @@ final class LogViewer {
       return
     }
     if line.hello {
-      if let app = line.app { connection.app = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[app])) }
-      var prefix = Array(#"{"app":"#.utf8)
-      if let app = line.app {
-        prefix += UnsafeBufferPointer(rebasing: bytes[(app.lowerBound - 1)...app.upperBound])
-      } else {
-        prefix += #""?""#.utf8
-      }
-      prefix += #","pid":"#.utf8
-      prefix += String(line.pid ?? 0).utf8
-      prefix.append(UInt8(ascii: ","))
-      connection.jsonPrefix = prefix
+      connection.saidHello = true
+      connection.app = line.app.map { LogLine.decode(UnsafeBufferPointer(rebasing: bytes[$0])) } ?? "?"
+      connection.appText = TerminalText.escaped(connection.app) + Connection.mark(connection.peerUid)
+      connection.pid = line.pid ?? 0
+      let app = line.app.map { Array(UnsafeBufferPointer(rebasing: bytes[($0.lowerBound - 1)...$0.upperBound])) }
+      connection.jsonPrefix = Connection.prefix(
+        app: app ?? Array(#""?""#.utf8), pid: connection.pid, peerUid: connection.peerUid)
       if let run = line.run {
         connection.run = String(decoding: UnsafeBufferPointer(rebasing: bytes[run]), as: UTF8.self)
       }
@@ -230,19 +332,21 @@ final class LogViewer {
     let color = options.color ? (level == .error ? "\u{1B}[31m" : level == .warn ? "\u{1B}[33m" : "") : ""
     var text = color + LogViewer.clock(line.time ?? 0) + " "
     let tag = level.name.uppercased()
-    text += tag + String(repeating: " ", count: 6 - tag.count) + connection.app + " "
+    text += tag + String(repeating: " ", count: 6 - tag.count) + connection.appText + " "
     if let dropped = line.dropped {
       text +=
         "dropped: \(dropped) record\(dropped == 1 ? "" : "s") (seq \(line.from ?? 0)-\(line.to ?? 0)): the app's queue was full"
     } else {
       if let file = line.file, !file.isEmpty {
         let path = LogLine.decode(UnsafeBufferPointer(rebasing: bytes[file]))
-        text += String(path.split(separator: "/").last ?? "") + ":" + String(line.line ?? 0)
+        text += TerminalText.escaped(String(path.split(separator: "/").last ?? "")) + ":" + String(line.line ?? 0)
       } else {
         text += "console"
       }
       text += "  "
-      if let message = line.message { text += LogLine.decode(UnsafeBufferPointer(rebasing: bytes[message])) }
+      if let message = line.message {
+        text += TerminalText.escaped(LogLine.decode(UnsafeBufferPointer(rebasing: bytes[message])))
+      }
     }
     if !color.isEmpty { text += "\u{1B}[0m" }
     out += text.utf8

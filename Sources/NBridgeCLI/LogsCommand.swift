@@ -12,7 +12,10 @@ extension NBridgeCommand {
       discussion: """
         Listens on 127.0.0.1:2532 unless --host/--port say otherwise; peers that are not loopback are \
         refused unless --host names a non-loopback address. One line a record: \
-        '09:30:00.123 INFO  dev.x index.js:12  message'; --json prints the records as JSON Lines with the app.
+        '09:30:00.123 INFO  dev.x index.js:12  message', control characters shown as escapes (\\n, \\e, \\u{7}); \
+        --json prints the records as JSON Lines with the app and the peer's uid. The app id is what the app \
+        says; what the viewer proves is the user owning a loopback peer's socket: records from another user \
+        are marked '[uid 1001]', from a peer whose user it cannot tell '[uid ?]'.
         """)
 
     @Option(help: "The TCP port to listen on (0: any free port, printed on stderr).")

@@ -127,7 +127,7 @@ enum PluginTemplates {
         do {
           _ = try await JSHarness.evaluate("return await nbridge.\#(p.service).hello({ name: '' })", plugins: [\#(p.target).self])
           Issue.record("hello({ name: '' }) resolved")
-        } catch let error as JSHarness.ScriptError {
+        } catch let error as ScriptError {
           #expect(error.code == "invalid_parameter")
           #expect(error.message.contains("\"name\" must not be empty"))
         }

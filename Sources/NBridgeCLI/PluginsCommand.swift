@@ -11,7 +11,7 @@ extension NBridgeCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Flag(help: "Print Markdown tables (the README's plugin reference embeds them).")
+    @Flag(help: "Print Markdown tables (docs/plugins/README.md embeds them).")
     var markdown = false
 
     func validate() throws {

@@ -17,9 +17,6 @@ public final class Call {
     self.sink = sink
   }
 
-  /// Whether the script passed a `retainCallback` to receive intermediate results.
-  public var canStream: Bool { sink != nil }
-
   /// Sends an intermediate result to the script's `retainCallback` (ignored when there is none).
   public func send<T: Encodable>(_ partial: T) throws {
     guard let sink else { return }

@@ -91,9 +91,6 @@ public final class Lifecycle {
   /// Whether anything holds the app awake.
   public var isHeldAwake: Bool { !holds.isEmpty }
 
-  /// What holds the app awake, oldest first.
-  public var awakeReasons: [String] { holds.sorted { $0.key < $1.key }.map(\.value) }
-
   private func makeID() -> Int {
     defer { nextID += 1 }
     return nextID
@@ -123,6 +120,4 @@ public final class AwakeHold {
     releaseBody?()
     releaseBody = nil
   }
-  /// Whether it still holds.
-  public var isHeld: Bool { releaseBody != nil }
 }

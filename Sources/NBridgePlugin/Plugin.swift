@@ -89,6 +89,7 @@ public struct EventSpec: Sendable, Hashable {
   ///   - summary: one line of documentation.
   ///   - keepsAlive: whether a listener keeps the run alive until removed (for events from outside, such as clipboard changes).
   ///   - coalescesWhileSuspended: whether emits held while the app is suspended collapse into the latest one.
+  ///   - answeredBy: the action of this service that a listener's return value is handed to (nil: none).
   public init(
     _ name: String, payload: Shape, summary: String = "", keepsAlive: Bool = false,
     coalescesWhileSuspended: Bool = false, answeredBy: String? = nil

@@ -20,7 +20,7 @@ final class EventLoop {
   var jsTimersFrozen = false
   private var timerRecords: [Int: TimerRecord] = [:]
   private var aliveTimers = 0
-  private var watches: [Int: (fd: Int32, body: @BridgeActor () -> Void)] = [:]
+  private var watches: [Int: (fd: Int32, events: Int16, body: @BridgeActor () -> Void)] = [:]
   private var holds: [Int: String] = [:]
   private var nextID = 1
   private let glib: OpaquePointer?
@@ -71,10 +71,10 @@ final class EventLoop {
 
   // MARK: Watches and holds
 
-  /// Calls `body` whenever `fd` is readable.
-  func watch(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) -> Int {
+  /// Calls `body` whenever `fd` is readable (or, with `events: POLLOUT`, writable), or has hung up.
+  func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
-    watches[id] = (fd, body)
+    watches[id] = (fd, events, body)
     return id
   }
 
@@ -196,7 +196,7 @@ final class EventLoop {
     for i in 0..<count { fds.append(pollfd(fd: glibFDs[i].fd, events: Int16(glibFDs[i].events), revents: 0)) }
     fds.append(pollfd(fd: LoopExecutor.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0))
     let watchList = Array(watches)
-    for (_, w) in watchList { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
+    for (_, w) in watchList { fds.append(pollfd(fd: w.fd, events: w.events, revents: 0)) }
     for p in alwaysPolled { fds.append(pollfd(fd: p.fd, events: Int16(POLLIN), revents: 0)) }
 
     var timeout: Int32 = -1

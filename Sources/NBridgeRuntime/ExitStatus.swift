@@ -8,6 +8,8 @@ public enum ExitStatus {
   public static let usage: Int32 = 2
   /// Stopped by `--timeout`.
   public static let timedOut: Int32 = 124
+  /// Stopped by SIGHUP.
+  public static let hungUp: Int32 = 129
   /// Stopped by SIGINT.
   public static let interrupted: Int32 = 130
   /// Stopped by SIGTERM.

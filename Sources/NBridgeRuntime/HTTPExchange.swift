@@ -5,14 +5,19 @@ import NBridgePlugin
 
 /// One `fetch` request in flight through libsoup: the JS function told of its progress
 /// (`handler(0, status, reason, headers)`, then `handler(1, arrayBuffer)`, or
-/// `handler(2, kind, message)`), and the hold that keeps the run alive until it ends.
+/// `handler(2, kind, message)`), and the hold that keeps the run alive until the head arrives,
+/// then again while the body is consumed (`consume`); a body nobody reads keeps nothing alive,
+/// and is discarded when more than `NBH_UNREAD_LIMIT` newer ones wait unread too.
 @BridgeActor
 final class HTTPExchange {
   let id: Int
   private let handler: Protected
   private weak var runtime: Runtime?
   private var request: UnsafeMutableRawPointer?
-  private let hold: Int
+  private var hold: Int?
+  private var consuming = false
+  /// Set when the body was cancelled for waiting unread too long (see `discardOldUnread`).
+  private var discarded = false
 
   /// What a failed request ran into, as `TypeError.cause.code` names it.
   static let errorKinds = [
@@ -55,6 +60,16 @@ final class HTTPExchange {
     if let request { nbh_cancel(request) }
   }
 
+  /// Reads the body to its end (it arrives whole as `handler(1, arrayBuffer)`), keeping the run
+  /// alive meanwhile; until then libsoup reads only a bounded read-ahead.
+  func consume() {
+    guard let request, !consuming else { return }
+    consuming = true
+    runtime?.unreadBodies.removeAll { $0 == id }
+    if hold == nil { hold = runtime?.loop.hold("fetch") }
+    nbh_consume(request)
+  }
+
   enum Event {
     /// The reason phrase and the header block, NUL-terminated UTF-8 from libsoup.
     case head(status: Int, reason: UnsafePointer<CChar>?, headers: UnsafePointer<CChar>?)
@@ -85,20 +100,45 @@ final class HTTPExchange {
       arguments = [JSValueMakeNumber(ctx, 1), buffer ?? JSObjectMakeArrayBufferWithBytesNoCopy(ctx, nil, 0, nil, nil, nil)]
       finish()
     case .failure(let kind, let message):
-      let name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
+      var name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
+      var detail = message
+      if discarded {
+        name = "body_discarded"
+        detail = "more than \(NBH_UNREAD_LIMIT) newer responses waited unread: read or abort a body you do not need"
+      }
       var kept = KeptValues(in: ctx)
       kept.append(js.string(name))
-      kept.append(js.string(message))
+      kept.append(js.string(detail))
       arguments = [JSValueMakeNumber(ctx, 2)] + kept.values
       finish()
     }
     do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }
     runtime.afterCallback()
+    // The head is there: a body nobody has asked for does not keep the run alive.
+    if case .head = event, !consuming, request != nil {
+      if let held = hold { runtime.loop.release(held) }
+      hold = nil
+      runtime.unreadBodies.append(id)
+      discardOldUnread(runtime)
+    }
+  }
+
+  /// An unread body holds its connection: past `NBH_UNREAD_LIMIT` of them, the oldest is
+  /// cancelled (reading it rejects with `body_discarded`), so that they cannot take every
+  /// connection libsoup allows and block later requests for good.
+  private func discardOldUnread(_ runtime: Runtime) {
+    while runtime.unreadBodies.count > Int(NBH_UNREAD_LIMIT) {
+      let oldest = runtime.fetches[runtime.unreadBodies.removeFirst()]
+      oldest?.discarded = true
+      oldest?.cancel()
+    }
   }
 
   private func finish() {
     request = nil
-    runtime?.loop.release(hold)
+    runtime?.unreadBodies.removeAll { $0 == id }
+    if let held = hold { runtime?.loop.release(held) }
+    hold = nil
     runtime?.fetches[id] = nil
   }
 }

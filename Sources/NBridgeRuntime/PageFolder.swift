@@ -18,7 +18,7 @@ package struct PageFolder: Sendable {
 
   /// The file a request path names (`/` is `index.html`), when it lies inside the folder.
   package func file(forRequestPath path: String) -> String? {
-    var decoded = percentDecoded(path)
+    var decoded = PageFolder.percentDecoded(path)
     if decoded.isEmpty || decoded.hasSuffix("/") { decoded += "index.html" }
     guard !decoded.split(separator: "/").contains("..") else { return nil }
     return insideFile(root + (decoded.hasPrefix("/") ? "" : "/") + decoded)
@@ -28,22 +28,44 @@ package struct PageFolder: Sendable {
   /// missing there (under the folder's real path or `alias`, its path as the user wrote it), or
   /// a place outside it (a symbolic link leading out is outside).
   package func lookUp(absolutePath path: String, alias: String) -> Lookup {
-    var decoded = percentDecoded(path)
+    var decoded = PageFolder.percentDecoded(path)
     if decoded.hasSuffix("/") { decoded += "index.html" }
-    guard !decoded.split(separator: "/").contains("..") else { return .outside }
-    if let real = realPath(decoded) {
+    return lookUp(path: decoded, alias: alias)
+  }
+
+  /// What the absolute file path `path` names: the rule of `lookUp(absolutePath:alias:)`, which
+  /// `fetch` and the module loader share (a path with a `..` part is outside).
+  package func lookUp(path: String, alias: String) -> Lookup {
+    guard !path.split(separator: "/").contains("..") else { return .outside }
+    if let real = realPath(path) {
       guard real.hasPrefix(root + "/") else { return .outside }
-      return insideFile(real).map { .file($0) } ?? .missing
+      return PageFolder.kind(ofReal: real)
     }
-    let under = decoded.hasPrefix(root + "/") || decoded.hasPrefix(alias + "/")
+    let under = path.hasPrefix(root + "/") || path.hasPrefix(alias + "/")
     return under ? .missing : .outside
   }
 
   /// What `lookUp(absolutePath:alias:)` found.
   package enum Lookup: Equatable {
+    /// A regular file, by its real path.
     case file(String)
+    /// Nothing there, or a folder.
     case missing
+    /// A place outside the folder.
     case outside
+    /// A FIFO, a device or a socket, by its real path.
+    case notRegular(String)
+  }
+
+  /// What the real path `real` names: a regular file, something else, or nothing (a folder).
+  package static func kind(ofReal real: String) -> Lookup {
+    var info = stat()
+    guard stat(real, &info) == 0 else { return .missing }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .file(real)
+    case S_IFDIR: return .missing
+    default: return .notRegular(real)
+    }
   }
 
   private func insideFile(_ path: String) -> String? {
@@ -79,7 +101,8 @@ package struct PageFolder: Sendable {
     }
   }
 
-  private func percentDecoded(_ text: String) -> String {
+  /// `text` with its `%XX` escapes decoded (as UTF-8).
+  package static func percentDecoded(_ text: String) -> String {
     var bytes: [UInt8] = []
     var utf8 = Array(text.utf8)[...]
     while let byte = utf8.popFirst() {

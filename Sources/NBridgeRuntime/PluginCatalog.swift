@@ -68,7 +68,7 @@ public enum PluginCatalog {
   }
 
   /// The catalogue as Markdown, one table per service (`nbridge plugins --markdown`); the
-  /// README's plugin reference embeds it, and a test checks the two agree.
+  /// plugin reference in docs/plugins/README.md embeds it, and a test checks the two agree.
   public static func markdown(_ registry: PluginRegistry) -> String {
     var out = ""
     for definition in registry.definitions {

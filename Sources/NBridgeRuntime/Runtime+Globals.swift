@@ -120,11 +120,12 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
   }
 }
 
-/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
+/// `native.bridgeTables()`: what `bridge.js` is built from (`Runtime.bridgeTables()`).
 private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
 }
 
+/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
 private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in
     let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds
@@ -170,11 +171,13 @@ private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc,
   }
 }
 
+/// `readFile(path)`: the text of a file the module loader and `require()` may read
+/// (`ModuleFiles`); undefined when there is none; throws an `Error` with a `code` otherwise.
 private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let path = runtime.js.toString(args[0])
-    guard let text = readTextFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
-    return runtime.js.string(text)
+    guard let bytes = try runtime.readLoadableFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
+    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
   }
 }
 

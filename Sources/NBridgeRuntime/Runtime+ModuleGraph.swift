@@ -53,12 +53,16 @@ extension Runtime {
   func cachedModuleGraph(path: String, source: String?) throws(JSException) -> JSValueRef {
     guard moduleCache != nil, !moduleGraphAsked, path == moduleCache?.entry else { return JSValueMakeUndefined(js.ref) }
     moduleGraphAsked = true
-    // Checked when the cache was read, against the entry's text as the runtime read it.
+    // Checked when the cache was read, against the entry's text as the runtime read it. Each
+    // module passed the loader's folder rule (`ModuleFiles`) when the graph was recorded, under
+    // the same import map (the plan's key); its stamp (device, inode, times) is unchanged, so
+    // it is still that file: moved out of the folder, it would have a new change time.
     guard let plan = moduleCache?.validPlan, source == nil || source == sources[path] else {
       return JSValueMakeNull(js.ref)
     }
-    var functions: [JSValueRef?] = []
-    functions.reserveCapacity(plan.modules.count)
+    // Kept from the collector while the rest compile: a graph of a thousand modules collects
+    // garbage meanwhile, and JavaScriptCore does not scan a Swift array.
+    var functions = KeptValues(in: js.ref)
     for module in plan.modules {
       guard let entry = moduleCache?.usedEntry(module.path) else { return JSValueMakeNull(js.ref) }
       // A replayed module is linked already: its generator form is never asked for. A body
@@ -71,11 +75,14 @@ extension Runtime {
       functions.append(try js.evaluate(units: plain ?? entry.script, url: module.path))
     }
     ModuleLoaderStatistics.replayed.withLock { $0.append(path) }
-    let list = functions.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, $0.count, $0.baseAddress, nil) }
+    // The list, then the record's text (made while the list is kept): `[text, list]`.
+    var result = KeptValues(in: js.ref)
+    result.append(functions.values.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, $0.count, $0.baseAddress, nil) })
     let text = plan.text.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(text) }
-    let result: [JSValueRef?] = [JSValueMakeString(js.ref, text), list]
-    return result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 2, $0.baseAddress, nil) }
+    result.append(JSValueMakeString(js.ref, text))
+    let pair = [result.values[1], result.values[0]]
+    return pair.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 2, $0.baseAddress, nil) }
   }
 
   /// `native.saveGraph(record)`: keeps the loader's record of the entry's graph, a JSON array

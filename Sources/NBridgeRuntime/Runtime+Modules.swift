@@ -169,22 +169,34 @@ let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exc
     let path = runtime.js.toString(args[1])
     let detect = JSValueToBoolean(runtime.js.ref, args[2])
     let source = JSValueIsUndefined(runtime.js.ref, args[0]) ? nil : runtime.js.toString(args[0])
-    if runtime.moduleCache != nil, let entry = runtime.moduleCache?.lookup(path, source: source.map { Array($0.utf16) }) {
+    // A file the loader may not read is refused before the cache is asked.
+    var real: String?
+    if source == nil {
+      do throws(JSException) {
+        real = try runtime.loadablePath(path)
+      } catch {
+        return NativeResult(exception: error.value)
+      }
+      if real == nil { return NativeResult(value: JSValueMakeUndefined(runtime.js.ref)) }
+    }
+    if runtime.moduleCache != nil, let entry = runtime.moduleCache?.lookup(path, source: source.map { Array($0.utf16) })
+    {
       if detect && !entry.hasModuleSyntax { return NativeResult(value: JSValueMakeNull(runtime.js.ref)) }
       if let source { runtime.sources[path] = source }
       return runtime.compiledModule(
         path: path, script: entry.script, plain: entry.plainScript, program: entry.programScript, record: entry.record)
     }
-    return runtime.compileModule(path: path, source: source, detect: detect)
+    return runtime.compileModule(path: path, real: real, source: source, detect: detect)
   }
   if let thrown = result.exception { exception?.pointee = thrown }
   return result.value
 }
 
 extension Runtime {
-  /// Reads (unless `source` is given), rewrites and compiles the module at `path`; stores the
-  /// result in the run's module cache when it came from the file.
-  func compileModule(path: String, source: String?, detect: Bool) -> NativeResult {
+  /// Reads (unless `source` is given) from `real` (what `loadablePath(path)` found), rewrites
+  /// and compiles the module at `path`; stores the result in the run's module cache when it
+  /// came from the file.
+  func compileModule(path: String, real: String?, source: String?, detect: Bool) -> NativeResult {
     let units: [UInt16]
     var stamp: ModuleCache.Stamp?
     if let source {
@@ -194,7 +206,13 @@ extension Runtime {
     } else {
       // The stamp before the read: a file written meanwhile is compiled again next time.
       if moduleCache != nil { stamp = ModuleCache.Stamp(path: path) }
-      guard let bytes = try? POSIX.readFile(path) else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
+      let read: [UInt8]?
+      do throws(JSException) {
+        read = try readLoadableFile(path, real: real ?? path)
+      } catch {
+        return NativeResult(exception: error.value)
+      }
+      guard let bytes = read else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
       sources[path] = String(decoding: bytes, as: UTF8.self)
       units = utf16Units(bytes)
     }
@@ -238,8 +256,13 @@ extension Runtime {
     if plain != nil { moduleGenerators[path] = script }
     let text = record.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(text) }
-    let result: [JSValueRef?] = [function, JSValueMakeString(js.ref, text), JSValueMakeBoolean(js.ref, plain != nil)]
-    return NativeResult(value: result.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
+    // The function is kept while the record's string is made (that may collect garbage).
+    var result = KeptValues(in: js.ref)
+    result.append(function)
+    result.append(JSValueMakeString(js.ref, text))
+    result.append(JSValueMakeBoolean(js.ref, plain != nil))
+    return NativeResult(
+      value: result.values.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, 3, $0.baseAddress, nil) })
   }
 }
 

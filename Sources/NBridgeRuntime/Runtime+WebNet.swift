@@ -7,7 +7,8 @@ import NBridgePlugin
 extension Runtime {
   /// The native functions these add to the prelude's `native`.
   static let webNetFunctions: [(String, JSObjectCallAsFunctionCallback)] = [
-    ("source", nativeSource), ("http", nativeHTTP), ("httpCancel", nativeHTTPCancel), ("appFile", nativeAppFile),
+    ("source", nativeSource), ("http", nativeHTTP), ("httpCancel", nativeHTTPCancel),
+    ("httpRead", nativeHTTPRead), ("appFile", nativeAppFile),
     ("storageLoad", nativeStorageLoad), ("storageSet", nativeStorageSet), ("storageRemove", nativeStorageRemove),
     ("storageClear", nativeStorageClear), ("encodeUTF8", nativeEncodeUTF8), ("decodeUTF8", nativeDecodeUTF8),
   ]
@@ -103,8 +104,15 @@ private let nativeHTTP: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
 
 private let nativeHTTPCancel: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    runtime.fetches[Int(saturating: id)]?.cancel()
+    if let id = Int(exactly: JSValueToNumber(runtime.js.ref, args[0], nil)) { runtime.fetches[id]?.cancel() }
+    return nil
+  }
+}
+
+/// `httpRead(id)`: reads the response body to its end (it reaches the request's handler whole).
+private let nativeHTTPRead: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    if let id = Int(exactly: JSValueToNumber(runtime.js.ref, args[0], nil)) { runtime.fetches[id]?.consume() }
     return nil
   }
 }
@@ -117,7 +125,7 @@ private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
     guard let (lexical, folder) = runtime.entryFolder, let folder else { return JSValueMakeUndefined(ctx) }
     switch folder.lookUp(absolutePath: runtime.js.toString(args[0]), alias: lexical) {
     case .outside: return JSValueMakeUndefined(ctx)
-    case .missing: return JSValueMakeNull(ctx)
+    case .missing, .notRegular: return JSValueMakeNull(ctx)
     case .file(let path):
       guard let bytes = PageFolder.contents(of: path) else { return JSValueMakeNull(ctx) }
       let copy = malloc(max(bytes.count, 1))!

@@ -51,6 +51,8 @@ public final class Runtime {
   var moduleGraphAsked = false
   /// The module cache being read on a thread (a module entry's run, until the loader takes it).
   var pendingModuleCache: ThreadedValue<ModuleCache>?
+  /// What the module loader and `require()` may read, made on first use (`moduleFiles()`).
+  var moduleFileRule: ModuleFiles?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -68,6 +70,10 @@ public final class Runtime {
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
   var fetches: [Int: HTTPExchange] = [:]
+  /// The fetches whose bodies wait unread (holding their connections), oldest first.
+  var unreadBodies: [Int] = []
+  /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
+  var exitPrecedesSignal = false
   var nextFetchID = 1
   /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
   var entryFolder: (lexical: String, folder: PageFolder?)?
@@ -217,12 +223,26 @@ public final class Runtime {
     stopControlServer()
     stopPlugins()
     finishLogForwarding()
+    return endStatus()
+  }
+
+  /// The run's status: a stopping signal's when one came before the run ended, unless the run
+  /// had been asked to end with another status before it came; else what was asked, or success.
+  /// The loop may never read a signal that came during the last turn (nothing is left to wait
+  /// for), so this asks the handler's record, not the loop.
+  func endStatus() -> Int32 {
+    if configuration.handlesSignals, let status = SignalHandling.receivedStatus, exitCode == nil || !exitPrecedesSignal {
+      return status
+    }
     return exitCode ?? ExitStatus.success
   }
 
   /// Ends the run with `code` at the next turn of the loop (the first request wins).
   func requestExit(_ code: Int32) {
-    if exitCode == nil { exitCode = code }
+    if exitCode == nil {
+      exitCode = code
+      exitPrecedesSignal = SignalHandling.receivedStatus == nil
+    }
     loop.stopRequested = true
   }
 

@@ -1,8 +1,10 @@
 import Glibc
 import NBridgePlugin
 
-/// SIGINT/SIGTERM: the first stops the run cleanly at the next turn of the loop (exit 130/143,
-/// plugins flushed); a second one, for a script stuck in a loop, ends the process at once.
+/// SIGINT/SIGTERM/SIGHUP: the first stops the run cleanly at the next turn of the loop (exit
+/// 130/143/129, plugins flushed), and decides the run's status even when that turn never comes
+/// (the last turn was busy and left nothing to wait for: see `Runtime.finish`); a second one, for
+/// a script stuck in a loop, ends the process at once.
 /// SIGTSTP (Ctrl-Z): the app moves to background and the process stops itself (SIGSTOP) once
 /// it is suspended, that is once no background task is open; a second Ctrl-Z stops it at once.
 /// SIGCONT: active when the process is its terminal's foreground group (or has no terminal),
@@ -11,6 +13,11 @@ enum SignalHandling {
   nonisolated(unsafe) static var pipeWriter: Int32 = -1
   nonisolated(unsafe) static var pipeReader: Int32 = -1
   nonisolated(unsafe) static var received: Int32 = 0
+  /// The signals that stop a run, each with the status it ends with.
+  static let stopping = [SIGINT: ExitStatus.interrupted, SIGTERM: ExitStatus.terminated, SIGHUP: ExitStatus.hungUp]
+
+  /// The status of the stopping signal received so far, nil while there is none.
+  static var receivedStatus: Int32? { stopping[received] }
   /// Set by the first Ctrl-Z, cleared by SIGCONT: a second Ctrl-Z meanwhile stops at once.
   nonisolated(unsafe) static var stopPending: Int32 = 0
 
@@ -29,10 +36,11 @@ enum SignalHandling {
     // A parent may start us with these blocked (threaded test runners do); a CLI must hear them.
     var unblock = sigset_t()
     sigemptyset(&unblock)
-    for sig in [SIGINT, SIGTERM, SIGTSTP, SIGCONT] { sigaddset(&unblock, sig) }
+    for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] { sigaddset(&unblock, sig) }
     pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     signal(SIGINT, onSignal)
     signal(SIGTERM, onSignal)
+    signal(SIGHUP, onSignal)
     signal(SIGTSTP, onSignal)
     signal(SIGCONT, onSignal)
     signal(SIGPIPE, SIG_IGN)
@@ -53,8 +61,8 @@ enum SignalHandling {
   @BridgeActor
   private static func handle(_ sig: Int32, runtime: Runtime) {
     switch sig {
-    case SIGINT, SIGTERM:
-      runtime.requestExit(sig == SIGINT ? ExitStatus.interrupted : ExitStatus.terminated)
+    case SIGINT, SIGTERM, SIGHUP:
+      runtime.requestExit(stopping[sig] ?? ExitStatus.terminated)
     case SIGTSTP:
       runtime.stopsWhenSuspended = true
       if runtime.lifecycle.state == .background {
@@ -88,7 +96,7 @@ enum SignalHandling {
 }
 
 private let onSignal: @convention(c) (Int32) -> Void = { sig in
-  if sig == SIGINT || sig == SIGTERM {
+  if sig == SIGINT || sig == SIGTERM || sig == SIGHUP {
     if SignalHandling.received != 0 { _exit(128 + sig) }
     SignalHandling.received = sig
   }

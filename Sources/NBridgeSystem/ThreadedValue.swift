@@ -41,9 +41,6 @@ public final class ThreadedValue<Value>: @unchecked Sendable {
     }
     return result!
   }
-
-  /// Whether the thread is still to be joined (`value` not read yet).
-  public var isPending: Bool { thread != nil }
 }
 
 /// What a `ThreadedValue`'s thread runs (non-generic: a C thread entry cannot capture a generic type).

@@ -117,6 +117,17 @@ package enum UnixSocket {
     return true
   }
 
+  /// One `send(2)` without `SIGPIPE` on a non-blocking socket: the count written (0 when its
+  /// buffer is full), or nil when the peer is gone.
+  package static func sendSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int? {
+    while true {
+      let n = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+      if n >= 0 { return n }
+      if errno == EINTR { continue }
+      return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : nil
+    }
+  }
+
   private static func address(_ path: String) throws(SystemError) -> sockaddr_un {
     guard path.utf8.count <= maximumPathLength else { throw SystemError(operation: "use the socket \(path)", code: ENAMETOOLONG) }
     var address = sockaddr_un()

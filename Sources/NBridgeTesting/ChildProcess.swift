@@ -13,7 +13,7 @@ public final class ChildProcess: Sendable {
   public let pid: Int32
   private let outPath: String
   private let errPath: String
-  /// Its wait status once reaped (128 + n for signal n), nil while it runs.
+  /// Its raw `waitpid` status once reaped, nil while it runs.
   private let exit = Mutex<Int32?>(nil)
 
   /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`.
@@ -51,13 +51,19 @@ public final class ChildProcess: Sendable {
   public var isRunning: Bool { status == nil }
 
   /// Its exit status (128 + n when killed by signal n) once it has ended; nil while it runs.
-  public var status: Int32? {
+  public var status: Int32? { waitStatus.map(Spawn.exitStatus) }
+
+  /// Whether it ended killed by a signal rather than exiting by itself; nil while it runs.
+  public var wasKilledBySignal: Bool? { waitStatus.map { $0 & 0x7F != 0 } }
+
+  /// Its raw `waitpid` status once it has ended (reaping it then), nil while it runs.
+  private var waitStatus: Int32? {
     exit.withLock { known in
       if let known { return known }
       var raw: Int32 = 0
       let reaped = waitpid(pid, &raw, WNOHANG)
-      guard reaped == pid else { return reaped < 0 && errno == ECHILD ? 127 : nil }
-      known = Spawn.exitStatus(raw)
+      guard reaped == pid else { return reaped < 0 && errno == ECHILD ? 127 << 8 : nil }
+      known = raw
       return known
     }
   }

@@ -21,9 +21,6 @@ public enum JSHarness {
     public var stderr: String
   }
 
-  /// A script's rejection (`ScriptError`, under its earlier name).
-  public typealias ScriptError = NBridgeTesting.ScriptError
-
   /// Runs `source` as a whole script until nothing keeps it alive; returns its exit status and output.
   public static func run(
     _ source: String, plugins: [any Plugin.Type] = [EchoPlugin.self], configure: @Sendable (inout RuntimeConfiguration) -> Void = { _ in }

@@ -2,14 +2,15 @@ import Foundation
 import NBridgeTesting
 import Testing
 
-/// What a plugin author sees of `NBridgePlugin`: the README lists it, and each declaration is documented.
+/// What a plugin author sees of `NBridgePlugin`: docs/writing-a-plugin.md lists it, and each declaration is documented.
 ///
 /// `swift-symbolgraph-extract` reads the built module's public symbols (those declared in its
 /// sources: not what a protocol's extensions add). A runtime-only type made public again, or a
-/// public declaration removed or renamed, fails the comparison with the README's list.
+/// public declaration removed or renamed, fails the comparison with the docs' list.
 @Suite struct PublicAPITests {
-  static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("README.md")
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+  static let page = URL(fileURLWithPath: root + "/docs/writing-a-plugin.md")
 
   /// A public symbol: its path (`Action.name`), kind (`struct`) and documentation.
   struct Symbol {
@@ -17,8 +18,6 @@ import Testing
     var kind: String
     var doc: String
   }
-
-  static let root = readme.deletingLastPathComponent().path
 
   /// What the extractor needs to load a module that imports the C modules: their module maps
   /// (the system libraries' beside their headers, SwiftPM's for C targets in the build folder)
@@ -68,7 +67,7 @@ import Testing
     }
   }
 
-  /// The README's list: one line per top-level declaration with its members, sorted.
+  /// The docs' list: one line per top-level declaration with its members, sorted.
   static func list(_ symbols: [Symbol]) -> String {
     var members: [String: Set<String>] = [:]
     var kinds: [String: String] = [:]
@@ -87,16 +86,29 @@ import Testing
     }.joined(separator: "\n") + "\n"
   }
 
-  @Test func theReadmeListsExactlyThePublicAPIOfNBridgePlugin() throws {
-    let text = try String(contentsOf: Self.readme, encoding: .utf8)
+  @Test func theDocsListExactlyThePublicAPIOfNBridgePlugin() throws {
+    let text = try String(contentsOf: Self.page, encoding: .utf8)
     let begin = try #require(text.range(of: "<!-- public-api:begin -->\n"))
     let end = try #require(text.range(of: "<!-- public-api:end -->"))
     let listed = String(text[begin.upperBound..<end.lowerBound])
     let actual = Self.list(try Self.publicSymbols(of: "NBridgePlugin"))
-    #expect(listed == actual, "the README's list of NBridgePlugin's public API should read:\n\(actual)")
+    #expect(listed == actual, "docs/writing-a-plugin.md's list of NBridgePlugin's public API should read:\n\(actual)")
     for runtimeOnly in ["LoopExecutor", "PluginHost", "AnyPlugin", "AnyReply"] {
       #expect(!actual.contains("- `\(runtimeOnly)`"), "\(runtimeOnly) is the runtime's, not the plugin API")
     }
+  }
+
+  /// The DocC catalog's landing page files every top-level public declaration under a topic.
+  @Test func theDocCCatalogFilesEveryTopLevelDeclaration() throws {
+    let catalog = try String(
+      contentsOfFile: Self.root + "/Sources/NBridgePlugin/NBridgePlugin.docc/NBridgePlugin.md", encoding: .utf8)
+    let topics = try #require(catalog.range(of: "\n## Topics\n"))
+    let filed = Set(
+      catalog[topics.upperBound...].split(separator: "\n").filter { $0.hasPrefix("- ``") }
+        .map { $0.dropFirst(4).dropLast(2) }.map(String.init))
+    let topLevel = Set(try Self.publicSymbols(of: "NBridgePlugin").filter { $0.path.count == 1 }.map { $0.path[0] })
+    #expect(topLevel.subtracting(filed).isEmpty, "not under a topic: \(topLevel.subtracting(filed).sorted())")
+    #expect(filed.subtracting(topLevel).isEmpty, "not public declarations: \(filed.subtracting(topLevel).sorted())")
   }
 
   /// Every public declaration of the modules plugin authors import says more than its name.

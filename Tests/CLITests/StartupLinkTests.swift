@@ -2,7 +2,7 @@ import Foundation
 import NBridgeTesting
 import Testing
 
-/// How the shipped `nbridge` executable is linked for start-up (Package.swift, README Performance):
+/// How the shipped `nbridge` executable is linked for start-up (Package.swift; docs/architecture.md):
 /// at a fixed address, and with argv taken from glibc rather than from a scan of /proc/self/maps.
 @Suite struct StartupLinkTests {
   @Test func theExecutableIsLinkedAtAFixedAddress() throws {

@@ -105,7 +105,10 @@ def run(root, runtime, binary, path):
             with open(entry, 'w') as f:
                 if runtime == 'nbridge':
                     with open(os.path.join(scratch, 'nbridge.json'), 'w') as manifest:
-                        manifest.write('{"id": "dev.nbridge.test262", "type": "module"}')
+                        # The loader reads only the app's folder and what the import map names.
+                        tests = os.path.join(os.path.abspath(root), 'test') + '/'
+                        manifest.write(json.dumps({'id': 'dev.nbridge.test262', 'type': 'module',
+                                                   'imports': {tests: tests}}))
                     f.write('load(%s);\nimport(%s)' % (json.dumps(prelude), json.dumps(path)) + report)
                 elif runtime == 'deno':
                     f.write('(0, eval)(await Deno.readTextFile(%s));\nimport(%s)'

@@ -16,7 +16,7 @@ struct NotificationPluginTests {
       let value = try await evaluate("return await \(call);")
       Issue.record("\(call) resolved with \(value)")
       return (nil, "")
-    } catch let error as JSHarness.ScriptError {
+    } catch let error as ScriptError {
       return (error.code, error.message)
     }
   }

@@ -33,6 +33,6 @@ enum PasteboardHarness {
 }
 
 /// The code and message of a script's rejection.
-extension JSHarness.ScriptError {
+extension ScriptError {
   var summary: String { "\(code ?? "-"): \(message)" }
 }

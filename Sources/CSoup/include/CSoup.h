@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 /// What a request reports, in order: one NBH_HEAD then one NBH_BODY, or one NBH_ERROR at
-/// either step. After NBH_BODY or NBH_ERROR the handle is gone.
+/// either step. After NBH_BODY or NBH_ERROR the handle is gone. NBH_BODY comes once the body
+/// has been read to its end, which needs nbh_consume unless it fits in the read-ahead.
 typedef enum {
   /// `status`, `text` the reason phrase, `bytes`/`length` the response headers as one
   /// NUL-terminated UTF-8 block `name\nvalue\nname\nvalue` (NULL when there is none).
@@ -41,12 +42,22 @@ int nbh_load(const char **error);
 /// Starts `method url` (redirects are not followed: the caller follows them) with the request
 /// headers `headers` (`name\nvalue\nname\nvalue`, or "" for none) and a copy of `body` (NULL for
 /// none); returns the request's handle, or NULL (and no event) when libsoup cannot parse the URL.
-/// soup_session_send_async, then g_input_stream_read_async until the end of the body (into a
-/// buffer sized by Content-Length when the response has one).
+/// soup_session_send_async, then g_input_stream_read_async into a buffer (sized by
+/// Content-Length when the response has one): up to 1 MiB ahead, then to the end of the body
+/// once nbh_consume asks for it.
 void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
                const char *user_agent, nbh_callback callback, void *data);
 
-/// g_cancellable_cancel: the request ends soon with NBH_ERROR / NBH_CANCELLED.
+/// How many responses whose bodies wait unread may hold their connections at once; the session
+/// allows more connections (64 per host) so that they never block a new request.
+enum { NBH_UNREAD_LIMIT = 32 };
+
+/// Reads the body to its end (NBH_BODY then comes with all of it); until this is called, reading
+/// stops 1 MiB ahead, so the server's writes stall.
+void nbh_consume(void *request);
+
+/// g_cancellable_cancel: the request ends soon with NBH_ERROR / NBH_CANCELLED, on a later turn of
+/// the loop; the body's stream is closed at once when no read is in flight.
 void nbh_cancel(void *request);
 
 #endif

@@ -1,6 +1,7 @@
 // fetch, Headers, Request and Response (the Fetch standard) over libsoup (native.http), and
 // the app's own files (native.appFile) for relative and file: URLs. Bodies are whole byte
-// arrays (no ReadableStream); redirects are followed here, as the standard's steps say.
+// arrays (no ReadableStream), read from the network once consumed (native.httpRead);
+// redirects are followed here, as the standard's steps say.
 (function (global, internal, exports) {
   'use strict';
   const native = internal.native;
@@ -252,7 +253,8 @@
 
   // ------------------------------------------------------------------ bodies
   // A body is { source, type } where source is a Uint8Array or a Promise of one (a response
-  // still arriving); `used` is kept on the owner's state.
+  // still arriving, with `pull` to read it: until then only a bounded read-ahead is read);
+  // `used` is kept on the owner's state.
   function extractBody(object) {
     if (object instanceof Blob) {
       return { source: blobBytes(object), type: object.type || null };
@@ -289,6 +291,7 @@
       if (s.bodyUsed) return Promise.reject(new TypeError(what + '.' + method + ': the body has already been read'));
       if (s.body === null) return Promise.resolve(new Uint8Array(0));
       s.bodyUsed = true;
+      if (s.body.pull) s.body.pull();
       return Promise.resolve(s.body.source);
     }
     const methods = {
@@ -763,6 +766,7 @@
     connection_closed: 'the connection was closed',
     bad_url: 'the URL cannot be requested',
     aborted: 'the request was aborted',
+    body_discarded: 'the body was discarded unread',
     network_error: 'the request failed',
   };
 
@@ -944,7 +948,9 @@
           status: reply.status,
           statusText: reply.statusText,
           headers: makeHeaders(reply.list, 'immutable'),
-          body: method === 'HEAD' || nullBodyStatus.includes(reply.status) ? null : { source: reply.body },
+          body: method === 'HEAD' || nullBodyStatus.includes(reply.status)
+            ? null
+            : { source: reply.body, pull: () => native.httpRead(reply.id) },
         });
       }
       if (s.redirect === 'error') {

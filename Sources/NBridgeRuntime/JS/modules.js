@@ -178,6 +178,15 @@
     return error;
   }
 
+  // A file the loader may not read (outside the app's folder, not a regular file, too large;
+  // native.compile and native.readFile throw an Error with a code): named where it is imported.
+  function refused(e, importer, request) {
+    if (!importer || !(e instanceof Error) || typeof e.code !== 'string') return e;
+    const error = importError(Error, e.message, importer, request);
+    error.code = e.code;
+    return error;
+  }
+
   function kindOf(url, type) {
     const [base] = splitSuffix(url);
     if (type === 'json') return 'json';
@@ -344,7 +353,7 @@
         if (importer && e instanceof SyntaxError) {
           e.message += ' (in ' + path + ', imported at ' + site(importer, request) + ')';
         }
-        throw e;
+        throw refused(e, importer, request);
       }
       if (compiled === null) {
         kind = 'cjs';
@@ -357,7 +366,13 @@
         text = '';
       }
     }
-    if (text === undefined) text = given === undefined ? native.readFile(path) : given;
+    if (text === undefined) {
+      try {
+        text = given === undefined ? native.readFile(path) : given;
+      } catch (e) {
+        throw refused(e, importer, request);
+      }
+    }
     if (text === undefined) {
       throw importError(
         Error,

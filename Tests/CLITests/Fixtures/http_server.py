@@ -4,16 +4,96 @@ Prints "port N" on its first line, then one line "request METHOD PATH" per reque
 Routes: /hello, /echo (the request's method, headers and body as JSON), /redirect/N (a chain
 of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
 /big/N (N MiB of 'x'), /json, /chunked (a body of 40,000 bytes in chunks, no Content-Length,
-a header value in UTF-8). With --tls, HTTPS with selfsigned-cert.pem (a certificate no
+a header value in UTF-8), /endless (see Endless) and /endless-state/EVENT. With --tls, HTTPS with selfsigned-cert.pem (a certificate no
 client trusts: the tests check that fetch refuses it).
 """
 import os
 import ssl
 import base64
 import json
+import select
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Endless:
+    """The state of the last /endless?total=MiB&pause=MiB body: 'x' bytes written in 64 KiB
+    pieces (a body delimited by the connection's close), until `total` MiB (then it ends),
+    else up to CAP (then the server closes it: a client that read it all did not stall). It
+    notes `paused` when it stops at `pause` MiB to wait for the close, `stalled` when the client
+    has read nothing for a second (its socket's buffers are full), `closed` when the client
+    closed the connection. GET /endless-state/EVENT waits (30 s at most) for EVENT (stalled is
+    also satisfied by capped or ended) and answers the state as JSON."""
+
+    CAP = 128 * 1024 * 1024
+    lock = threading.Condition()
+    state = {}
+
+    @classmethod
+    def note(cls, **changes):
+        with cls.lock:
+            cls.state.update(changes)
+            cls.lock.notify_all()
+
+    @classmethod
+    def wait(cls, event):
+        wanted = ("stalled", "capped", "ended") if event == "stalled" else (event,)
+        with cls.lock:
+            cls.lock.wait_for(lambda: any(cls.state.get(name) for name in wanted), timeout=30)
+            return dict(cls.state)
+
+    @classmethod
+    def serve(cls, handler, total, pause):
+        cls.note(written=0, stalled=False, capped=False, ended=False, closed=False, paused=False)
+        handler.send_response(200)
+        handler.send_header("Content-Type", "application/octet-stream")
+        handler.send_header("Connection", "close")
+        handler.end_headers()
+        handler.wfile.flush()
+        handler.close_connection = True
+        sock = handler.connection
+        sock.setblocking(False)
+        piece = b"x" * 65536
+        limit = total or cls.CAP
+        written = 0
+        poller = select.poll()
+        poller.register(sock, select.POLLOUT)
+        deadline = time.monotonic() + 120
+        try:
+            while written < limit and time.monotonic() < deadline:
+                if pause and written >= pause:
+                    cls.note(paused=True)
+                    cls.wait_for_close(sock, deadline)
+                    return
+                if not poller.poll(1000):
+                    cls.note(stalled=True)
+                    continue
+                try:
+                    written += sock.send(piece[: min(len(piece), limit - written)])
+                except BlockingIOError:
+                    continue
+                cls.note(written=written)
+            cls.note(**({"ended": True} if total else {"capped": True}))
+        except OSError:
+            cls.note(closed=True)
+
+    @classmethod
+    def wait_for_close(cls, sock, deadline):
+        poller = select.poll()
+        poller.register(sock, select.POLLIN)
+        while time.monotonic() < deadline:
+            if not poller.poll(1000):
+                continue
+            try:
+                if sock.recv(65536) == b"":
+                    break
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+        cls.note(closed=True)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -63,6 +143,13 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/big/"):
             mib = int(path.split("/")[2])
             return self.reply(200, b"x" * (mib * 1024 * 1024), "application/octet-stream")
+        if path.startswith("/endless?") or path == "/endless":
+            query = dict(p.split("=") for p in path.partition("?")[2].split("&") if "=" in p)
+            mib = 1024 * 1024
+            return Endless.serve(self, int(query.get("total", 0)) * mib, int(query.get("pause", 0)) * mib)
+        if path.startswith("/endless-state/"):
+            state = Endless.wait(path.split("/")[2])
+            return self.reply(200, json.dumps(state).encode(), "application/json")
         if path == "/chunked":
             self.send_response(200)
             self.send_header("Transfer-Encoding", "chunked")

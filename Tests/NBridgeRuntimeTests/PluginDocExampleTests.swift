@@ -4,7 +4,7 @@ import NBridgeRuntime
 import NBridgeTesting
 import Testing
 
-// The plugin of the README's "Write a plugin", verbatim.
+// The plugin of docs/writing-a-plugin.md's "A plugin", verbatim.
 
 struct GreetOptions: Decodable { var name: String }
 struct Greeting: Encodable { var message: String; var count: Int }
@@ -26,23 +26,34 @@ final class GreeterPlugin: Plugin {
   init(context: PluginContext) {}
 }
 
-@Suite struct ReadmeExampleTests {
-  /// The plugin above is the README's first Swift block, line for line (its `import` aside).
-  @Test func thePluginAboveIsTheReadmeBlock() throws {
-    let here = URL(fileURLWithPath: #filePath)
-    let readme = try String(
-      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## Write a plugin"))
-    let start = try #require(readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex))
-    let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
-    let block = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+@Suite struct PluginDocExampleTests {
+  static let here = URL(fileURLWithPath: #filePath)
+  static let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The first Swift block after `heading` in the file at `path` (relative to the repository),
+  /// its `import` lines left out.
+  static func swiftBlock(in path: String, after heading: String) throws -> String {
+    let page = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    let section = try #require(page.range(of: heading), "\(path): no \(heading)")
+    let start = try #require(page.range(of: "```swift\n", range: section.upperBound..<page.endIndex))
+    let end = try #require(page.range(of: "\n```", range: start.upperBound..<page.endIndex))
+    return page[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
       .filter { !$0.hasPrefix("import ") }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-    let source = try String(contentsOf: here, encoding: .utf8)
-    #expect(source.contains(block), "README's plugin block differs from this file's copy")
   }
 
-  @Test func theReadmePluginAnswersFromJS() async throws {
+  /// The plugin above is the first Swift block of docs/writing-a-plugin.md's "A plugin", line for
+  /// line (its `import` aside), and of the DocC catalog's overview of NBridgePlugin.
+  @Test(arguments: [
+    ("docs/writing-a-plugin.md", "\n## A plugin\n"),
+    ("Sources/NBridgePlugin/NBridgePlugin.docc/NBridgePlugin.md", "\n## Overview\n"),
+  ])
+  func thePluginAboveIsTheDocsBlock(path: String, heading: String) throws {
+    let block = try Self.swiftBlock(in: path, after: heading)
+    let source = try String(contentsOf: Self.here, encoding: .utf8)
+    #expect(source.contains(block), "\(path)'s plugin block differs from this file's copy")
+  }
+
+  @Test func theDocsPluginAnswersFromJS() async throws {
     let value = try await JSHarness.evaluate(
       """
       await nbridge.greeter.hello({ name: 'Ada' });
@@ -54,7 +65,7 @@ final class GreeterPlugin: Plugin {
     #expect(value == ["Hello, Grace!", 2, "invalid_parameter greeter.hello: \"name\" must not be empty"])
   }
 
-  @Test func theReadmePluginAppearsInTypesAndCatalogue() {
+  @Test func theDocsPluginAppearsInTypesAndCatalogue() {
     let registry = PluginRegistry([GreeterPlugin.self])
     let dts = TypeScriptDeclarations.generate(registry)
     #expect(dts.contains("hello(options: { name: string }): Promise<{ message: string; count: number }>;"))
