@@ -60,19 +60,19 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
   public var reason: String
   /// The text is JSON, but a value in it is refused (a lone surrogate, nesting too deep): `reason`
   /// then says what a value must be, and `path` where it is.
-  public var refusesValue = false
+  package var refusesValue = false
   /// Where the parser was, innermost last: object keys and array positions.
   var components: [CodingPathComponent] = []
 
   /// An error at `offset`.
-  public init(offset: Int, reason: String, refusesValue: Bool = false) {
+  package init(offset: Int, reason: String, refusesValue: Bool = false) {
     self.offset = offset
     self.reason = reason
     self.refusesValue = refusesValue
   }
 
   /// Where the parser was, as a script author writes it (`value.a[2]`; `options` at the top).
-  public var path: String { formatCodingPath(components.reversed().map(\.key)) }
+  package var path: String { formatCodingPath(components.reversed().map(\.key)) }
 
   /// A one-line description.
   public var description: String {
