@@ -11,7 +11,8 @@ extension BridgeError {
 
   /// `invalid_parameter` for options that did not parse: the refused value's path and why, or the syntax error.
   init(optionsParsing error: JSONSyntaxError) {
-    self = error.refusesValue
+    self =
+      error.refusesValue
       ? BridgeError.invalidParameter(error.path, error.reason)
       : BridgeError(.invalidParameter, "options are not JSON: \(error)")
   }

@@ -148,6 +148,30 @@ test('throwing getters, throwing Proxy traps and revoked Proxies reject with the
       const error = await refused(() => call('storage', 'set', options), path, 'could not be read');
       assert(error.message.includes('boom') || error.message.includes('revoked'), name + ': ' + error.message);
     }
+    // A getter that throws a revoked Proxy (whose prototype cannot even be asked for).
+    await refused(
+      () =>
+        call('storage', 'set', {
+          key: 'k',
+          value: [{
+            get x() {
+              throw revoked;
+            },
+          }],
+        }),
+      'value[0].x',
+      'an exception',
+    );
+    await refused(
+      () =>
+        call('storage', 'set', {
+          get toJSON() {
+            throw revoked;
+          },
+        }),
+      'options',
+      'an exception',
+    );
     // The options object itself.
     await refused(() => call('storage', 'set', revoked), 'options', 'revoked');
     await refused(() => call('storage', 'set', new Proxy({}, { ownKeys: boom })), 'options', 'boom');

@@ -35,12 +35,16 @@
   const { maxDepth, maxValues, maxTextLength } = internal.limits;
 
   // A value the options may not hold: its path (keys and positions below the options) and why.
+  // Told apart from what a script throws by a WeakSet: `instanceof` on a thrown revoked Proxy throws.
+  const refusals = new WeakSet();
   class Refusal {
     constructor(path, reason) {
       this.path = path;
       this.reason = reason;
+      refusals.add(this);
     }
   }
+  const isRefusal = (e) => refusals.has(e);
   function formatPath(path) {
     let s = '';
     for (const k of path) s += typeof k === 'number' ? '[' + k + ']' : s ? '.' + k : k;
@@ -152,7 +156,7 @@
       w.path.pop();
       return out;
     } catch (e) {
-      if (e instanceof Refusal) throw e;
+      if (isRefusal(e)) throw e;
       const path = w.path.slice(0, base);
       path.push(key);
       if (entered && child !== undefined) path.push(child);
@@ -210,7 +214,7 @@
         }
       }
     } catch (e) {
-      if (e instanceof Refusal) throw e;
+      if (isRefusal(e)) throw e;
       throw new Refusal([k], 'could not be read (' + describe(e) + ')');
     }
     const json = JSON.stringify(out);
@@ -236,7 +240,7 @@
     return callback ? native.call(code, json, callback) : native.call(code, json);
   }
   function refused(label, e) {
-    if (e instanceof Refusal) {
+    if (isRefusal(e)) {
       const at = e.path.length ? '"' + formatPath(e.path) + '" ' : 'options ';
       return reject(codes.invalidParameter, label + ': ' + at + e.reason);
     }
