@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test lint-js bench docs format clean
+.PHONY: deps deno build run test lint-js bench fuzz docs format clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -63,6 +63,14 @@ test: deps deno lint-js
 	done; \
 	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi; \
 	echo "== nbridge test Tests/js"; run $(BIN) test Tests/js
+
+# The bridge fuzzer (Tests/fuzz/bridge-fuzz.js) for FUZZ_SECONDS instead of `make test`'s bounded
+# run: a random seed, or NBRIDGE_FUZZ_SEED=N to replay one; NBRIDGE_FUZZ_EXCLUDE=a,b sets the
+# categories of input left out (BridgeFuzzTests.excluded says which and why).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	$(SWIFT) build --build-tests
+	NBRIDGE_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter 'CLITests.BridgeFuzzTests/randomSeed'
 
 # Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
 # Deno figures are null. BENCH_JSON=FILE also writes the figures as JSON.

@@ -46,6 +46,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(g_memory_input_stream_new_from_data, void *, (const void *data, long length, void (*destroy)(void *))) \
   F(webkit_website_data_manager_new, void *, (const char *first, ...)) \
   F(webkit_web_context_new_with_website_data_manager, void *, (void *manager)) \
+  F(webkit_web_context_get_website_data_manager, void *, (void *context)) \
+  F(webkit_website_data_manager_clear, void, \
+    (void *manager, int types, int64_t timespan, void *cancel, GAsyncReadyCallback callback, void *data)) \
+  F(webkit_website_data_manager_clear_finish, int, (void *manager, void *result, GError **error)) \
   F(webkit_web_context_register_uri_scheme, void, \
     (void *context, const char *scheme, void (*callback)(void *, void *), void *data, void *destroy)) \
   F(webkit_web_context_get_security_manager, void *, (void *context)) \
@@ -240,6 +244,28 @@ void *nbw_context_new(const char *data_dir, const char *cache_dir) {
   void *context = webkit_web_context_new_with_website_data_manager_(manager);
   g_object_unref_(manager);
   return context;
+}
+
+// WebKitWebsiteDataTypes: WEBKIT_WEBSITE_DATA_MEMORY_CACHE, _DISK_CACHE and _COOKIES.
+enum { MEMORY_CACHE = 1 << 0, DISK_CACHE = 1 << 1, COOKIES = 1 << 8 };
+
+static void on_caches_cleared(void *manager, void *result, void *data) {
+  Closure *c = data;
+  GError *error = NULL;
+  if (webkit_website_data_manager_clear_finish_(manager, result, &error)) {
+    ((nbw_done_cb)c->callback)(NULL, c->data);
+  } else {
+    ((nbw_done_cb)c->callback)(error ? error->message : "unknown error", c->data);
+  }
+  if (error) g_error_free_(error);
+  free(c);
+}
+
+void nbw_context_clear_caches(void *context, nbw_done_cb done, void *data) {
+  void *manager = webkit_web_context_get_website_data_manager_(context);
+  webkit_website_data_manager_clear_(
+    manager, MEMORY_CACHE | DISK_CACHE | COOKIES, 0 /* all, whatever their age */, NULL, on_caches_cleared,
+    closure(done, data));
 }
 
 static void on_scheme_request(void *request, void *data) {

@@ -98,6 +98,14 @@ public final class PluginContext {
   /// Whether the app may use `service` (for `checkPermission`-style actions).
   public func isAllowed(service: String) -> Bool { host.isAllowed(service: service) }
 
+  /// The app's window in `nbridge app` (WebKit's website data, page snapshots);
+  /// nil in a headless run, where page-only actions answer `unavailable`.
+  public var window: (any WindowHost)? { host.window }
+
+  /// Removes the runtime's caches of this app (its compiled modules, kept between runs) and
+  /// keeps none for the rest of the run; the kinds removed (`moduleCache`), empty when there were none to keep.
+  public func clearRuntimeCaches() -> [String] { host.clearRuntimeCaches() }
+
   /// The GLib main context the loop iterates (a `GMainContext *`), for GDBus and friends.
   public var glibMainContext: OpaquePointer? { host.glibMainContext }
 

@@ -30,9 +30,18 @@ package protocol PluginHost: AnyObject {
   /// Answers the control socket's `op` with `handler` for the rest of the run (a later handler
   /// for the same op replaces the earlier one).
   func handleControl(op: String, _ handler: @escaping ControlHandler)
+  /// The app's window when the run shows one (`nbridge app`), else nil.
+  var window: (any WindowHost)? { get }
+  /// Removes what the runtime keeps between runs of this app (its compiled modules) and keeps
+  /// none for the rest of the run; the kinds removed (`moduleCache`).
+  func clearRuntimeCaches() -> [String]
 }
 
 extension PluginHost {
   /// Hosts without a control socket ignore handlers.
   public func handleControl(op: String, _ handler: @escaping ControlHandler) {}
+  /// Hosts without a window have none.
+  public var window: (any WindowHost)? { nil }
+  /// Hosts without caches clear nothing.
+  public func clearRuntimeCaches() -> [String] { [] }
 }

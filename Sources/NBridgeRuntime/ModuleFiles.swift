@@ -91,9 +91,10 @@ extension Runtime {
   /// The run's `ModuleFiles`, made on first use.
   func moduleFiles() -> ModuleFiles {
     if let moduleFileRule { return moduleFileRule }
-    let alias = entryFolder?.lexical ?? entryDirectory
+    let place = readableFolder ?? entryFolder
+    let alias = place?.lexical ?? entryDirectory
     let rule = ModuleFiles(
-      folder: entryFolder?.folder ?? PageFolder(alias), alias: alias, manifest: configuration.manifest)
+      folder: place?.folder ?? PageFolder(alias), alias: alias, manifest: configuration.manifest)
     moduleFileRule = rule
     return rule
   }

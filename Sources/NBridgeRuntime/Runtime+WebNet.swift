@@ -122,7 +122,9 @@ private let nativeHTTPRead: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
 private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let ctx = runtime.js.ref
-    guard let (lexical, folder) = runtime.entryFolder, let folder else { return JSValueMakeUndefined(ctx) }
+    guard let (lexical, folder) = runtime.readableFolder ?? runtime.entryFolder, let folder else {
+      return JSValueMakeUndefined(ctx)
+    }
     switch folder.lookUp(absolutePath: runtime.js.toString(args[0]), alias: lexical) {
     case .outside: return JSValueMakeUndefined(ctx)
     case .missing, .notRegular: return JSValueMakeNull(ctx)

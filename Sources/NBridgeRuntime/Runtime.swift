@@ -77,6 +77,11 @@ public final class Runtime {
   var nextFetchID = 1
   /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
   var entryFolder: (lexical: String, folder: PageFolder?)?
+  /// The folder `fetch` and the module loader may read when it is wider than the entry's:
+  /// `nbridge test` sets the folder it runs in when the test file lies under it (a project's
+  /// tests import its app's code from a sibling folder). Relative URLs still resolve against
+  /// the entry's folder.
+  var readableFolder: (lexical: String, folder: PageFolder?)?
   /// `localStorage`'s file, opened on first use.
   var localStorageFile: LocalStorageFile?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).

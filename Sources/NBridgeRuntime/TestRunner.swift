@@ -133,6 +133,7 @@ extension Runtime {
     sources[file] = source
     entryDirectory = dirOf(file)
     entryPath = file
+    readableFolder = projectFolder(of: file)
     do {
       let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }
@@ -295,4 +296,11 @@ private let clearTestTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _
     return NativeResult()
   }
   return nil
+}
+
+/// The folder `nbridge test` runs in when the test file `file` lies under it (its real path),
+/// so a project's tests read its app's files; nil otherwise (the test file's folder is the rule).
+func projectFolder(of file: String) -> (lexical: String, folder: PageFolder?)? {
+  guard let cwd = realPath("."), cwd != "/", let real = realPath(file), real.hasPrefix(cwd + "/") else { return nil }
+  return (cwd, PageFolder(cwd))
 }

@@ -19,6 +19,8 @@ final class AppWindow: PageHost {
   let token = RandomID.hex(byteCount: 16)
   var window: UnsafeMutableRawPointer?
   var view: UnsafeMutableRawPointer?
+  /// The WebKitWebContext, with the app's website data manager.
+  var webContext: UnsafeMutableRawPointer?
   var hold: Int?
   var loads = 0
   var crashes = 0
@@ -39,6 +41,7 @@ final class AppWindow: PageHost {
   func open(dataDirectory: String) {
     let me = Unmanaged.passUnretained(self).toOpaque()
     let context = nbw_context_new(dataDirectory + "/webkit", dataDirectory + "/webkit/cache")
+    webContext = context
     nbw_context_register_scheme(context, Self.scheme, onSchemeRequest, me)
     let manager = nbw_content_manager_new()
     nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")

@@ -79,6 +79,10 @@ import Testing
     #expect(result["value"] as? String == "value1")
     #expect(result["id"] as? String == "dev.nbridge.pagetest")
     #expect(result["rejected"] as? String == "invalid_action_name")
+    #expect(
+      (result["cleared"] as? [String: Any])?["cleared"] as? [String] == [
+        "moduleCache", "diskCache", "memoryCache", "cookies",
+      ])
   }
 
   @Test func screenshotIsThePagesSizeAndNotBlank() throws {

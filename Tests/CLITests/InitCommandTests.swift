@@ -23,7 +23,8 @@ import Testing
     let run = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout == "Hello from My Notes (launch #1)\n")
-    let tests = try NBridgeBinary.run(["test", app + "/Tests/js"], environment: environment)
+    // As `nbridge init` says: `cd APP && nbridge test`; the tests import the app's files from www/.
+    let tests = try ChildProcess.run(NBridgeBinary.path, ["test"], environment: environment, directory: app)
     #expect(tests.status == 0, "\(tests.stdout)\(tests.stderr)")
     #expect(tests.stdout.hasSuffix("3 passed, 0 failed\n"))
   }

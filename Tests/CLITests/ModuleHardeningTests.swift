@@ -104,6 +104,34 @@ import Testing
     #expect(!r.stdout.contains("TOPSECRET") && !r.stdout.contains("root"))
   }
 
+  // `nbridge test` run in a project reads the project's files (its tests import the app's code
+  // from a sibling folder), and nothing above the folder it runs in.
+  @Test func aTestReadsItsProjectFolderButNothingAboveIt() throws {
+    _ = try dir.write("outside/secret.mjs", "export const secret = 'TOPSECRET';\n")
+    _ = try dir.write("project/www/lib.mjs", "export const answer = 42;\n")
+    _ = try dir.write(
+      "project/Tests/js/lib.test.mjs",
+      """
+      import { answer } from '../../www/lib.mjs';
+      test('the app code', () => assert.equal(answer, 42));
+      test('above the project', async () => {
+        await assert.rejects(import('../../../outside/secret.mjs'), 'outside_app_folder');
+      });
+
+      """)
+    let inProject = try ChildProcess.run(
+      NBridgeBinary.path, ["test"], environment: env, directory: dir.file("project"), timeout: 30)
+    #expect(inProject.status == 0, "\(inProject.stdout)\(inProject.stderr)")
+    #expect(inProject.stdout.hasSuffix("2 passed, 0 failed\n"))
+    // Run from elsewhere, the test file's own folder is the rule again.
+    let elsewhere = try ChildProcess.run(
+      NBridgeBinary.path, ["test", dir.file("project/Tests/js")], environment: env, directory: dir.file("outside"),
+      timeout: 30)
+    #expect(elsewhere.status == 1)
+    #expect(elsewhere.stdout.contains("outside_app_folder"))
+    #expect(!elsewhere.stdout.contains("TOPSECRET"))
+  }
+
   @Test func aStaticImportOutsideTheFolderFailsTheRunNamingTheImport() throws {
     let r = try runApp(
       "main.mjs", ["main.mjs": "import data from '/etc/passwd' with { type: 'json' };\nconsole.log(data);\n"])

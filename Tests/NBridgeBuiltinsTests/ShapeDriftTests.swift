@@ -28,9 +28,12 @@ import Testing
   /// `app.exit` ends the run, so its result (declared `void`) is never seen; `background.completeFetch`
   /// needs a fetch in flight (its `true`/`false` is checked by the CLI's fetch tests);
   /// `app.canOpenURL` and `app.openURL` run this program's `open` command, which a test process
-  /// does not have (their results are checked through the real binary by the URL tests).
+  /// does not have (their results are checked through the real binary by the URL tests);
+  /// `app.openBrowser`, `app.goSettings` and `app.share` start desktop programs and
+  /// `app.screenshot` needs a window (checked by the CLI's desktop and window tests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
+    ("app.clearCache", "{}"),
     ("storage.set", "{ key: 'k', value: { a: [1, 'two'] } }"), ("storage.get", "{ key: 'k' }"),
     ("storage.keys", "{}"), ("storage.remove", "{ key: 'k' }"), ("storage.clear", "{}"),
     ("preference.set", "{ key: 'p', value: 3 }"), ("preference.get", "{ key: 'p' }"),
@@ -48,7 +51,9 @@ import Testing
   ]
 
   @Test func everyActionHasASampleCall() {
-    let sampled = Set(Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"])
+    let sampled = Set(
+      Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
+        + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

@@ -1,4 +1,5 @@
-// nbridge.app: appInfo, deviceInfo and exit's validation (exit itself is tested by running nbridge).
+// nbridge.app: appInfo, deviceInfo, exit's validation (exit itself is tested by running nbridge), and the
+// headless answers of the desktop's and the page's actions.
 
 async function rejection(promise) {
   try {
@@ -14,7 +15,13 @@ const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 test('appInfo has the manifest fields and this first launch', async () => {
   const info = await nbridge.app.appInfo();
   assert.deepEqual(Object.keys(info).sort(), [
-    'build', 'daysSinceFirstLaunch', 'firstLaunchDate', 'id', 'launchCount', 'name', 'version',
+    'build',
+    'daysSinceFirstLaunch',
+    'firstLaunchDate',
+    'id',
+    'launchCount',
+    'name',
+    'version',
   ]);
   for (const field of ['id', 'name', 'version', 'build']) {
     assert.equal(typeof info[field], 'string', field);
@@ -38,13 +45,24 @@ test('a run counts once however often appInfo is called', async () => {
 test('deviceInfo describes this Linux machine', async () => {
   const device = await nbridge.app.deviceInfo();
   assert.deepEqual(Object.keys(device).sort(), [
-    'arch', 'deviceId', 'language', 'model', 'osVersion', 'platform', 'region', 'version',
+    'arch',
+    'deviceId',
+    'language',
+    'manufacturer',
+    'model',
+    'osVersion',
+    'platform',
+    'region',
+    'version',
   ]);
   assert.equal(device.platform, 'linux');
   assert.equal(device.version, device.osVersion);
   assert.equal(typeof device.osVersion, 'string');
   assert(device.osVersion.length > 0, 'osVersion is not empty');
-  assert(device.model.length > 0, 'model is a name or "unknown"');
+  for (const field of ['model', 'manufacturer']) {
+    const value = device[field];
+    assert(value === null || (typeof value === 'string' && value.length > 0), field + ' is a name or null: ' + value);
+  }
   assert(/^[a-z0-9_]+$/.test(device.arch), 'arch looks like uname -m: ' + device.arch);
   assert(/^[a-z]{2,3}$/.test(device.language), 'language: ' + device.language);
   assert(device.region === null || /^[A-Z0-9]{2,3}$/.test(device.region), 'region: ' + device.region);
@@ -66,6 +84,57 @@ test('exit with a code outside 0...255 is invalid_parameter naming "code"', asyn
 });
 
 test('an unknown action is invalid_action_name', async () => {
-  const error = await rejection(nbridge.callToNative('app', 'goSettings', {}));
+  const error = await rejection(nbridge.callToNative('app', 'noSuchAction', {}));
   assert.equal(error.code, 'invalid_action_name');
+});
+
+test('openBrowser takes only http(s) URLs: any other scheme is invalid_parameter naming "url"', async () => {
+  for (
+    const url of ['mailto:a@example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'nbridge://x/', 'no scheme']
+  ) {
+    const error = await rejection(nbridge.app.openBrowser({ url }));
+    assert.equal(error.code, 'invalid_parameter', url);
+    assert(error.message.startsWith('app.openBrowser: "url"'), error.message);
+  }
+});
+
+test('goSettings with an unknown type is invalid_parameter naming "type"', async () => {
+  for (const type of ['wifi', 3, '']) {
+    const error = await rejection(nbridge.app.goSettings({ type }));
+    assert.equal(error.code, 'invalid_parameter', String(type));
+    assert(error.message.startsWith('app.goSettings: "type"'), error.message);
+  }
+});
+
+test('goSettings and share do not touch the desktop in a headless test: unavailable', async () => {
+  for (const call of [nbridge.app.goSettings({ type: 'push' }), nbridge.app.share({ text: 'hi' })]) {
+    const error = await rejection(call);
+    assert.equal(error.code, 'unavailable');
+    assert(error.message.includes('headless'), error.message);
+  }
+});
+
+test('share needs its text as a string, and url/title as strings when given', async () => {
+  for (
+    const [options, field] of [[{}, 'text'], [{ text: 3 }, 'text'], [{ text: 'a', url: 1 }, 'url'], [
+      { text: 'a', title: {} },
+      'title',
+    ]]
+  ) {
+    const error = await rejection(nbridge.app.share(options));
+    assert.equal(error.code, 'invalid_parameter', JSON.stringify(options));
+    assert(error.message.startsWith(`app.share: "${field}"`), error.message);
+  }
+});
+
+test('screenshot needs the window: unavailable headless', async () => {
+  const error = await rejection(nbridge.app.screenshot());
+  assert.equal(error.code, 'unavailable');
+  assert(error.message.includes('window'), error.message);
+});
+
+test('clearCache resolves with what it cleared', async () => {
+  const result = await nbridge.app.clearCache();
+  assert(Array.isArray(result.cleared), JSON.stringify(result));
+  assert(result.cleared.every((kind) => kind === 'moduleCache'), JSON.stringify(result));
 });

@@ -24,13 +24,7 @@ extension AppPlugin {
       "openURL", options: .fields(["url": .string]), result: .fields(["completed": .boolean]),
       summary: "Opens the URL in the app that claims it (launching it if needed), else with the desktop."
     ) { (plugin, options: URLOptions, _) async throws in
-      let desktop = !plugin.context.headless
-        && (plugin.context.environment["DISPLAY"] != nil || plugin.context.environment["WAYLAND_DISPLAY"] != nil)
-      let status = try await plugin.runOpen(["open", options.url] + (desktop ? [] : ["--apps-only"]))
-      if status != 0 {
-        plugin.context.warn("openURL: nothing opened \(options.url)\(desktop ? "" : " (no desktop: only installed nbridge apps open URLs)")")
-      }
-      return ["completed": .bool(status == 0)] as JSONValue
+      try await plugin.open(options.url, action: "openURL")
     },
   ]
 

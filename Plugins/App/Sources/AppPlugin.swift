@@ -7,9 +7,12 @@ import NBridgeSystem
 /// It starts at launch to count the run, whether or not the script calls it.
 @BridgeActor
 public final class AppPlugin: Plugin {
-  /// `appInfo`, `deviceInfo`, `exit` and `getState`; the lifecycle events.
+  /// `appInfo`, `deviceInfo`, `exit`, `getState`, the URL hand-off, the desktop's (`openBrowser`,
+  /// `goSettings`, `share`) and the page's (`clearCache`, `screenshot`); the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
-    service: "app", summary: "App info and launch history, device info, exit, and the lifecycle state.",
+    service: "app",
+    summary:
+      "App info and launch history, device info, exit, the lifecycle state, and the desktop's browser, settings and mail.",
     startsAtLaunch: true,
     actions: [
       Action(
@@ -20,7 +23,8 @@ public final class AppPlugin: Plugin {
       },
       Action(
         "deviceInfo", result: deviceInfoShape,
-        summary: "The OS, machine and locale, and a device id stable per data dir."
+        summary:
+          "The OS, machine (DMI model and manufacturer, null when unknown) and locale, and a device id stable per data dir."
       ) { (plugin, _: NoOptions, _) in
         plugin.probe.info(environment: plugin.context.environment, deviceId: try plugin.launchRecord().deviceId)
       },
@@ -36,7 +40,7 @@ public final class AppPlugin: Plugin {
       ) { (plugin, _: NoOptions, _) in
         AppStatePayload(plugin.context.lifecycle.state)
       },
-    ] + urlActions,
+    ] + urlActions + desktopActions + pageActions,
     events: [
       EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
       EventSpec(
@@ -61,7 +65,8 @@ public final class AppPlugin: Plugin {
   nonisolated static let deviceInfoShape = Shape.named(
     "DeviceInfo",
     .fields([
-      "platform": .literal("linux"), "osVersion": .string, "version": .string, "model": .string, "arch": .string,
+      "platform": .literal("linux"), "osVersion": .string, "version": .string, "model": Shape.string.orNull,
+      "manufacturer": Shape.string.orNull, "arch": .string,
       "language": .string, "region": Shape.string.orNull, "deviceId": .string,
     ]))
 

@@ -11,8 +11,10 @@ struct DeviceInfo: Encodable, Equatable {
   var osVersion: String
   /// `osVersion` again, under WKBridgeKit's name.
   var version: String
-  /// The DMI product name (`/sys/class/dmi/id/product_name`), or `unknown`.
-  var model: String
+  /// The DMI product name (`product_name`), or null when the machine has none to tell.
+  var model: String?
+  /// The DMI system vendor (`sys_vendor`), or null when the machine has none to tell.
+  var manufacturer: String?
   /// The machine architecture as `uname -m` prints it (`x86_64`, `aarch64`).
   var arch: String
   /// ISO 639 language code of the locale (`en` for `en_US.UTF-8`).
@@ -22,13 +24,14 @@ struct DeviceInfo: Encodable, Equatable {
   /// A UUID made once per data directory.
   var deviceId: String
 
-  /// Encodes `region` as null rather than leaving it out, so the shape is always complete.
+  /// Encodes `model`, `manufacturer` and `region` as null rather than leaving them out, so the shape is always complete.
   func encode(to encoder: any Encoder) throws {
     var fields = encoder.container(keyedBy: CodingKeys.self)
     try fields.encode(platform, forKey: .platform)
     try fields.encode(osVersion, forKey: .osVersion)
     try fields.encode(version, forKey: .version)
     try fields.encode(model, forKey: .model)
+    try fields.encode(manufacturer, forKey: .manufacturer)
     try fields.encode(arch, forKey: .arch)
     try fields.encode(language, forKey: .language)
     try fields.encode(region, forKey: .region)
@@ -36,7 +39,7 @@ struct DeviceInfo: Encodable, Equatable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case platform, osVersion, version, model, arch, language, region, deviceId
+    case platform, osVersion, version, model, manufacturer, arch, language, region, deviceId
   }
 }
 
@@ -47,16 +50,33 @@ struct DeviceProbe {
   /// The machine name (`uname(2)`'s `machine`).
   var machine: () -> String = DeviceProbe.unameMachine
 
+  /// The kernel's DMI folder; `NBRIDGE_DMI_DIR` in the run's environment replaces it (tests).
+  static let dmiFolder = "/sys/class/dmi/id"
+
   /// The device info for `environment` and `deviceId`.
   func info(environment: [String: String], deviceId: String) -> DeviceInfo {
     let release = (readFile("/etc/os-release") ?? readFile("/usr/lib/os-release")).map(Self.parseOSRelease) ?? [:]
     let osVersion = release["VERSION_ID"] ?? release["BUILD_ID"] ?? "unknown"
-    let product = readFile("/sys/class/dmi/id/product_name").map(Self.trimmed) ?? ""
+    let dmi = environment["NBRIDGE_DMI_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.dmiFolder
     let (language, region) = Self.locale(environment)
     return DeviceInfo(
-      osVersion: osVersion, version: osVersion, model: product.isEmpty ? "unknown" : product, arch: machine(),
-      language: language, region: region, deviceId: deviceId)
+      osVersion: osVersion, version: osVersion, model: dmiField(dmi + "/product_name"),
+      manufacturer: dmiField(dmi + "/sys_vendor"), arch: machine(), language: language, region: region,
+      deviceId: deviceId)
   }
+
+  /// A DMI string, trimmed; nil when the file is missing or unreadable, empty, or holds one of
+  /// the placeholders firmware leaves in unset fields.
+  func dmiField(_ path: String) -> String? {
+    guard let value = readFile(path).map(Self.trimmed), !value.isEmpty else { return nil }
+    return Self.dmiPlaceholders.contains(value.lowercased()) ? nil : value
+  }
+
+  /// Values firmware writes in DMI fields nobody filled in (lowercased).
+  static let dmiPlaceholders: Set<String> = [
+    "to be filled by o.e.m.", "default string", "system product name", "system manufacturer", "not specified",
+    "not applicable", "none", "o.e.m.", "oem", "unknown",
+  ]
 
   /// The `KEY=value` lines of os-release(5), with shell quoting removed.
   static func parseOSRelease(_ text: String) -> [String: String] {

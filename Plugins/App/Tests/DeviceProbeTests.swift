@@ -13,18 +13,30 @@ import Testing
       "/etc/os-release":
         "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\n",
       "/sys/class/dmi/id/product_name": "ThinkPad X1 Carbon Gen 9\n",
+      "/sys/class/dmi/id/sys_vendor": "LENOVO\n",
     ]).info(environment: ["LANG": "de_AT.UTF-8"], deviceId: "id")
     #expect(
       info
         == DeviceInfo(
-          osVersion: "12", version: "12", model: "ThinkPad X1 Carbon Gen 9", arch: "x86_64", language: "de",
-          region: "AT", deviceId: "id"))
+          osVersion: "12", version: "12", model: "ThinkPad X1 Carbon Gen 9", manufacturer: "LENOVO", arch: "x86_64",
+          language: "de", region: "AT", deviceId: "id"))
+  }
+
+  @Test func theDMIFolderComesFromTheEnvironmentAndPlaceholdersAreNull() {
+    let files = [
+      "/fake/dmi/product_name": "To be filled by O.E.M.\n", "/fake/dmi/sys_vendor": "  Framework \n",
+      "/sys/class/dmi/id/product_name": "Real", "/sys/class/dmi/id/sys_vendor": "Real",
+    ]
+    let info = probe(files).info(environment: ["NBRIDGE_DMI_DIR": "/fake/dmi"], deviceId: "id")
+    #expect(info.model == nil)
+    #expect(info.manufacturer == "Framework")
   }
 
   @Test func fallsBackWhenFilesAreMissing() {
     let info = probe(["/usr/lib/os-release": "ID=arch\nBUILD_ID=rolling\n"]).info(environment: [:], deviceId: "id")
     #expect(info.osVersion == "rolling")
-    #expect(info.model == "unknown")
+    #expect(info.model == nil)
+    #expect(info.manufacturer == nil)
     #expect(info.language == "en")
     #expect(info.region == nil)
     #expect(probe([:]).info(environment: [:], deviceId: "id").osVersion == "unknown")
@@ -39,11 +51,14 @@ import Testing
     #expect(DeviceProbe.locale(["LC_ALL": "", "LANG": "it_IT"]) == ("it", "IT"))
   }
 
-  @Test func encodesRegionAsNullWhenThereIsNone() throws {
+  @Test func encodesUnknownFieldsAsNull() throws {
     let info = DeviceInfo(
-      osVersion: "12", version: "12", model: "unknown", arch: "aarch64", language: "en", region: nil, deviceId: "d")
+      osVersion: "12", version: "12", model: nil, manufacturer: nil, arch: "aarch64", language: "en", region: nil,
+      deviceId: "d")
     let value = try JSONValueEncoder().encode(info)
     #expect(value["region"] == .null)
+    #expect(value["model"] == .null)
+    #expect(value["manufacturer"] == .null)
     #expect(value["platform"] == "linux")
   }
 

@@ -50,6 +50,11 @@ void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data);
 
 /// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
 void *nbw_context_new(const char *data_dir, const char *cache_dir);
+/// Called once when an asynchronous job ends: NULL, or the error message.
+typedef void (*nbw_done_cb)(const char *error, void *data);
+/// webkit_website_data_manager_clear of the context's data manager: its memory and disk caches
+/// and its cookies, of any age; `done` is called when it has finished.
+void nbw_context_clear_caches(void *context, nbw_done_cb done, void *data);
 /// webkit_web_context_register_uri_scheme, registered as secure and CORS-enabled.
 void nbw_context_register_scheme(void *context, const char *scheme, nbw_scheme_cb callback, void *data);
 /// webkit_uri_scheme_response_new with a copy of `bytes`, its content type and HTTP status.

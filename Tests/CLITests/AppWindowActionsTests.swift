@@ -1,0 +1,53 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `app`'s page-only actions in a real WebKitGTK window under Xvfb (`screenshot`,
+/// `clearCache`), and the system's links (`tel:`, `sms:`, `mailto:`) handed to `xdg-open`.
+@Suite(.serialized) struct AppWindowActionsTests {
+  @Test func screenshotWritesThePagesPNGAndClearCacheClearsWebKitsData() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let r = try desktop.app(["--script", desktop.script("app-actions.js"), "--exit-after-script"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = AppWindowTests.json(r.stdout)
+    let shot = try #require(result["shot"] as? [String: Any], "\(r.stdout)\n\(r.stderr)")
+    let path = try #require(shot["path"] as? String)
+    #expect(path.hasPrefix(desktop.dir.file("data") + "/screenshots/screenshot-") && path.hasSuffix(".png"), "\(path)")
+    #expect(shot["width"] as? Int == 640 && shot["height"] as? Int == 480, "\(shot)")
+    let check = try ChildProcess.run(
+      "python3", [AppWindowTests.fixtures + "/../png-colors.py", path], environment: [:], timeout: 30)
+    #expect(check.status == 0, "\(check.stderr)")
+    let fields = check.stdout.split(separator: " ").compactMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    #expect(fields.prefix(2) == [640, 480], "the PNG's size: \(check.stdout)")
+    #expect((fields.last ?? 0) >= 8, "not blank: distinct colours \(check.stdout)")
+
+    let cleared = try #require(result["cleared"] as? [String: Any])["cleared"] as? [String]
+    #expect(Set(cleared ?? []).isSuperset(of: ["diskCache", "memoryCache", "cookies"]), "\(cleared ?? [])")
+  }
+
+  @Test func telSmsAndMailtoLinksGoToTheSystem() throws {
+    var desktop = try AppWindowTests.Desktop()
+    let bin = desktop.dir.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let log = desktop.dir.file("xdg-open.log")
+    let standIn = bin + "/xdg-open"
+    try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(log)'\n".write(toFile: standIn, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn)
+    desktop.env["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let r = try desktop.app(["--script", desktop.script("links.js"), "--exit-after-script"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(AppWindowTests.json(r.stdout)["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html")
+    let expected = ["tel:+4930123456", "sms:+4930123456?body=hi", "mailto:someone@example.com?subject=Hi"]
+    let deadline = Date().addingTimeInterval(10)
+    var lines: [String] = []
+    repeat {
+      lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+      if lines.count >= expected.count { break }
+      usleep(20_000)
+    } while Date() < deadline
+    #expect(lines == expected, "xdg-open was given: \(lines)")
+    for url in expected { #expect(r.stderr.contains("nbridge app: opening \(url) outside the app (xdg-open)")) }
+  }
+}
