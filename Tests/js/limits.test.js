@@ -61,6 +61,12 @@ test('app.openURL and canOpenURL take URLs of at most 32 KiB without control cha
   assert(error.message.includes('"url" must not contain control characters'), error.message);
 });
 
+test('app.share takes at most 16 KiB of text, a 32 KiB URL and a 1 KiB title', async () => {
+  await overLimit(nbridge.app.share({ text: 't'.repeat(16 * 1024 + 1) }), 'text', 16 * 1024);
+  await overLimit(nbridge.app.share({ text: 't', url: 'https://x/' + 'u'.repeat(32 * 1024) }), 'url', 32 * 1024);
+  await overLimit(nbridge.app.share({ text: 't', title: 's'.repeat(1025) }), 'title', 1024);
+});
+
 test('storage, preference and pasteboard state their limits the same way', async () => {
   await overLimit(nbridge.storage.set({ key: 'k'.repeat(1025), value: 1 }), 'key', 1024);
   await overLimit(nbridge.storage.set({ group: 'g'.repeat(257), key: 'k', value: 1 }), 'group', 256);
