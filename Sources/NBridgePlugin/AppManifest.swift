@@ -15,6 +15,12 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var window: WindowSettings?
   /// Origins the page may navigate to inside the window (`allowNavigation`).
   public var allowNavigation: [String]?
+  /// `https` origins whose pages get `nbridge` in the window, each with its own subset of the
+  /// app's permissions (`remote`).
+  public var remote: [RemoteOrigin]?
+  /// The seed system whose page protocol the window speaks besides nbridge's own (`pageProtocol`):
+  /// `wkbridgekit` (the default) or `nbridgekit` (a global `nBridge`, as NBridgeKit's pages expect).
+  public var pageProtocol: PageProtocol?
   /// What `nbridge.log` prints and forwards (`log` in `nbridge.json`).
   public var log: LogSettings?
   /// How the app follows the desktop (`lifecycle`).
@@ -70,4 +76,27 @@ public struct LogSettings: Sendable, Hashable, Codable {
 
   /// Settings; a nil level takes the default.
   public init(level: LogLevel? = nil) { self.level = level }
+}
+
+/// An entry of `remote` in `nbridge.json`: pages of `origin` get `nbridge` in the window, with `permissions`.
+public struct RemoteOrigin: Sendable, Hashable, Codable {
+  /// `https://host[:port]`, lowercased.
+  public var origin: String
+  /// The services its pages may use: a subset of the app's permissions.
+  public var permissions: [String]
+
+  /// An entry for `origin` allowed `permissions`.
+  public init(origin: String, permissions: [String]) {
+    self.origin = origin
+    self.permissions = permissions
+  }
+}
+
+/// `pageProtocol` in `nbridge.json`: which seed system's page protocol the window speaks.
+public enum PageProtocol: String, Sendable, Hashable, Codable, CaseIterable {
+  /// WKBridgeKit's: `webkit.messageHandlers.WKBridge.postMessage`, no global `nBridge`.
+  case wkbridgekit
+  /// NBridgeKit's: a global `nBridge` (`callFromWeb`, `onBridgeReady`) answered through
+  /// `nbridge.resolvePromise`/`finallyResolvePromise`; `WKBridge` is answered too.
+  case nbridgekit
 }

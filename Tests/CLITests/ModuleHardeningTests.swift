@@ -128,7 +128,7 @@ import Testing
       NBridgeBinary.path, ["test", dir.file("project/Tests/js")], environment: env, directory: dir.file("outside"),
       timeout: 30)
     #expect(elsewhere.status == 1)
-    #expect(elsewhere.stdout.contains("outside_app_folder"))
+    #expect(elsewhere.stdout.contains("www/lib.mjs: it lies outside the app's folder"))
     #expect(!elsewhere.stdout.contains("TOPSECRET"))
   }
 
