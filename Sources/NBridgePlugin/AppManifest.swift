@@ -8,6 +8,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var version: String
   /// The app's build number or label, such as `42` (default `0`).
   public var build: String
+  /// One line saying what the app does (`description`): its packages' summary and the desktop's comment.
+  public var description: String?
   /// Services the app may use; nil means every registered service.
   public var permissions: [String]?
 
@@ -30,6 +32,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   /// The URL schemes the app handles (`urlSchemes`: lowercase, such as `dbuurl`); `nbridge install`
   /// registers them with the desktop and `nbridge open` hands their URLs to the app.
   public var urlSchemes: [String]?
+  /// What `nbridge bundle` needs besides the fields above (`bundle`).
+  public var bundle: BundleSettings?
 
   /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
   public var type: String?

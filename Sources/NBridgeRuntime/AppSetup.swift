@@ -11,7 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
-    "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol",
+    "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -92,6 +92,8 @@ public enum AppSetup {
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
+    manifest.description = try descriptionLine(object["description"], path: path)
+    manifest.bundle = try bundleSettings(object["bundle"], path: path)
     return manifest
   }
 
