@@ -84,7 +84,7 @@ public struct LogSettings: Sendable, Hashable, Codable {
 
 /// An entry of `remote` in `nbridge.json`: pages of `origin` get `nbridge` in the window, with `permissions`.
 public struct RemoteOrigin: Sendable, Hashable, Codable {
-  /// `https://host[:port]`, lowercased.
+  /// The origin whose pages get the bridge: `https://host[:port]`, lowercased.
   public var origin: String
   /// The services its pages may use: a subset of the app's permissions.
   public var permissions: [String]
