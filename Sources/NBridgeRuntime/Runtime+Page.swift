@@ -42,8 +42,12 @@ extension Runtime {
   }
 
   /// Handles a message from the page's `nbridge` handler (its token already checked and
-  /// removed); `reply` gets the answer text (nil: nothing to answer).
-  package func pageMessage(_ message: Substring, reply: @escaping @BridgeActor (String?) -> Void) {
+  /// removed); `reply` gets the answer text (nil: nothing to answer). `host` is the window the
+  /// page is in when it is not the app's main page (a popup): its streams go there, and its
+  /// listeners get no events (those go to the main page).
+  package func pageMessage(
+    _ message: Substring, from host: PageHost? = nil, reply: @escaping @BridgeActor (String?) -> Void
+  ) {
     guard let kind = message.first else { return reply(nil) }
     let body = message.dropFirst()
     switch kind {
@@ -54,7 +58,12 @@ extension Runtime {
       guard let code = head.first.flatMap({ Int($0) }) else { return reply(nil) }
       var sink: (@BridgeActor (JSONValue) -> Void)?
       if kind == "s", head.count > 1, let stream = Int(head[1]) {
-        sink = { [weak self] value in self?.page?.evaluateInPage("__nbridgeStream(\(stream), \(value.jsonText))") }
+        let script = { (value: JSONValue) in "__nbridgeStream(\(stream), \(value.jsonText))" }
+        if let host {
+          sink = { [weak host] value in host?.evaluateInPage(script(value)) }
+        } else {
+          sink = { [weak self] value in self?.page?.evaluateInPage(script(value)) }
+        }
       }
       pageCall(code: code, json: json, sink: sink) { outcome in
         switch outcome {
@@ -64,6 +73,7 @@ extension Runtime {
       }
     case "l":
       reply(nil)
+      guard host == nil else { return }
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
       let head = body[..<newline].split(separator: " ").compactMap { Int($0) }
       guard head.count == 2, slots.indices.contains(head[0]), newline < body.endIndex else { return }
@@ -115,7 +125,8 @@ extension Runtime {
   /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
   /// `{command: 'onBridgeReady'}`), answering as its `BridgeWebViewController` does: by
   /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page.
-  package func wkBridgeMessage(_ message: String) {
+  /// `host` is the window the page is in when it is not the app's main page (a popup).
+  package func wkBridgeMessage(_ message: String, from host: PageHost? = nil) {
     guard case .object(let command)? = try? JSONValue(parsing: message) else {
       emitOutput(2, "nbridge: WKBridge.postMessage: not a JSON object: \(message.prefix(200))\n")
       return
@@ -130,7 +141,7 @@ extension Runtime {
         let detail: JSONValue = ["code": .string(error.code.rawValue), "message": .string(error.message)]
         script = "nbridge.resolvePromise(\(promiseId.jsonText), \(JSONValue.string(error.code.rawValue).jsonText), \(detail.jsonText))"
       }
-      page?.evaluateInPage(script)
+      (host ?? page)?.evaluateInPage(script)
     }
     if case .string("onBridgeReady")? = command["command"] {
       if promiseId != .null { answer(.success(.null)) }

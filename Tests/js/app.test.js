@@ -133,6 +133,20 @@ test('screenshot needs the window: unavailable headless', async () => {
   assert(error.message.includes('window'), error.message);
 });
 
+test('openWindow and closeWindow need the window: unavailable headless', async () => {
+  const opened = await rejection(nbridge.app.openWindow({ url: 'https://example.com/' }));
+  assert.equal(opened.code, 'unavailable');
+  assert(opened.message.includes('window'), opened.message);
+  const closed = await rejection(nbridge.app.closeWindow({ id: 'window-1' }));
+  assert.equal(closed.code, 'unavailable');
+});
+
+test('openWindow names a missing url', async () => {
+  const error = await rejection(nbridge.app.openWindow({ title: 'no url' }));
+  assert.equal(error.code, 'invalid_parameter');
+  assert(error.message.includes('url'), error.message);
+});
+
 test('clearCache resolves with what it cleared', async () => {
   const result = await nbridge.app.clearCache();
   assert(Array.isArray(result.cleared), JSON.stringify(result));
