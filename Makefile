@@ -5,11 +5,12 @@ SWIFT ?= swift
 BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
 	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 \
-	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils util-linux iproute2 strace
+	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils util-linux iproute2 strace \
+	libssl-dev gnome-keyring lintian rpm appstream binutils
 
 DENO := .build-tools/venv/bin/deno
 
-.PHONY: deps deno build run test lint-js bench fuzz docs format clean
+.PHONY: deps deno build run test lint-js bench fuzz docs format clean install
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -30,6 +31,13 @@ build: deps
 
 run: build
 	$(BIN) run www/index.js
+
+# `make install PREFIX=/usr/local` (and DESTDIR=): the release nbridge, which links Swift's runtime
+# statically, so it runs where no Swift is installed; `nbridge bundle` packages apps with it.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product nbridge
+	install -D -m 0755 .build/release/nbridge $(DESTDIR)$(PREFIX)/bin/nbridge
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.

@@ -30,6 +30,8 @@ let package = Package(
       pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
     // SQLite's header (libsqlite3-dev); the library is opened on first use.
     .target(name: "CSQLite", path: "Plugins/Storage/CSQLite"),
+    // AES-256-GCM for secure storage: OpenSSL's headers (libssl-dev); libcrypto.so.3 is opened on first use.
+    .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
@@ -71,7 +73,7 @@ let package = Package(
       name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite"], path: "Plugins/Storage/Sources",
+      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite", "CCrypto", "CGio"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"], path: "Plugins/Pasteboard/Sources",

@@ -67,6 +67,8 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_web_context_register_uri_scheme, void, \
     (void *context, const char *scheme, void (*callback)(void *, void *), void *data, void *destroy)) \
   F(webkit_web_context_get_security_manager, void *, (void *context)) \
+  F(webkit_web_context_allow_tls_certificate_for_host, void, (void *context, void *certificate, const char *host)) \
+  F(g_tls_certificate_new_from_file, void *, (const char *file, GError **error)) \
   F(webkit_security_manager_register_uri_scheme_as_secure, void, (void *manager, const char *scheme)) \
   F(webkit_security_manager_register_uri_scheme_as_cors_enabled, void, (void *manager, const char *scheme)) \
   F(webkit_uri_scheme_request_get_uri, const char *, (void *request)) \
@@ -307,6 +309,19 @@ void *nbw_context_new(const char *data_dir, const char *cache_dir) {
   void *context = webkit_web_context_new_with_website_data_manager_(manager);
   g_object_unref_(manager);
   return context;
+}
+
+int nbw_context_allow_certificate(void *context, const char *pem_file, const char *host, char **error) {
+  GError *problem = NULL;
+  void *certificate = g_tls_certificate_new_from_file_(pem_file, &problem);
+  if (!certificate) {
+    *error = strdup(problem ? problem->message : "cannot read the certificate");
+    if (problem) g_error_free_(problem);
+    return -1;
+  }
+  webkit_web_context_allow_tls_certificate_for_host_(context, certificate, host);
+  g_object_unref_(certificate);
+  return 0;
 }
 
 // WebKitWebsiteDataTypes: WEBKIT_WEBSITE_DATA_MEMORY_CACHE, _DISK_CACHE and _COOKIES.

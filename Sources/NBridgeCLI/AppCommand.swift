@@ -58,6 +58,7 @@ extension NBridgeCommand {
       options.height = manifest.window?.height ?? options.height
       options.resizable = manifest.window?.resizable ?? options.resizable
       options.allowNavigation = manifest.allowNavigation ?? []
+      options.remote = manifest.remote ?? []
       options.screenshot = screenshot.map { absolutePath($0) }
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript

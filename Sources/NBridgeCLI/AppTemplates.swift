@@ -50,6 +50,7 @@ enum AppTemplates {
       "name": "\(jsonEscaped(names.name))",
       "version": "0.1.0",
       "build": "1",
+      "description": "\(jsonEscaped(names.name)), an nbridge app",
       "permissions": [\(permissions.map { "\"\($0)\"" }.joined(separator: ", "))]
     }
 
@@ -66,6 +67,7 @@ enum AppTemplates {
     nbridge run www/index.js   # runs the app (its data lives under ~/.local/share/nbridge/apps/\(names.id))
     nbridge test               # runs Tests/js/*.test.js
     nbridge types > www/nbridge.d.ts   # TypeScript declarations of the nbridge object, for your editor
+    nbridge bundle www         # packages it as a .deb, an .rpm and a .tar.gz that run without Swift
     ```
 
     `www/nbridge.json` is the manifest: the app's id, name, version and the services it may use.

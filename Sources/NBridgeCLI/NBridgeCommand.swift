@@ -18,7 +18,7 @@ public struct NBridgeCommand: ParsableCommand {
     version: NBridgeVersion.current,
     subcommands: [
       Run.self, App.self, Test.self, Logs.self, Plugins.self, Types.self, Init.self, Ps.self, Daemon.self, Simulate.self,
-      Install.self, Uninstall.self, Open.self,
+      Install.self, Uninstall.self, Open.self, Bundle.self,
     ])
 
   /// Made by the argument parser.

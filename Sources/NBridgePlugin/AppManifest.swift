@@ -8,6 +8,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var version: String
   /// The app's build number or label, such as `42` (default `0`).
   public var build: String
+  /// One line saying what the app does (`description`): its packages' summary and the desktop's comment.
+  public var description: String?
   /// Services the app may use; nil means every registered service.
   public var permissions: [String]?
 
@@ -15,6 +17,12 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var window: WindowSettings?
   /// Origins the page may navigate to inside the window (`allowNavigation`).
   public var allowNavigation: [String]?
+  /// `https` origins whose pages get `nbridge` in the window, each with its own subset of the
+  /// app's permissions (`remote`).
+  public var remote: [RemoteOrigin]?
+  /// The seed system whose page protocol the window speaks besides nbridge's own (`pageProtocol`):
+  /// `wkbridgekit` (the default) or `nbridgekit` (a global `nBridge`, as NBridgeKit's pages expect).
+  public var pageProtocol: PageProtocol?
   /// What `nbridge.log` prints and forwards (`log` in `nbridge.json`).
   public var log: LogSettings?
   /// How the app follows the desktop (`lifecycle`).
@@ -24,6 +32,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   /// The URL schemes the app handles (`urlSchemes`: lowercase, such as `dbuurl`); `nbridge install`
   /// registers them with the desktop and `nbridge open` hands their URLs to the app.
   public var urlSchemes: [String]?
+  /// What `nbridge bundle` needs besides the fields above (`bundle`).
+  public var bundle: BundleSettings?
 
   /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
   public var type: String?
@@ -70,4 +80,27 @@ public struct LogSettings: Sendable, Hashable, Codable {
 
   /// Settings; a nil level takes the default.
   public init(level: LogLevel? = nil) { self.level = level }
+}
+
+/// An entry of `remote` in `nbridge.json`: pages of `origin` get `nbridge` in the window, with `permissions`.
+public struct RemoteOrigin: Sendable, Hashable, Codable {
+  /// The origin whose pages get the bridge: `https://host[:port]`, lowercased.
+  public var origin: String
+  /// The services its pages may use: a subset of the app's permissions.
+  public var permissions: [String]
+
+  /// An entry for `origin` allowed `permissions`.
+  public init(origin: String, permissions: [String]) {
+    self.origin = origin
+    self.permissions = permissions
+  }
+}
+
+/// `pageProtocol` in `nbridge.json`: which seed system's page protocol the window speaks.
+public enum PageProtocol: String, Sendable, Hashable, Codable, CaseIterable {
+  /// WKBridgeKit's: `webkit.messageHandlers.WKBridge.postMessage`, no global `nBridge`.
+  case wkbridgekit
+  /// NBridgeKit's: a global `nBridge` (`callFromWeb`, `onBridgeReady`) answered through
+  /// `nbridge.resolvePromise`/`finallyResolvePromise`; `WKBridge` is answered too.
+  case nbridgekit
 }

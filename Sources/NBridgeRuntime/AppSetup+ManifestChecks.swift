@@ -44,17 +44,23 @@ extension AppSetup {
 
   /// Checks the manifest's `permissions` against the services `registry` registers (a plugin
   /// package's binary registers its own) and the runtime's own (`network`): an unknown name is
-  /// a problem naming it, since the app would be denied that service without a word.
+  /// a problem naming it, since the app would be denied that service without a word. The same
+  /// for each `remote` origin's permissions.
   package static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem)
   {
-    guard let permissions = manifest.permissions else { return }
     let known = Set(
       registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
-    for (index, name) in permissions.enumerated() where !known.contains(name) {
-      throw Problem(
-        description:
-          "\(path): permissions[\(index)]: unknown permission \(JSONValue.string(name).jsonText) (known: \(known.sorted().joined(separator: ", ")))"
-      )
+    var lists = [("permissions", manifest.permissions ?? [])]
+    for (index, remote) in (manifest.remote ?? []).enumerated() {
+      lists.append(("remote[\(index)].permissions", remote.permissions))
+    }
+    for (field, permissions) in lists {
+      for (index, name) in permissions.enumerated() where !known.contains(name) {
+        throw Problem(
+          description:
+            "\(path): \(field)[\(index)]: unknown permission \(JSONValue.string(name).jsonText) (known: \(known.sorted().joined(separator: ", ")))"
+        )
+      }
     }
   }
 }

@@ -11,7 +11,7 @@ public enum AppSetup {
 
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
-    "urlSchemes", "type", "imports", "scopes", "log",
+    "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -69,6 +69,8 @@ public enum AppSetup {
       build: try string("build") ?? "0", permissions: try strings("permissions", "service names"))
     manifest.window = try windowSettings(object["window"], path: path)
     manifest.allowNavigation = try origins(strings("allowNavigation", "origins"), path: path)
+    manifest.remote = try remoteOrigins(object["remote"], permissions: manifest.permissions, path: path)
+    manifest.pageProtocol = try pageProtocol(object["pageProtocol"], path: path)
     if let type = object["type"] {
       guard case .string(let s) = type, s == "module" || s == "script" else {
         throw Problem(description: "\(path): field \"type\" must be \"module\" or \"script\"")
@@ -90,6 +92,8 @@ public enum AppSetup {
     manifest.lifecycle = try lifecycleSettings(object["lifecycle"], path: path)
     manifest.background = try backgroundSettings(object["background"], path: path)
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
+    manifest.description = try descriptionLine(object["description"], path: path)
+    manifest.bundle = try bundleSettings(object["bundle"], path: path)
     return manifest
   }
 

@@ -5,6 +5,8 @@ import NBridgePlugin
 enum BridgeMessages {
   static let permissionDenied =
     "the app may not use \"{service}\" (add \"{permission}\" to \"permissions\" in nbridge.json or pass --allow {permission})"
+  static let remotePermissionDenied =
+    "this page's origin may not use \"{service}\" (add \"{permission}\" to its \"remote\" entry's \"permissions\" in nbridge.json)"
   static let unknownService = "{service}: no such service is registered (see `nbridge plugins`)"
   static let unknownAction = "{service}.{action}: {service} has no action \"{action}\""
 

@@ -23,7 +23,7 @@ enum PreludeSource {
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
   static let page = compose([
     PackageResources.inspect_js, PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js, PackageResources.bridge_js,
-    PackageResources.log_js,
+    PackageResources.log_js, PackageResources.nbridgekit_js,
   ])
 
   /// One function calling each file's function in order with the same `global` and `internal`.

@@ -34,9 +34,14 @@ extension Runtime {
   }
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
-  func refusal(_ slot: ServiceSlot, _ aid: Int) -> BridgeError? {
-    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
+  /// `within`: the permissions of a remote page's origin (`remote` in the manifest), a subset
+  /// of the app's; nil for the app's own code.
+  func refusal(_ slot: ServiceSlot, _ aid: Int, within permissions: Set<String>? = nil) -> BridgeError? {
     let names = ["service": slot.definition.service, "permission": slot.definition.permission]
+    if let permissions, !permissions.contains(slot.definition.permission) {
+      return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names))
+    }
+    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
     return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names))
   }
 

@@ -24,12 +24,16 @@ extension Runtime {
   }
 
   /// The script a page gets at document start: the prelude's bridge over the window's messages.
-  package func pageScript(token: String) -> String {
+  /// For a remote origin (`remote` in the manifest): its `origin`, checked by the script before
+  /// it does anything (WebKit matches the script's URL pattern by host, whatever the port), and
+  /// its `permissions`.
+  package func pageScript(token: String, origin: String? = nil, permissions: Set<String>? = nil) -> String {
     let services = JSONValue.array(
       slots.map { slot in
-        [
+        let allowed = slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)
+        return [
           "name": .string(slot.definition.service), "permission": .string(slot.definition.permission),
-          "allowed": .bool(slot.allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
+          "allowed": .bool(allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
           "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         ]
       })
@@ -37,16 +41,21 @@ extension Runtime {
     let shared: JSONValue = [
       "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
       "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
+      "nBridge": .bool(configuration.manifest.pageProtocol == .nbridgekit),
     ]
-    return "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
+    let script = "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
+    guard let origin else { return script }
+    return "if (window.top === window && location.origin === \(JSONValue.string(origin).jsonText)) " + script
   }
 
   /// Handles a message from the page's `nbridge` handler (its token already checked and
   /// removed); `reply` gets the answer text (nil: nothing to answer). `host` is the window the
-  /// page is in when it is not the app's main page (a popup): its streams go there, and its
-  /// listeners get no events (those go to the main page).
+  /// page is in when it is not the app's main page (a popup): its streams and answers go there,
+  /// and its listeners get no events (those go to the main page). `permissions`: a remote page's
+  /// (nil for the app's own page).
   package func pageMessage(
-    _ message: Substring, from host: PageHost? = nil, reply: @escaping @BridgeActor (String?) -> Void
+    _ message: Substring, from host: PageHost? = nil, permissions: Set<String>? = nil,
+    reply: @escaping @BridgeActor (String?) -> Void
   ) {
     guard let kind = message.first else { return reply(nil) }
     let body = message.dropFirst()
@@ -65,7 +74,7 @@ extension Runtime {
           sink = { [weak self] value in self?.page?.evaluateInPage(script(value)) }
         }
       }
-      pageCall(code: code, json: json, sink: sink) { outcome in
+      pageCall(code: code, json: json, sink: sink, permissions: permissions) { outcome in
         switch outcome {
         case .success(let value): reply("1" + value.jsonText)
         case .failure(let error): reply("0" + error.code.rawValue + "\n" + error.message)
@@ -77,6 +86,7 @@ extension Runtime {
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
       let head = body[..<newline].split(separator: " ").compactMap { Int($0) }
       guard head.count == 2, slots.indices.contains(head[0]), newline < body.endIndex else { return }
+      if let permissions, !permissions.contains(slots[head[0]].definition.permission) { return }
       listenersChanged(slot: slots[head[0]], event: String(body[body.index(after: newline)...]), count: head[1])
     case "p":
       reply(nil)
@@ -89,6 +99,10 @@ extension Runtime {
       let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
       let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
       text.withUnsafeBufferPointer { units in stack.withUnsafeBufferPointer { log(level: level, message: units, stack: $0) } }
+    case "k":
+      // NBridgeKit's `nBridge.callFromWeb(json)` (`nbridgekit.js`): answered in the page.
+      reply(nil)
+      nBridgeKitMessage(String(body), from: host, permissions: permissions)
     case "z":
       // A new document asks whether the app is suspended (`page-timers.js`).
       reply(lifecycle.isSuspended ? "1" : "0")
@@ -99,7 +113,7 @@ extension Runtime {
 
   /// A call from the page: `code` is `sid * 65536 + aid`, `json` its options.
   func pageCall(
-    code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?,
+    code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?, permissions: Set<String>?,
     _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) {
     let sid = code >> 16
@@ -109,7 +123,9 @@ extension Runtime {
     }
     let slot = slots[sid]
     let settlement = Settlement.handler(done)
-    if let refusal = refusal(slot, aid) { return settle(settlement, .failure(refusal), label: slot.labels[aid]) }
+    if let refusal = refusal(slot, aid, within: permissions) {
+      return settle(settlement, .failure(refusal), label: slot.labels[aid])
+    }
     var options = JSONValue.object(JSONObject())
     if !json.isEmpty {
       do {
@@ -124,9 +140,10 @@ extension Runtime {
 
   /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
   /// `{command: 'onBridgeReady'}`), answering as its `BridgeWebViewController` does: by
-  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page.
-  /// `host` is the window the page is in when it is not the app's main page (a popup).
-  package func wkBridgeMessage(_ message: String, from host: PageHost? = nil) {
+  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page. `host` is the
+  /// window the page is in when it is not the app's main page (a popup); `permissions`: a remote
+  /// page's (nil for the app's own page).
+  package func wkBridgeMessage(_ message: String, from host: PageHost? = nil, permissions: Set<String>? = nil) {
     guard case .object(let command)? = try? JSONValue(parsing: message) else {
       emitOutput(2, "nbridge: WKBridge.postMessage: not a JSON object: \(message.prefix(200))\n")
       return
@@ -150,23 +167,36 @@ extension Runtime {
     guard case .string(let service)? = command["service"], case .string(let action)? = command["action"] else {
       return answer(.failure(BridgeError(.invalidParameter, "WKBridge: \"service\" and \"action\" must be strings")))
     }
+    callByName(service, action, command["option"] ?? .null, permissions: permissions, sink: nil, answer)
+  }
+
+  /// Calls `service.action` by name with `options` (null: none) for a page's seed-system
+  /// protocol: unknown names, options that are not an object and refused permissions settle
+  /// `done` with their error codes. `sink` gets a streaming action's partial results.
+  func callByName(
+    _ service: String, _ action: String, _ options: JSONValue, permissions: Set<String>?,
+    sink: (@BridgeActor (JSONValue) -> Void)?, _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
+  ) {
     guard let sid = slots.firstIndex(where: { $0.definition.service == service }) else {
-      return answer(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
+      return done(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
     }
     guard let aid = slots[sid].definition.actions.firstIndex(where: { $0.name == action }) else {
       let message = BridgeMessages.fill(BridgeMessages.unknownAction, ["service": service, "action": action])
-      return answer(.failure(BridgeError(.invalidActionName, message)))
+      return done(.failure(BridgeError(.invalidActionName, message)))
     }
     let slot = slots[sid]
-    let settlement = Settlement.handler(answer)
-    var options = command["option"] ?? .null
+    let settlement = Settlement.handler(done)
+    var options = options
     if options == .null { options = .object(JSONObject()) }
     guard case .object = options else {
       let problem = BridgeError(.invalidParameter, "options must be an object")
       return settle(settlement, .failure(problem), label: slot.labels[aid])
     }
-    if let refusal = refusal(slot, aid) { return settle(settlement, .failure(refusal), label: slot.labels[aid]) }
-    dispatch(slot, aid, options, settlement, callback: nil, sink: nil)
+    if let refusal = refusal(slot, aid, within: permissions) {
+      return settle(settlement, .failure(refusal), label: slot.labels[aid])
+    }
+    let streams = slot.definition.actions[aid].streams != nil
+    dispatch(slot, aid, options, settlement, callback: nil, sink: streams ? sink : nil)
   }
 
   /// A new document replaced the page: the listeners it had are gone.

@@ -2,8 +2,8 @@ import Glibc
 import CWebKitGTK
 import NBridgePlugin
 
-/// Where the page may go: the app's own scheme and the manifest's `allowNavigation` origins
-/// load in the window; a link to anything else (`https:`, `mailto:`, ...) opens with `xdg-open`.
+/// Where the page may go: the app's own scheme and the manifest's `allowNavigation` and `remote`
+/// origins load in the window; a link to anything else (`https:`, `mailto:`, ...) opens with `xdg-open`.
 extension AppWindow {
   /// Decides a navigation (`decision` 0) or a new window (1) to `uri`; true lets it load here.
   func allows(decision: Int32, navigation: Int32, userGesture: Bool, uri: String) -> Bool {
@@ -11,7 +11,7 @@ extension AppWindow {
     let scheme = uri.prefix { $0 != ":" }.lowercased()
     if ["about", "data", "blob"].contains(scheme) { return decision == 0 }
     let web = scheme == "http" || scheme == "https"
-    if web && options.allowNavigation.contains(Self.origin(of: uri)) { return true }
+    if web && (options.allowNavigation.contains(Self.origin(of: uri)) || isRemote(Self.origin(of: uri))) { return true }
     // An http(s) frame that is not the user following a link (an iframe, a redirect) may load:
     // it gets no nbridge. A link, a form, a new window or another scheme leaves the app.
     let leaving = decision == 1 || navigation == 0 || navigation == 1 || !web

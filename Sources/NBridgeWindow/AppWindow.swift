@@ -17,6 +17,8 @@ final class AppWindow: PageHost {
   let entryPath: String
   /// A secret only the app's own top frame knows: page messages without it do no work.
   let token = RandomID.hex(byteCount: 16)
+  /// The manifest's `remote` origins, each with a token of its own (`AppWindow+Remote.swift`).
+  var remotePages: [RemotePage] = []
   var window: UnsafeMutableRawPointer?
   var view: UnsafeMutableRawPointer?
   /// The WebKitWebContext, with the app's website data manager.
@@ -47,6 +49,7 @@ final class AppWindow: PageHost {
     nbw_context_register_scheme(context, Self.scheme, onSchemeRequest, me)
     let manager = nbw_content_manager_new()
     nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")
+    addRemotePages(context: context, manager: manager)
     _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
     _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
@@ -188,18 +191,18 @@ final class AppWindow: PageHost {
 
   func message(_ text: String, reply: UnsafeMutableRawPointer?) {
     guard let reply else { return }
-    guard text.hasPrefix(token) else {
+    guard let (body, permissions) = sender(of: text) else {
       return nbw_reply(reply, "0permission_denied\nnbridge: this frame is not the app's own page")
     }
-    runtime.pageMessage(text.dropFirst(token.count)) { answer in nbw_reply(reply, answer) }
+    runtime.pageMessage(body, permissions: permissions) { answer in nbw_reply(reply, answer) }
   }
 
   func wkBridgeMessage(_ text: String) {
-    guard text.hasPrefix(token) else {
+    guard let (body, permissions) = sender(of: text) else {
       runtime.report(2, "nbridge app: ignored a WKBridge message from a frame that is not the app's own page")
       return
     }
-    runtime.wkBridgeMessage(String(text.dropFirst(token.count)))
+    runtime.wkBridgeMessage(String(body), permissions: permissions)
   }
 }
 

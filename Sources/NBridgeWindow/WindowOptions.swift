@@ -1,3 +1,5 @@
+import NBridgePlugin
+
 /// How `nbridge app` shows an app: the page, the window, and the automation flags.
 package struct WindowOptions: Sendable {
   /// The page's HTML file.
@@ -17,6 +19,8 @@ package struct WindowOptions: Sendable {
   package var exitAfterScript = false
   /// Origins (`https://example.com`) the page may navigate to inside the window.
   package var allowNavigation: [String] = []
+  /// `https` origins whose pages get `nbridge`, each with its permissions (`remote`).
+  package var remote: [RemoteOrigin] = []
 
   /// Options for the page at `page`, titled `title`.
   package init(page: String, title: String) {

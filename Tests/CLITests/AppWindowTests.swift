@@ -79,6 +79,9 @@ import Testing
     #expect(result["value"] as? String == "value1")
     #expect(result["id"] as? String == "dev.nbridge.pagetest")
     #expect(result["rejected"] as? String == "invalid_action_name")
+    // No global nBridge without `pageProtocol: "nbridgekit"`: WKBridgeKit's own nbridge.js takes
+    // the Android path when it finds one.
+    #expect(result["nBridge"] as? String == "undefined")
     #expect(
       (result["cleared"] as? [String: Any])?["cleared"] as? [String] == [
         "moduleCache", "diskCache", "memoryCache", "cookies",

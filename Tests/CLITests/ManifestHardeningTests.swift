@@ -142,4 +142,29 @@ import Testing
     try dir.write("app/nbridge.json", #"{"id": "\#(id)"}"#)
     expectRefused(try run(), #"field "id""#)
   }
+
+  /// `remote` (issue 33, item 6): https origins only, each permission among the app's, given
+  /// once; `pageProtocol` one of its two names. Each is a usage error naming the field.
+  @Test(arguments: [
+    (#""remote": [{"origin": "http://127.0.0.1:8080", "permissions": []}]"#, #"field "remote[0].origin" must be an https origin"#),
+    (#""remote": [{"origin": "https://example.com/app", "permissions": []}]"#, #"field "remote[0].origin""#),
+    (#""remote": [{"origin": "https://example.com"}]"#, #"field "remote[0].permissions" must be an array"#),
+    (#""remote": [{"origin": "https://example.com", "permissions": [], "paths": []}]"#, #"unknown field "remote[0].paths""#),
+    (
+      #""remote": [{"origin": "https://a.example", "permissions": []}, {"origin": "https://A.example", "permissions": []}]"#,
+      #"field "remote[1].origin": "https://a.example" is listed twice"#
+    ),
+    (#""remote": [{"origin": "https://example.com", "permissions": ["pasteboard"]}]"#, #"remote[0].permissions[0]: "pasteboard" is not among the app's "permissions""#),
+    (#""pageProtocol": "android""#, #"field "pageProtocol" must be "wkbridgekit" or "nbridgekit", got "android""#),
+  ])
+  func aBadRemoteOrPageProtocolIsAUsageErrorNamingIt(_ field: String, _ words: String) throws {
+    try dir.write("app/nbridge.json", #"{"id": "dev.test.remote", "permissions": ["storage"], \#(field)}"#)
+    expectRefused(try run(), words)
+  }
+
+  @Test func anUnknownRemotePermissionIsRefusedWithoutAppPermissions() throws {
+    try dir.write(
+      "app/nbridge.json", #"{"id": "dev.test.remote", "remote": [{"origin": "https://example.com", "permissions": ["storage", "clipboard"]}]}"#)
+    expectRefused(try run(), #"remote[0].permissions[1]: unknown permission "clipboard""#)
+  }
 }

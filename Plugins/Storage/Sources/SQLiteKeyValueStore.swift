@@ -27,9 +27,14 @@ final class SQLiteKeyValueStore: KeyValueStore {
   /// The WAL size (frames, i.e. pages) from which the writer thread checkpoints: SQLite's own default.
   static let checkpointFrames: Int32 = 1000
 
-  /// Opens (creating if needed) the database at `path`; a file that is not an SQLite
-  /// database, or that cannot be opened, throws `unavailable` naming it.
-  init(path: String) throws {
+  /// The table of plain values.
+  static let plainTable = "entries"
+  /// The table of secure values (`SealedValue` text, never plaintext).
+  static let secureTable = "secure_entries"
+
+  /// Opens (creating if needed) the database at `path` and its `table` (one of the two above);
+  /// a file that is not an SQLite database, or that cannot be opened, throws `unavailable` naming it.
+  init(path: String, table: String = plainTable) throws {
     self.path = path
     do {
       let writeConnection = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds)
@@ -42,17 +47,17 @@ final class SQLiteKeyValueStore: KeyValueStore {
         try writeConnection.execute(
           """
           PRAGMA synchronous=NORMAL;
-          CREATE TABLE IF NOT EXISTS entries (
+          CREATE TABLE IF NOT EXISTS \(table) (
             grp TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (grp, key)
           ) WITHOUT ROWID;
           """)
       }
-      writer = try Writes(writeConnection)
+      writer = try Writes(writeConnection, table: table)
       let loopConnection = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds)
       var prepared: Loop?
       try Self.retryingWhenBusy {
         try loopConnection.execute("PRAGMA synchronous=NORMAL")
-        prepared = try Loop(loopConnection)
+        prepared = try Loop(loopConnection, table: table)
       }
       walSize = loopConnection.trackWALSize()
       loop = prepared!
@@ -133,11 +138,11 @@ final class SQLiteKeyValueStore: KeyValueStore {
     let keys: SQLiteStatement
     let writes: Writes
 
-    init(_ connection: SQLiteConnection) throws(SQLiteError) {
+    init(_ connection: SQLiteConnection, table: String) throws(SQLiteError) {
       self.connection = connection
-      get = try connection.prepare("SELECT value FROM entries WHERE grp = ?1 AND key = ?2")
-      keys = try connection.prepare("SELECT key FROM entries WHERE grp = ?1 ORDER BY key")
-      writes = try Writes(connection)
+      get = try connection.prepare("SELECT value FROM \(table) WHERE grp = ?1 AND key = ?2")
+      keys = try connection.prepare("SELECT key FROM \(table) WHERE grp = ?1 ORDER BY key")
+      writes = try Writes(connection, table: table)
     }
 
     /// Runs a read, mapping SQLite errors to `unavailable`.
@@ -160,14 +165,14 @@ final class SQLiteKeyValueStore: KeyValueStore {
     let remove: SQLiteStatement
     let clear: SQLiteStatement
 
-    init(_ connection: SQLiteConnection) throws(SQLiteError) {
+    init(_ connection: SQLiteConnection, table: String) throws(SQLiteError) {
       self.connection = connection
       begin = try connection.prepare("BEGIN IMMEDIATE")
       commit = try connection.prepare("COMMIT")
       rollback = try connection.prepare("ROLLBACK")
-      set = try connection.prepare("INSERT OR REPLACE INTO entries (grp, key, value) VALUES (?1, ?2, ?3)")
-      remove = try connection.prepare("DELETE FROM entries WHERE grp = ?1 AND key = ?2")
-      clear = try connection.prepare("DELETE FROM entries WHERE grp = ?1")
+      set = try connection.prepare("INSERT OR REPLACE INTO \(table) (grp, key, value) VALUES (?1, ?2, ?3)")
+      remove = try connection.prepare("DELETE FROM \(table) WHERE grp = ?1 AND key = ?2")
+      clear = try connection.prepare("DELETE FROM \(table) WHERE grp = ?1")
     }
 
     /// One `BEGIN IMMEDIATE` transaction (the write lock up front, so it cannot fail half-way on a lock).

@@ -47,7 +47,10 @@ final class StorageEngine {
   static let fileName = "storage.sqlite"
 
   /// An engine for the database at `path`, opened on first use with `openStore`.
-  init(path: String, openStore: @escaping @Sendable (String) throws -> any KeyValueStore = SQLiteKeyValueStore.init) {
+  init(
+    path: String,
+    openStore: @escaping @Sendable (String) throws -> any KeyValueStore = { try SQLiteKeyValueStore(path: $0) }
+  ) {
     self.path = path
     self.openStore = openStore
   }
@@ -55,25 +58,31 @@ final class StorageEngine {
   private static var engines: [String: Weak] = [:]
   private struct Weak { weak var engine: StorageEngine? }
 
-  /// The engine of `dataDirectory`, shared by every plugin of this process that uses it.
-  static func shared(dataDirectory: String) -> StorageEngine {
+  /// The engine of `dataDirectory`'s plain values, or of its secure ones (another table of the
+  /// same file), shared by every plugin of this process that uses it.
+  static func shared(dataDirectory: String, secure: Bool = false) -> StorageEngine {
     let path = dataDirectory.hasSuffix("/") ? dataDirectory + fileName : dataDirectory + "/" + fileName
-    if let engine = engines[path]?.engine { return engine }
-    let engine = StorageEngine(path: path)
+    let name = secure ? path + "#secure" : path
+    if let engine = engines[name]?.engine { return engine }
+    let table = secure ? SQLiteKeyValueStore.secureTable : SQLiteKeyValueStore.plainTable
+    let engine = StorageEngine(path: path) { try SQLiteKeyValueStore(path: $0, table: table) }
     engines = engines.filter { $0.value.engine != nil }
-    engines[path] = Weak(engine: engine)
+    engines[name] = Weak(engine: engine)
     return engine
+  }
+
+  /// The stored text of `key` in `group` (JSON, or a sealed value in the secure table), or nil.
+  func text(forKey key: String, group: String) throws -> String? {
+    switch pending.lookup(key: key, group: group) {
+    case .json(let text): text
+    case .absent: nil
+    case .unknown: try openedStore().value(forKey: key, group: group)
+    }
   }
 
   /// The value of `key` in `group`, or nil when there is none.
   func value(forKey key: String, group: String) throws -> JSONValue? {
-    let json: String?
-    switch pending.lookup(key: key, group: group) {
-    case .json(let text): json = text
-    case .absent: json = nil
-    case .unknown: json = try openedStore().value(forKey: key, group: group)
-    }
-    guard let json else { return nil }
+    guard let json = try text(forKey: key, group: group) else { return nil }
     do {
       return try JSONValue(parsing: json)
     } catch {

@@ -39,6 +39,15 @@ public enum StorageLimits {
     return group
   }
 
+  /// Whether the call is about secure values: absent or null is false, else a Boolean.
+  static func secure(_ value: JSONValue?) throws -> Bool {
+    guard let value, !value.isNull else { return false }
+    guard case .bool(let secure) = value else {
+      throw BridgeError.invalidParameter("secure", "must be a boolean when given (got \(value.kindName))")
+    }
+    return secure
+  }
+
   /// The JSON text of the value to store, within the limit.
   static func valueJSON(_ value: JSONValue?) throws -> String {
     guard let value else {

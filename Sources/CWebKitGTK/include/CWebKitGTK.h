@@ -57,6 +57,9 @@ void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data);
 
 /// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
 void *nbw_context_new(const char *data_dir, const char *cache_dir);
+/// webkit_web_context_allow_tls_certificate_for_host with the PEM certificate in `pem_file`
+/// (g_tls_certificate_new_from_file); 0, or -1 with *error set (free it).
+int nbw_context_allow_certificate(void *context, const char *pem_file, const char *host, char **error);
 /// Called once when an asynchronous job ends: NULL, or the error message.
 typedef void (*nbw_done_cb)(const char *error, void *data);
 /// webkit_website_data_manager_clear of the context's data manager: its memory and disk caches

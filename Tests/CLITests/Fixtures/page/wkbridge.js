@@ -5,4 +5,4 @@ let rejected;
 try { await nbridge.callToNative('app', 'noSuchAction', {}); } catch (code) { rejected = code; }
 // WKBridgeKit's sample page's "clear cache" button.
 const cleared = await nbridge.callToNative('app', 'clearCache', {});
-return { value, id: info.id, rejected, cleared };
+return { value, id: info.id, rejected, cleared, nBridge: typeof nBridge };

@@ -1,0 +1,256 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge bundle`: the sample app as a .deb, an .rpm and a portable archive, checked with the
+/// distribution's own tools (dpkg-deb, lintian, desktop-file-validate, appstreamcli, rpm, apt-get).
+@Suite(.serialized) struct BundleTests {
+  static let sample = SampleAppTests.root + "/www"
+  static let deb = "nbridge-sample_1.0.0_amd64.deb"
+  static let rpm = "nbridge-sample-1.0.0-1.x86_64.rpm"
+  static let tar = "nbridge-sample-1.0.0-x86_64.tar.gz"
+  /// The same time for every bundle, so two bundles of the same input compare byte for byte.
+  static let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+
+  /// Bundles `app` into `out` with `arguments` appended; the run's status and output.
+  static func bundle(
+    _ app: String, out: String, _ arguments: [String] = [], environment: [String: String?] = epoch
+  ) throws -> (status: Int32, stdout: String, stderr: String) {
+    try NBridgeBinary.run(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 300)
+  }
+
+  /// Runs a tool to its end.
+  static func tool(_ name: String, _ arguments: [String], environment: [String: String?] = [:]) throws -> (
+    status: Int32, stdout: String, stderr: String
+  ) {
+    try ChildProcess.run(name, arguments, environment: environment, timeout: 300)
+  }
+
+  /// The payload's files (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
+  static func debFiles(_ listing: String) -> [String] {
+    listing.split(separator: "\n").filter { $0.hasPrefix("-") }.compactMap { line in
+      line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
+    }.sorted()
+  }
+
+  /// One bundle of the sample checked by each format's tools, and a second one of the same input:
+  /// byte-identical.
+  @Test func sampleBundleHoldsTheLayoutPassesTheValidatorsAndIsReproducible() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle")
+    let r = try Self.bundle(Self.sample, out: dir.path)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("wrote \(dir.path)/\(Self.deb)"), "\(r.stdout)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(names == [Self.rpm, Self.tar, Self.deb].sorted())
+
+    let listing = try Self.tool("dpkg-deb", ["-c", dir.file(Self.deb)])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    let files = Self.debFiles(listing.stdout)
+    for expected in [
+      "/usr/bin/nbridge-sample", "/usr/lib/dev.nbridge.sample/nbridge-sample",
+      "/usr/lib/dev.nbridge.sample/app/index.html", "/usr/lib/dev.nbridge.sample/app/nbridge.json",
+      "/usr/share/applications/dev.nbridge.sample.desktop",
+      "/usr/share/icons/hicolor/scalable/apps/dev.nbridge.sample.svg",
+      "/usr/share/metainfo/dev.nbridge.sample.metainfo.xml", "/usr/share/doc/nbridge-sample/copyright",
+    ] {
+      #expect(files.contains(expected), "\(expected) missing from \(files)")
+    }
+    #expect(listing.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
+
+    let info = try Self.tool("dpkg-deb", ["-f", dir.file(Self.deb), "Depends"])
+    #expect(info.stdout.contains("libjavascriptcoregtk-4.1-0"), "\(info.stdout)")
+    #expect(info.stdout.contains("libwebkit2gtk-4.1-0"), "a page app needs WebKitGTK: \(info.stdout)")
+    #expect(!info.stdout.contains("swift"), "\(info.stdout)")
+
+    let lintian = try Self.tool("lintian", ["--no-tag-display-limit", dir.file(Self.deb)])
+    let errors = (lintian.stdout + lintian.stderr).split(separator: "\n").filter { $0.hasPrefix("E:") }
+    #expect(errors.isEmpty, "lintian: \(lintian.stdout)")
+
+    let tree = dir.file("tree")
+    #expect(try Self.tool("dpkg-deb", ["-x", dir.file(Self.deb), tree]).status == 0)
+    let desktopPath = tree + "/usr/share/applications/dev.nbridge.sample.desktop"
+    let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
+    #expect(desktop.contains("\nExec=nbridge-sample %u\n"), "\(desktop)")
+    #expect(desktop.contains("\nIcon=dev.nbridge.sample\n"), "\(desktop)")
+    #expect(desktop.contains("\nCategories=Utility;\n"), "\(desktop)")
+    #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    let validated = try Self.tool("desktop-file-validate", [desktopPath])
+    #expect(validated.status == 0 && validated.stdout.isEmpty, "\(validated.stdout)\(validated.stderr)")
+    let appstream = try Self.tool(
+      "appstreamcli", ["validate", "--no-net", tree + "/usr/share/metainfo/dev.nbridge.sample.metainfo.xml"])
+    #expect(appstream.status == 0, "\(appstream.stdout)\(appstream.stderr)")
+
+    let rpmList = try Self.tool("rpm", ["-qlp", dir.file(Self.rpm)])
+    #expect(rpmList.status == 0, "\(rpmList.stderr)")
+    let rpmFiles = rpmList.stdout.split(separator: "\n").map(String.init).filter { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: tree + path, isDirectory: &isFolder) && !isFolder.boolValue
+    }.sorted()
+    #expect(rpmFiles == files, "rpm: \(rpmList.stdout)")
+    let requires = try Self.tool("rpm", ["-qp", "--requires", dir.file(Self.rpm)])
+    #expect(requires.stdout.contains("libwebkit2gtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
+    #expect(requires.stdout.contains("libjavascriptcoregtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
+
+    let again = try Self.bundle(Self.sample, out: dir.file("again"))
+    #expect(again.status == 0, "\(again.stderr)")
+    for name in [Self.deb, Self.rpm, Self.tar] {
+      let first = FileManager.default.contents(atPath: dir.file(name))
+      #expect(
+        first != nil && first == FileManager.default.contents(atPath: dir.file("again/" + name)), "\(name) differs")
+    }
+  }
+
+  @Test func portableArchiveRunsTheSampleFromTheFolderItIsUnpackedIn() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-tar")
+    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let unpacked = dir.file("somewhere else")
+    try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+    #expect(try Self.tool("tar", ["-xzf", dir.file(Self.tar), "-C", unpacked]).status == 0)
+    let top = unpacked + "/nbridge-sample-1.0.0"
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    let run = try Self.tool(
+      top + "/bin/nbridge-sample", ["run", top + "/lib/dev.nbridge.sample/app/index.js"], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(
+      run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample', name: 'nbridge Sample', version: '1.0.0'"),
+      "\(run.stdout)")
+    let version = try Self.tool(top + "/bin/nbridge-sample", ["--version"], environment: env)
+    #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
+  }
+
+  /// Installs the .deb with apt-get (the tests run as root, as in CI), runs the installed command
+  /// with no Swift on PATH or LD_LIBRARY_PATH, then removes it: none of its files stay.
+  @Test func installedDebRunsWithoutSwiftAndLeavesNothingWhenRemoved() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-apt")
+    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "deb"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(Self.deb)]).stdout)
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-sample"], environment: apt) }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(Self.deb)], environment: apt)
+    #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+    #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/nbridge-sample"))
+
+    let ldd = try Self.tool("ldd", ["/usr/lib/dev.nbridge.sample/nbridge-sample"])
+    #expect(ldd.status == 0 && !ldd.stdout.contains("libswift") && !ldd.stdout.contains("not found"), "\(ldd.stdout)")
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    let run = try Self.tool(
+      "/usr/bin/nbridge-sample", ["run", "/usr/lib/dev.nbridge.sample/app/index.js"], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample'"), "\(run.stdout)")
+    #expect(run.stdout.contains("First launch: stored a glossary of 4 words."), "\(run.stdout)")
+
+    // The launcher with no argument opens the window, whose class is the desktop entry's StartupWMClass.
+    let xvfb = try XvfbServer()
+    defer { xvfb.stop() }
+    env["DISPLAY"] = xvfb.display
+    let window = try ChildProcess("/usr/bin/nbridge-sample", [], environment: env)
+    defer { window.stop() }
+    let id = try WindowLifecycleTests.window("^nbridge Sample$", display: xvfb.display)
+    let wmClass = try Self.tool("xprop", ["-id", id, "WM_CLASS"], environment: ["DISPLAY": xvfb.display])
+    #expect(wmClass.stdout.contains(#""nbridge-sample", "Nbridge-sample""#), "\(wmClass.stdout)")
+    let desktop = try String(contentsOfFile: "/usr/share/applications/dev.nbridge.sample.desktop", encoding: .utf8)
+    #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    window.stop()
+
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
+    #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
+  }
+
+  /// A headless app with a URL scheme and a PNG icon: the launcher runs its script, hands a URL in
+  /// its scheme over intact as the launch URL and other arguments as `nbridge.args`; the desktop
+  /// entry claims the scheme; the icon goes to its size's folder.
+  @Test func headlessAppWithURLSchemeGetsTheURLAndItsIconAtItsSize() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-url")
+    try dir.write(
+      "notes/nbridge.json",
+      #"{"id": "com.example.notes", "name": "Notes", "version": "2.1~rc1", "description": "Notes kept in a file", "urlSchemes": ["notesapp"], "bundle": {"icon": "icon.png", "categories": ["Office"]}}"#
+    )
+    try dir.write(
+      "notes/index.js",
+      "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n"
+    )
+    try FileManager.default.copyItem(
+      atPath: SampleAppTests.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
+    let r = try Self.bundle(dir.file("notes"), out: dir.file("out"), ["--format", "tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let unpacked = dir.file("unpacked")
+    try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+    #expect(try Self.tool("tar", ["-xzf", dir.file("out/notes-2.1~rc1-x86_64.tar.gz"), "-C", unpacked]).status == 0)
+    let top = unpacked + "/notes-2.1~rc1"
+    #expect(FileManager.default.fileExists(atPath: top + "/share/icons/hicolor/48x48/apps/com.example.notes.png"))
+    let desktopPath = top + "/share/applications/com.example.notes.desktop"
+    let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
+    #expect(
+      desktop.contains("\nExec=notes %u\n") && desktop.contains("\nMimeType=x-scheme-handler/notesapp;\n"), "\(desktop)"
+    )
+    #expect(desktop.contains("\nCategories=Office;\n"), "\(desktop)")
+    let validated = try Self.tool("desktop-file-validate", [desktopPath])
+    #expect(validated.status == 0 && validated.stdout.isEmpty, "\(validated.stdout)")
+    let appstream = try Self.tool(
+      "appstreamcli", ["validate", "--no-net", top + "/share/metainfo/com.example.notes.metainfo.xml"])
+    #expect(appstream.status == 0, "\(appstream.stdout)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    let url = "notesapp://open?id=7&title=a%20b#top"
+    let opened = try Self.tool(top + "/bin/notes", [url], environment: env)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    #expect(opened.stdout.contains(#"launch={"url":"\#(url)"} args=[]"#), "\(opened.stdout)")
+    let plain = try Self.tool(top + "/bin/notes", ["hello", "two words"], environment: env)
+    #expect(plain.stdout.contains(#"launch=null args=["hello","two words"]"#), "\(plain.stdout)\(plain.stderr)")
+  }
+
+  /// `nbridge bundle --self`: nbridge's own .deb installs /usr/bin/nbridge, which (with no Swift
+  /// on PATH) makes an app with `init`, runs it and bundles it; removing it leaves nothing.
+  @Test func nbridgesOwnDebInitsRunsAndBundlesAnAppWithoutSwift() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    try #require(!FileManager.default.fileExists(atPath: "/usr/bin/nbridge"), "an nbridge is installed here already")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-self")
+    let r = try NBridgeBinary.run(
+      ["bundle", "--self", "--format", "deb", "--out", dir.path], environment: Self.epoch, timeout: 300)
+    #expect(r.status == 0, "\(r.stderr)")
+    let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".deb") })
+    #expect(deb.hasPrefix("nbridge_") && deb.hasSuffix("_amd64.deb"), "\(deb)")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(deb)]).stdout)
+    #expect(files.contains("/usr/bin/nbridge"), "\(files)")
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge"], environment: apt) }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: apt)
+    #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    env["HOME"] = dir.file("home")
+    func nbridge(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+      try ChildProcess.run("/usr/bin/nbridge", arguments, environment: env, directory: dir.path, timeout: 300)
+    }
+    let made = try nbridge(["init", "notes"])
+    #expect(made.status == 0, "\(made.stderr)")
+    let run = try nbridge(["run", "notes/www/index.js"])
+    #expect(run.status == 0 && run.stdout == "Hello from notes (launch #1)\n", "\(run.stdout)\(run.stderr)")
+    let bundled = try nbridge(["bundle", "notes/www", "--format", "deb,tar", "--out", "packages"])
+    #expect(bundled.status == 0, "\(bundled.stderr)")
+    let packages = (try? FileManager.default.contentsOfDirectory(atPath: dir.file("packages")).sorted()) ?? []
+    #expect(packages == ["notes-0.1.0-x86_64.tar.gz", "notes_0.1.0_amd64.deb"], "\(packages)")
+
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+}

@@ -1,0 +1,31 @@
+"""Serves a folder over HTTPS on 127.0.0.1 and a free port, for nbridge's remote-page tests.
+
+Usage: https_pages.py CERT KEY FOLDER. Prints "port N" on its first line, then one line
+"request PATH" per request.
+"""
+import functools
+import ssl
+import sys
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+    def do_GET(self):
+        print("request " + self.path, flush=True)
+        super().do_GET()
+
+
+def main():
+    cert, key, folder = sys.argv[1:4]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=folder))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    print("port %d" % server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+main()
