@@ -88,4 +88,21 @@ import Testing
     #expect(try desktop.stored("fromForeign") == "null")
     #expect(try desktop.stored("fromForeign2") == "null")
   }
+
+  @Test func aNewWindowOfTheAppsOriginOpensAsAPopup() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("window-open.js"), "--exit-after-script"],
+      environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("link ready", timeout: 60), "\(app.stdout)\n\(app.stderr)")
+    let display = desktop.xvfb.display
+    let main = try WindowLifecycleTests.window("Page Test", display: display)
+    _ = try WindowLifecycleTests.xdotool(["mousemove", "--window", main, "320", "240", "click", "1"], display: display)
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    let result = AppWindowTests.json(app.stdout)
+    #expect((result["fromPopup"] as? [String: Any])?["from"] as? String == "/popup.html", "\(app.stdout)\n\(app.stderr)")
+    // The app's own page stayed where it was: the link opened a window of its own.
+    #expect(result["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html", "\(app.stdout)")
+  }
 }
