@@ -105,4 +105,19 @@ import Testing
     // The app's own page stayed where it was: the link opened a window of its own.
     #expect(result["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html", "\(app.stdout)")
   }
+
+  @Test func aPopupsBackButtonGoesBack() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("popup-nav.js"), "--exit-after-script"],
+      environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("at a,b", timeout: 60), "\(app.stdout)\n\(app.stderr)")
+    let popup = try WindowLifecycleTests.window("Popup Nav", display: desktop.xvfb.display)
+    // The back button is the first at the left of the header bar.
+    _ = try WindowLifecycleTests.xdotool(
+      ["mousemove", "--window", popup, "22", "22", "click", "1"], display: desktop.xvfb.display)
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    #expect(AppWindowTests.json(app.stdout)["navLog"] as? [String] == ["a", "b", "a"], "\(app.stdout)")
+  }
 }
