@@ -130,10 +130,14 @@ final class FetchDaemon {
     return schedules
   }
 
+  /// The longest wait before a failed wake-up is tried again: the longest fetch interval (365
+  /// days), so a record edited by hand cannot overflow the arithmetic on it.
+  static let maxRetryInterval: Double = 365 * 86_400
+
   /// A schedule from its record's text; nil when it is not one.
   static func parse(_ text: String) -> Schedule? {
     guard let json = try? JSONValue(parsing: text), let id = json["id"]?.stringValue,
-      let at = json["at"]?.numberValue, let command = json["command"]?.arrayValue?.compactMap(\.stringValue),
+      let at = json["at"]?.numberValue.flatMap({ Int64(exactly: $0.rounded()) }), let command = json["command"]?.arrayValue?.compactMap(\.stringValue),
       !command.isEmpty
     else { return nil }
     var variables: [String: String] = [:]
@@ -141,7 +145,7 @@ final class FetchDaemon {
       if let text = value.stringValue { variables[name] = text }
     }
     return Schedule(
-      id: id, at: Int64(at), interval: max(json["interval"]?.numberValue ?? 600, 1), command: command,
+      id: id, at: at, interval: min(max(json["interval"]?.numberValue ?? 600, 1), maxRetryInterval), command: command,
       environment: variables, log: json["log"]?.stringValue)
   }
 

@@ -17,6 +17,25 @@ extension JSONValue {
     self = try parser.parseDocument()
   }
 
+  /// Parses a call's options: like `init(parsingUTF16:)`, but a string that is not well-formed
+  /// UTF-16 (a lone surrogate, raw or escaped) is an error naming its path instead of U+FFFD,
+  /// so two different keys can never become one.
+  package init(parsingOptionsUTF16 units: UnsafeBufferPointer<UInt16>) throws(JSONSyntaxError) {
+    var parser = JSONParser<UTF16>(units, wellFormed: true)
+    self = try parser.parseDocument()
+  }
+
+  /// Parses a call's options from UTF-8 text (a page's message); lone surrogates are refused as
+  /// by `init(parsingOptionsUTF16:)`.
+  package init(parsingOptions text: String) throws(JSONSyntaxError) {
+    var text = text
+    let result: Result<JSONValue, JSONSyntaxError> = text.withUTF8 { bytes in
+      var parser = JSONParser<UTF8>(bytes, wellFormed: true)
+      do throws(JSONSyntaxError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+    }
+    self = try result.get()
+  }
+
   /// The compact JSON text of this value, as `JSON.stringify` writes it.
   public var jsonText: String {
     var writer = JSONWriter<UInt8>()
@@ -33,14 +52,45 @@ extension JSONValue {
   }
 }
 
-/// JSON text that could not be parsed.
+/// JSON text that could not be parsed, or a value in it that a call's options may not hold.
 public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
   /// Offset, in code units, of the character that stopped the parser.
   public var offset: Int
   /// What was expected there.
   public var reason: String
+  /// The text is JSON, but a value in it is refused (a lone surrogate, nesting too deep): `reason`
+  /// then says what a value must be, and `path` where it is.
+  package var refusesValue = false
+  /// Where the parser was, innermost last: object keys and array positions.
+  var components: [CodingPathComponent] = []
+
+  /// An error at `offset`.
+  package init(offset: Int, reason: String, refusesValue: Bool = false) {
+    self.offset = offset
+    self.reason = reason
+    self.refusesValue = refusesValue
+  }
+
+  /// Where the parser was, as a script author writes it (`value.a[2]`; `options` at the top).
+  package var path: String { formatCodingPath(components.reversed().map(\.key)) }
+
   /// A one-line description.
-  public var description: String { "invalid JSON at offset \(offset): \(reason)" }
+  public var description: String {
+    refusesValue ? "\"\(path)\" \(reason)" : "invalid JSON at offset \(offset): \(reason)"
+  }
+}
+
+/// One step of a path: an object's key or an array's position.
+enum CodingPathComponent: Sendable {
+  case key(String)
+  case index(Int)
+
+  var key: any CodingKey {
+    switch self {
+    case .key(let name): AnyCodingKey(stringValue: name)
+    case .index(let i): AnyCodingKey(intValue: i)
+    }
+  }
 }
 
 /// A recursive-descent parser over a buffer of code units of one Unicode encoding.
@@ -50,8 +100,13 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
   var index = 0
   var scratch: [Unit] = []
   var depth = 0
+  /// Whether a lone surrogate is an error rather than U+FFFD.
+  let wellFormed: Bool
 
-  init(_ input: UnsafeBufferPointer<Unit>) { self.input = input }
+  init(_ input: UnsafeBufferPointer<Unit>, wellFormed: Bool = false) {
+    self.input = input
+    self.wellFormed = wellFormed
+  }
 
   mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
     let value = try parseValue()
@@ -98,7 +153,10 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
 
   mutating func enter() throws(JSONSyntaxError) {
     depth += 1
-    if depth > 512 { throw JSONSyntaxError(offset: index, reason: "nesting deeper than 512 levels") }
+    if depth > BridgeLimits.maxDepth {
+      let reason = wellFormed ? "nests deeper than" : "nesting deeper than"
+      throw JSONSyntaxError(offset: index, reason: "\(reason) \(BridgeLimits.maxDepth) levels", refusesValue: wellFormed)
+    }
   }
 
   mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
@@ -116,7 +174,10 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
       skipSpace()
       guard peek() == 0x3A else { throw fail("':'") }
       index += 1
-      let value = try parseValue()
+      let value: JSONValue
+      do throws(JSONSyntaxError) { value = try parseValue() } catch {
+        throw error.inside(.key(key))
+      }
       // JSON.stringify never writes a key twice; text that does keeps both, lookups see the first.
       object.appendUnchecked(key: key, value: value)
       skipSpace()
@@ -136,7 +197,9 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     skipSpace()
     if peek() == 0x5D { index += 1; return .array(elements) }
     while true {
-      elements.append(try parseValue())
+      do throws(JSONSyntaxError) { elements.append(try parseValue()) } catch {
+        throw error.inside(.index(elements.count))
+      }
       skipSpace()
       switch peek() {
       case 0x2C: index += 1
@@ -155,7 +218,7 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
       if c == 0x22 {
         let slice = UnsafeBufferPointer(rebasing: input[start..<index])
         index += 1
-        return makeString(slice)
+        return try makeString(slice, at: start)
       }
       if c == 0x5C || c < 0x20 { break }
       index += 1
@@ -167,6 +230,9 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
       switch c {
       case 0x22:
         index += 1
+        if wellFormed, Unit.bitWidth == 16 {
+          try scratch.withUnsafeBufferPointer { (units) throws(JSONSyntaxError) in try checkSurrogates(units, at: start) }
+        }
         return String(decoding: scratch, as: Encoding.self)
       case 0x5C:
         index += 1
@@ -191,6 +257,7 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
               index = save
             }
           }
+          if wellFormed, (0xD800..<0xE000).contains(code) { throw loneSurrogate(UInt16(code), at: index - 6) }
           let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
           if let encoded = Encoding.encode(scalar) { scratch.append(contentsOf: encoded) }
         default: throw fail("a valid escape")
@@ -207,7 +274,7 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
   /// Decodes code units; ASCII-only UTF-16 (most keys and many values) is copied byte by byte,
   /// which is several times faster than the generic transcoding path.
   @inline(__always)
-  func makeString(_ units: UnsafeBufferPointer<Unit>) -> String {
+  func makeString(_ units: UnsafeBufferPointer<Unit>, at start: Int) throws(JSONSyntaxError) -> String {
     if Unit.bitWidth == 16 {
       var ascii = true
       for unit in units where unit >= 0x80 {
@@ -220,8 +287,30 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
           return units.count
         }
       }
+      if wellFormed { try checkSurrogates(units, at: start) }
     }
     return String(decoding: units, as: Encoding.self)
+  }
+
+  /// Throws at the first surrogate in UTF-16 `units` that is not half of a pair.
+  func checkSurrogates(_ units: UnsafeBufferPointer<Unit>, at start: Int) throws(JSONSyntaxError) {
+    var i = 0
+    while i < units.count {
+      let unit = UInt32(units[i])
+      i += 1
+      guard unit & 0xF800 == 0xD800 else { continue }
+      if unit < 0xDC00, i < units.count, UInt32(units[i]) & 0xFC00 == 0xDC00 {
+        i += 1
+      } else {
+        throw loneSurrogate(UInt16(unit), at: start + i - 1)
+      }
+    }
+  }
+
+  func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONSyntaxError {
+    let hex = String(unit, radix: 16, uppercase: true)
+    return JSONSyntaxError(
+      offset: offset, reason: "must be well-formed UTF-16 (it holds a lone surrogate, U+\(hex))", refusesValue: true)
   }
 
   mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
@@ -365,5 +454,14 @@ struct JSONWriter<Unit: FixedWidthInteger & UnsignedInteger> {
       ascii(JSONWriter.hexDigits.utf8Start[Int(unit & 0xF)])
     default: out.append(Unit(truncatingIfNeeded: unit))
     }
+  }
+}
+
+extension JSONSyntaxError {
+  /// The error seen from the enclosing array or object: `component` is where it was.
+  func inside(_ component: CodingPathComponent) -> JSONSyntaxError {
+    var error = self
+    error.components.append(component)
+    return error
   }
 }

@@ -55,28 +55,38 @@ private func decodeScalar<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ pa
   case is Double.Type:
     guard case .number(let n) = value else { throw mismatch(path, "number", value) }
     return n as! T
-  case is Int.Type:
-    return try integer(Int.self, value, path) as! T
-  case is Int64.Type:
-    return try integer(Int64.self, value, path) as! T
-  case is Int32.Type:
-    return try integer(Int32.self, value, path) as! T
-  case is UInt64.Type:
-    return try integer(UInt64.self, value, path) as! T
-  case is UInt.Type:
-    return try integer(UInt.self, value, path) as! T
+  case is Int.Type: return try integer(Int.self, value, path) as! T
+  case is Int64.Type: return try integer(Int64.self, value, path) as! T
+  case is Int32.Type: return try integer(Int32.self, value, path) as! T
+  case is Int16.Type: return try integer(Int16.self, value, path) as! T
+  case is Int8.Type: return try integer(Int8.self, value, path) as! T
+  case is UInt.Type: return try integer(UInt.self, value, path) as! T
+  case is UInt64.Type: return try integer(UInt64.self, value, path) as! T
+  case is UInt32.Type: return try integer(UInt32.self, value, path) as! T
+  case is UInt16.Type: return try integer(UInt16.self, value, path) as! T
+  case is UInt8.Type: return try integer(UInt8.self, value, path) as! T
   case is Float.Type:
     guard case .number(let n) = value else { throw mismatch(path, "number", value) }
+    guard Float(n).isFinite else {
+      throw BridgeError.invalidParameter(formatCodingPath(path), "must be a number within ±\(Float.greatestFiniteMagnitude) (got \(n))")
+    }
     return Float(n) as! T
   default:
     return try T(from: ValueDecoder(value: value, codingPath: path))
   }
 }
 
+/// An integer field: a whole number that `I` holds exactly, else `invalid_parameter` naming the field and the
+/// range (beyond ±2^53 a double no longer holds every whole number, so that is where the range ends).
 private func integer<I: FixedWidthInteger>(_ type: I.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> I {
   guard case .number(let n) = value else { throw mismatch(path, "integer", value) }
-  guard n == n.rounded(), let i = I(exactly: n) else {
-    throw BridgeError.invalidParameter(formatCodingPath(path), "must be an integer in range (got \(n))")
+  let safe: Double = 9_007_199_254_740_991
+  guard n == n.rounded(), abs(n) <= safe, let i = I(exactly: n) else {
+    let low = I.min == 0 ? "0" : Double(I.min) < -safe ? "-9007199254740991" : "\(I.min)"
+    let high = Double(I.max) > safe ? "9007199254740991" : "\(I.max)"
+    let got = n == n.rounded() ? NumberText.javaScript(n) : "\(n)"
+    throw BridgeError.invalidParameter(
+      formatCodingPath(path), "must be a whole number from \(low) to \(high) (got \(got))")
   }
   return i
 }

@@ -13,7 +13,7 @@ enum ErrorReport {
       case let name = js.toString(js.property(object, "name")),
       name == "SyntaxError" || JSValueIsNumber(js.ref, js.property(object, "nbridgeColumn"))
     {
-      let line = Int(JSValueToNumber(js.ref, lineValue, nil))
+      let line = Int(saturating: JSValueToNumber(js.ref, lineValue, nil))
       let url = js.toString(js.property(object, "sourceURL"))
       let message = js.toString(js.property(object, "message"))
       var text = "\(prefix) \(name): \(message)\n    at \(url):\(line)"
@@ -24,8 +24,8 @@ enum ErrorReport {
           let sourceLine = String(lines[line - 1])
           text += "\n\n    \(sourceLine)"
           if let columnValue = js.property(object, "nbridgeColumn"), JSValueIsNumber(js.ref, columnValue) {
-            let column = Int(JSValueToNumber(js.ref, columnValue, nil))
-            text += "\n    " + String(repeating: " ", count: max(0, column)) + "^"
+            let column = Int(saturating: JSValueToNumber(js.ref, columnValue, nil))
+            text += "\n    " + String(repeating: " ", count: min(max(0, column), sourceLine.count)) + "^"
           } else if let token = quotedToken(in: message), let column = offset(of: token, in: sourceLine) {
             text += "\n    " + String(repeating: " ", count: column) + "^"
           }

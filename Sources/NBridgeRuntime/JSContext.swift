@@ -167,6 +167,21 @@ final class JSContext {
     return try JSONValue(parsingUTF16: UnsafeBufferPointer(start: chars, count: length))
   }
 
+  /// Parses a call's options, a JS string of JSON text, straight from its UTF-16 buffer: at most
+  /// `BridgeLimits.maxTextLength` code units, and strings must be well-formed UTF-16.
+  func parseOptions(_ value: JSValueRef) throws(BridgeError) -> JSONValue {
+    guard let s = JSValueToStringCopy(ref, value, nil) else { return .null }
+    defer { JSStringRelease(s) }
+    let length = JSStringGetLength(s)
+    guard length <= BridgeLimits.maxTextLength else { throw BridgeError.optionsTooLong(length) }
+    guard let chars = JSStringGetCharactersPtr(s) else { return .null }
+    do {
+      return try JSONValue(parsingOptionsUTF16: UnsafeBufferPointer(start: chars, count: length))
+    } catch {
+      throw BridgeError(optionsParsing: error)
+    }
+  }
+
   /// Makes a function object that calls `callback`.
   func function(_ name: String, _ callback: JSObjectCallAsFunctionCallback) -> JSObjectRef {
     let n = name.makeJSString()

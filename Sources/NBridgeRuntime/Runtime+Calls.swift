@@ -19,11 +19,9 @@ extension Runtime {
     let options: JSONValue
     if let json {
       do {
-        options = try js.parseJSONString(json)
+        options = try js.parseOptions(json)
       } catch {
-        settle(
-          settlement, .failure(BridgeError(.invalidParameter, "options are not JSON: \(error)")),
-          label: slot.labels[aid])
+        settle(settlement, .failure(error), label: slot.labels[aid])
         return promise
       }
     } else {

@@ -42,7 +42,7 @@ extension Runtime {
   }
 
   /// What `bridge.js` is built from, asked for when it first loads (not at every start): each
-  /// service with its actions and events, the error codes and the messages of the bridge's errors.
+  /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
   func bridgeTables() -> JSONValue {
     var services: [JSONValue] = []
     for slot in slots {
@@ -55,7 +55,7 @@ extension Runtime {
       ])
     }
     let (codes, messages) = BridgeMessages.prelude
-    return ["services": .array(services), "codes": codes, "messages": messages]
+    return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]
   }
 
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
@@ -100,9 +100,9 @@ func withRuntime(
 
 private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let fd = Int32(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let fd = Int32(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     // The console's level (0 debug ... 3 error), for the log viewer.
-    let level = args.count > 2 ? LogLevel(rawValue: Int(JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
+    let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
     runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
     return nil
   }
@@ -136,7 +136,7 @@ private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv,
 private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    if id.isFinite { runtime.clearJSTimer(Int(id)) }
+    runtime.clearJSTimer(Int(saturating: id))
     return nil
   }
 }
@@ -150,7 +150,7 @@ private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, arg
 
 private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let code = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
     guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
@@ -163,9 +163,9 @@ private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
 
 private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let sid = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let sid = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let event = runtime.js.toString(args[1])
-    let count = Int(JSValueToNumber(runtime.js.ref, args[2], nil))
+    let count = Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))
     if runtime.slots.indices.contains(sid) { runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count) }
     return nil
   }

@@ -69,7 +69,7 @@ private let logTags = LogLevel.allCases.map { Array($0.tag.utf8) }
 let nativeLog: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let ref = runtime.js.ref
-    let level = LogLevel(rawValue: Int(JSValueToNumber(ref, args[0], nil))) ?? .info
+    let level = LogLevel(rawValue: Int(saturating: JSValueToNumber(ref, args[0], nil))) ?? .info
     guard let message = JSValueToStringCopy(ref, args[1], nil) else { return nil }
     defer { JSStringRelease(message) }
     guard let stack = JSValueToStringCopy(ref, argc > 2 ? args[2] : JSValueMakeUndefined(ref), nil) else { return nil }

@@ -341,7 +341,7 @@ extension Runtime {
 let nativeEvaluateModuleBody: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     try runtime.evaluateModuleBody(
-      Int(JSValueToNumber(runtime.js.ref, args[0], nil)), context: runtime.js.object(args[1]))
+      Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil)), context: runtime.js.object(args[1]))
     return nil
   }
 }

@@ -10,8 +10,15 @@ extension Runtime {
   /// `host`: the window the page is in when it is not the app's main page (a popup);
   /// `permissions`: a remote page's (nil for the app's own page).
   func nBridgeKitMessage(_ message: String, from host: PageHost?, permissions: Set<String>?) {
-    guard case .object(let command)? = try? JSONValue(parsing: message), let promiseId = command["promiseId"],
-      promiseId != .null
+    // Parsed as a headless call's options are (size limit, lone surrogates refused); a command
+    // refused for what it holds is still answered, when its promiseId can be read.
+    var refusal: BridgeError?
+    var parsed: JSONValue?
+    do throws(BridgeError) { parsed = try BridgeError.pageOptions(Substring(message)) } catch {
+      refusal = error
+      parsed = message.utf8.count <= BridgeLimits.maxTextLength ? try? JSONValue(parsing: message) : nil
+    }
+    guard case .object(let command)? = parsed, let promiseId = command["promiseId"], promiseId != .null
     else {
       // NBridgeKit logs such a command and drops it: without a promiseId nothing can be answered.
       return emitOutput(2, "nbridge: nBridge.callFromWeb: not a command with a promiseId: \(message.prefix(200))\n")
@@ -26,6 +33,10 @@ extension Runtime {
         let code = JSONValue.string(error.code.rawValue).jsonText
         (host ?? page)?.evaluateInPage("nbridge.finallyResolvePromise(\(id), \(code), \(detail.jsonText))")
       }
+    }
+    if let refusal {
+      let message = refusal.message.hasPrefix("\"option.") ? "\"" + refusal.message.dropFirst(8) : refusal.message
+      return answer(.failure(BridgeError(refusal.code, "nBridge: \(message)")))
     }
     guard case .string(let service)? = command["service"], case .string(let action)? = command["action"] else {
       return answer(.failure(BridgeError(.invalidParameter, "nBridge: \"service\" and \"action\" must be strings")))

@@ -40,6 +40,7 @@ extension Runtime {
     let (codes, messages) = BridgeMessages.prelude
     let shared: JSONValue = [
       "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
+      "limits": BridgeLimits.json,
       "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
       "nBridge": .bool(configuration.manifest.pageProtocol == .nbridgekit),
     ]
@@ -128,11 +129,8 @@ extension Runtime {
     }
     var options = JSONValue.object(JSONObject())
     if !json.isEmpty {
-      do {
-        options = try JSONValue(parsing: String(json))
-      } catch {
-        let problem = BridgeError(.invalidParameter, "options are not JSON: \(error)")
-        return settle(settlement, .failure(problem), label: slot.labels[aid])
+      do throws(BridgeError) { options = try BridgeError.pageOptions(json) } catch {
+        return settle(settlement, .failure(error), label: slot.labels[aid])
       }
     }
     dispatch(slot, aid, options, settlement, callback: nil, sink: sink)

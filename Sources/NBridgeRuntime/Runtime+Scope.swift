@@ -112,7 +112,7 @@ extension Runtime {
 private let scopedSettleCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    runtime.settleScoped(id: id.isFinite ? Int(id) : 0, text: runtime.js.toString(args[1]))
+    runtime.settleScoped(id: Int(saturating: id), text: runtime.js.toString(args[1]))
     return nil
   }
 }

@@ -256,8 +256,8 @@ private let testDoneCallback: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
   let args = NativeArguments(count: argc, values: argv)
   _ = BridgeActor.assumeIsolated { () -> NativeResult in
     guard let runtime = Runtime.current else { return NativeResult() }
-    let passed = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
-    let failed = Int(JSValueToNumber(runtime.js.ref, args[1], nil))
+    let passed = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
+    let failed = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))
     runtime.testDone?(passed, failed)
     return NativeResult()
   }
@@ -292,7 +292,7 @@ private let clearTestTimerCallback: JSObjectCallAsFunctionCallback = { ctx, _, _
   _ = BridgeActor.assumeIsolated { () -> NativeResult in
     guard let runtime = Runtime.current else { return NativeResult() }
     let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    if id.isFinite { runtime.clearTestTimer(Int(id)) }
+    runtime.clearTestTimer(Int(saturating: id))
     return NativeResult()
   }
   return nil

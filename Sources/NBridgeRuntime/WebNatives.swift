@@ -38,7 +38,7 @@ private let randomFill: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
 /// `digest(kind, input, output)`: writes the SHA digest of `input` into `output`; returns whether it did.
 private let digest: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let kind = Int(JSValueToNumber(runtime.js.ref, args[0], nil))
+    let kind = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     guard let input = typedBytes(runtime.js, args[1]), let output = typedBytes(runtime.js, args[2]) else {
       return JSValueMakeBoolean(runtime.js.ref, false)
     }
@@ -85,7 +85,7 @@ private let legacyDecode: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, ar
     let bytes = UnsafeRawBufferPointer(typedBytes(js, args[1]) ?? UnsafeMutableRawBufferPointer(start: nil, count: 0))
     let charset = js.toString(args[0])
     let fatal = JSValueToBoolean(js.ref, args[3])
-    let kind = Int(JSValueToNumber(js.ref, args[4], nil))
+    let kind = Int(saturating: JSValueToNumber(js.ref, args[4], nil))
     let decoded: (units: [UInt16], used: Int)?
     if kind == 0 {
       decoded = LegacyDecoder.decode(charset: charset, bytes: bytes, flush: JSValueToBoolean(js.ref, args[2]), fatal: fatal)

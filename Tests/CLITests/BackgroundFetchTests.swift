@@ -199,6 +199,33 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: dir.file("xdg_data_home/nbridge/apps/dev.nbridge.fetchtest/background.json")))
   }
 
+  @Test func anIntervalPastTheMaximumIsRefusedAndASavedOneIsBroughtWithinIt() throws {
+    let entry = try app("nbridge.background.addListener('fetch', () => 'noData');")
+    let set = try dir.write(
+      "app/set.js",
+      """
+      for (const interval of [1e16, 9.2e15, 31536001, 31536000]) {
+        console.log(await nbridge.background.setMinimumFetchInterval({ interval })
+          .then((s) => s.interval, (e) => e.code + ': ' + e.message));
+      }
+      """)
+    let r = try NBridgeBinary.run(["run", set], environment: env)
+    #expect(r.status == 0, "\(r.stderr)")
+    let refusal = "invalid_parameter: background.setMinimumFetchInterval: \"interval\" must be at most 31536000 seconds (365 days)"
+    #expect(
+      r.stdout.split(separator: "\n") == [
+        "\(refusal) (got 10000000000000000)", "\(refusal) (got 9200000000000000)", "\(refusal) (got 31536001)", "31536000",
+      ])
+    // A background.json written by hand (or by an nbridge without the limit): its interval is
+    // brought within the limit, and a fetch's backoff arithmetic on it does not overflow.
+    let saved = dir.file("xdg_data_home/nbridge/apps/dev.nbridge.fetchtest/background.json")
+    try #"{"interval": 9.2e15, "backoff": {"level": 0}, "nextID": 1, "history": []}"#.write(toFile: saved, atomically: true, encoding: .utf8)
+    let fetched = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    #expect(fetched.status == 0, "\(fetched.stderr)")
+    #expect(try status()["interval"] as? Int == 31_536_000)
+    #expect(try secondsToNextFetch() == 2 * 31_536_000)
+  }
+
   @Test func simulateFetchOfAnAppThatIsNotRunningExitsOne() throws {
     try app("")
     let r = try NBridgeBinary.run(["simulate", "fetch", dir.file("app")], environment: env)

@@ -45,6 +45,14 @@ import Testing
     #expect(r.stderr.contains("Uncaught Error: fatal"))
   }
 
+  @Test func aThrownObjectWithAnyLineOrColumnIsReportedWithoutCrashing() throws {
+    for (line, column) in [("Infinity", "1"), ("1e300", "0"), ("NaN", "-Infinity"), ("1", "1e12")] {
+      let r = try run("throw { name: 'SyntaxError', message: 'forged', line: \(line), nbridgeColumn: \(column) };")
+      #expect(r.status == 1, "line \(line), column \(column): \(r.stderr)")
+      #expect(r.stderr.hasPrefix("Uncaught SyntaxError: forged"), "\(r.stderr)")
+    }
+  }
+
   @Test func onerrorReturningTrueCancels() throws {
     let r = try run(
       """

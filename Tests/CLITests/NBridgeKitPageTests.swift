@@ -40,6 +40,10 @@ import Testing
     #expect(detail?["code"] as? String == "invalid_parameter")
     #expect((detail?["message"] as? String)?.hasPrefix("preference.setInt: \"value\" must be a whole number") == true)
     #expect((result["intOfBoolean"] as? [String: Any])?["code"] as? String == "invalid_parameter")
+    // Parsed as every call's options are: a lone surrogate is refused naming the field.
+    let lone = result["loneSurrogateError"] as? [String: Any]
+    #expect(lone?["code"] as? String == "invalid_parameter", "\(r.stdout)")
+    #expect((lone?["message"] as? String)?.hasPrefix("nBridge: \"key\" must be well-formed UTF-16") == true, "\(r.stdout)")
     #expect(result["remove"] as? String == "")
     #expect(result["afterRemove"] as? String == "gone")
     #expect(result["appId"] as? String == "dev.nbridge.nbridgekitpage")

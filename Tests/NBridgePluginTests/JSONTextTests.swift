@@ -32,4 +32,50 @@ import Testing
     let value = try JSONValue(parsing: #"{"z":1,"a":2,"m":3}"#)
     #expect(value.objectValue?.keys == ["z", "a", "m"])
   }
+
+  /// Parses `text` as a call's options would be (from UTF-16, lone surrogates refused).
+  private func options(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    let units = Array(text.utf16)
+    return try units.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) in
+      try JSONValue(parsingOptionsUTF16: buffer)
+    }
+  }
+
+  @Test func optionsRefuseALoneSurrogateAndNameWhereItIs() throws {
+    #expect(try options(#"{"k":"\ud83d\ude00"}"#) == ["k": "😀"])
+    for (text, path) in [
+      (#"{"key":"\ud800"}"#, "key"), (#"{"value":{"a":["ok","x\udbff"]}}"#, "value.a[1]"),
+      (#"{"v":"\udc00\ud800"}"#, "v"), (#"{"v":"\ud800\u0041"}"#, "v"),
+    ] {
+      do {
+        _ = try options(text)
+        Issue.record("\(text) was accepted")
+      } catch {
+        #expect(error.refusesValue && error.path == path, "\(text): \(error)")
+        #expect(error.reason.hasPrefix("must be well-formed UTF-16"))
+      }
+    }
+    // Raw lone surrogates (not escaped) in the UTF-16 text are refused the same way.
+    let raw: [UInt16] = Array(#"{"name":"a"#.utf16) + [0xDBFF] + Array(#""}"#.utf16)
+    let error = raw.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+      do throws(JSONSyntaxError) { _ = try JSONValue(parsingOptionsUTF16: buffer) } catch { return error }
+      return nil
+    }
+    #expect(error?.path == "name")
+    // Plain parsing (files) keeps replacing them with U+FFFD.
+    #expect(try JSONValue(parsing: #""\ud800""#) == "\u{FFFD}")
+  }
+
+  @Test func optionsNestedPastTheLimitNameThePath() {
+    let text = String(repeating: #"{"a":"#, count: BridgeLimits.maxDepth) + "1" + String(repeating: "}", count: BridgeLimits.maxDepth)
+    #expect(throws: Never.self) { try options(text) }
+    let deeper = #"{"v":["# + text + "]}"
+    do {
+      _ = try options(deeper)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.refusesValue)
+      #expect(error.description.hasPrefix(#""v[0].a.a"#) && error.description.hasSuffix("nests deeper than 512 levels"))
+    }
+  }
 }

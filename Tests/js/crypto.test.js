@@ -37,6 +37,26 @@ test('getRandomValues fills integer arrays in place, refuses floats and more tha
   assert.throws(() => crypto.getRandomValues(new Uint8Array(65537)), 'QuotaExceededError');
 });
 
+test('getRandomValues over 65536 bytes throws a QuotaExceededError, as WPT getRandomValues.any.js checks', () => {
+  for (const ctor of [Int8Array, Uint16Array, Int32Array, BigUint64Array, Uint8ClampedArray]) {
+    let thrown;
+    try {
+      crypto.getRandomValues(new ctor(65536 / ctor.BYTES_PER_ELEMENT + 1));
+    } catch (e) {
+      thrown = e;
+    }
+    assert(thrown !== undefined, ctor.name + ': did not throw');
+    assert.equal(thrown.constructor, QuotaExceededError, ctor.name);
+    assert(thrown instanceof DOMException, ctor.name + ': a DOMException');
+    assert.equal(thrown.name, 'QuotaExceededError');
+    assert.equal(thrown.code, 22);
+    assert('quota' in thrown && 'requested' in thrown, 'quota and requested are attributes');
+    assert.equal(thrown.quota, null);
+    assert.equal(thrown.requested, null);
+  }
+  assert.equal(crypto.getRandomValues(new Uint8Array(65536)).length, 65536);
+});
+
 test('randomUUID gives distinct version 4 UUIDs', () => {
   const seen = new Set();
   for (let i = 0; i < 100; i++) {

@@ -37,3 +37,14 @@ test('a delay converts with ToNumber first', async () => {
 test('String(console) is [object console], as in a page', () => {
   assert.equal(String(console), '[object console]');
 });
+
+test('clearing a timer id no timer can have (1e300, -1e300, NaN, Infinity) is a no-op', async () => {
+  let fired = 0;
+  setTimeout(() => fired++, 1);
+  for (const id of [1e300, -1e300, NaN, Infinity, -Infinity, 2 ** 63, 'x']) {
+    clearTimeout(id);
+    clearInterval(id);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(fired, 1);
+});

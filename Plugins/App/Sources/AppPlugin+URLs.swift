@@ -50,8 +50,11 @@ extension AppPlugin {
   }
 }
 
-/// `{url}`: a URL with a scheme.
+/// `{url}`: a URL with a scheme, at most `maxBytes`, without control characters (it is handed to
+/// another process as an argument, and on to another app).
 struct URLOptions: Decodable {
+  /// The longest URL, in bytes of UTF-8 (well under the 128 KiB a single argument may be).
+  static let maxBytes = 32 * 1024
   let url: String
 
   init(from decoder: any Decoder) throws {
@@ -59,8 +62,12 @@ struct URLOptions: Decodable {
     guard let url = try? fields.decode(String.self, forKey: .url) else {
       throw BridgeError.invalidParameter("url", "must be a string")
     }
+    _ = try BridgeLimits.text(url, field: "url", maxBytes: Self.maxBytes)
     guard let colon = url.firstIndex(of: ":"), colon > url.startIndex else {
       throw BridgeError.invalidParameter("url", "must be a URL with a scheme, got \"\(url)\"")
+    }
+    if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      throw BridgeError.invalidParameter("url", "must not contain control characters (percent-encode them)")
     }
     self.url = url
   }

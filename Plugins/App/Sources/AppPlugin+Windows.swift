@@ -38,21 +38,25 @@ extension AppPlugin {
   ]
 }
 
-/// `openWindow`'s options: `{url, title?, navigation?}` (navigation defaults to true).
+/// `openWindow`'s options: `{url, title?, navigation?}` (navigation defaults to true). The url is
+/// held to `openURL`'s limits; the title to 1 KiB, without control characters.
 struct OpenWindowOptions: Decodable {
+  /// The longest title, in bytes of UTF-8.
+  static let maxTitleBytes = 1024
   let url: String
   let title: String?
   let navigation: Bool
 
   init(from decoder: any Decoder) throws {
     let fields = try decoder.container(keyedBy: Field.self)
-    guard let url = try? fields.decode(String.self, forKey: .url), !url.isEmpty else {
-      throw BridgeError.invalidParameter("url", "must be a non-empty string")
-    }
-    self.url = url
+    url = try URLOptions(from: decoder).url
     if fields.contains(.title), try !fields.decodeNil(forKey: .title) {
       guard let title = try? fields.decode(String.self, forKey: .title) else {
         throw BridgeError.invalidParameter("title", "must be a string")
+      }
+      _ = try BridgeLimits.text(title, field: "title", maxBytes: Self.maxTitleBytes)
+      if title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        throw BridgeError.invalidParameter("title", "must not contain control characters")
       }
       self.title = title
     } else {

@@ -71,8 +71,13 @@ struct SettingsOptions: Decodable {
   private enum Field: String, CodingKey { case type }
 }
 
-/// `share({text, url?, title?})`.
+/// `share({text, url?, title?})`: handed to the mail composer as one `mailto:` argument, so
+/// the text is at most 16 KiB, the URL 32 KiB and the title (the subject) 1 KiB of UTF-8.
 struct ShareOptions: Decodable {
+  /// The longest text, in bytes of UTF-8 (percent-encoded, it stays under an argument's 128 KiB).
+  static let maxTextBytes = 16 * 1024
+  /// The longest title, in bytes of UTF-8.
+  static let maxTitleBytes = 1024
   let text: String
   let url: String?
   let title: String?
@@ -98,6 +103,9 @@ struct ShareOptions: Decodable {
     }
     url = try optional(.url)
     title = try optional(.title)
+    _ = try BridgeLimits.text(text, field: "text", maxBytes: Self.maxTextBytes)
+    if let url { _ = try BridgeLimits.text(url, field: "url", maxBytes: URLOptions.maxBytes) }
+    if let title { _ = try BridgeLimits.text(title, field: "title", maxBytes: Self.maxTitleBytes) }
   }
 
   private enum Field: String, CodingKey { case text, url, title }

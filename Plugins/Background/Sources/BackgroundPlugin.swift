@@ -71,9 +71,21 @@ public final class BackgroundPlugin: Plugin {
   }
 }
 
-/// `beginTask`'s options: `{name?}`.
+/// `beginTask`'s options: `{name?}`, the name at most `maxNameBytes` (it is kept while the task is
+/// open and printed when the budget ends it).
 struct BeginTaskOptions: Decodable {
+  /// The longest task name, in bytes of UTF-8.
+  static let maxNameBytes = 256
   var name: String?
+
+  init(from decoder: any Decoder) throws {
+    let fields = try decoder.container(keyedBy: Field.self)
+    name = try fields.decodeIfPresent(String.self, forKey: .name).map { (name) throws(BridgeError) in
+      try BridgeLimits.text(name, field: "name", maxBytes: Self.maxNameBytes)
+    }
+  }
+
+  private enum Field: String, CodingKey { case name }
 }
 
 /// `beginTask`'s result: `{id}`.

@@ -37,7 +37,9 @@ struct FetchStore: Sendable {
   func load(warn: (String) -> Void) -> FetchState {
     guard let text = POSIX.readText(path) else { return FetchState() }
     do {
-      return try JSONValueDecoder().decode(FetchState.self, from: JSONValue(parsing: text))
+      var state = try JSONValueDecoder().decode(FetchState.self, from: JSONValue(parsing: text))
+      state.interval = state.interval.map(FetchInterval.clamped)
+      return state
     } catch {
       warn("ignoring \(path): \(error)")
       return FetchState()

@@ -2,6 +2,19 @@ import NBridgePlugin
 
 /// The most action buttons one notification may carry (desktops show few; GNOME shows three).
 let maximumActions = 8
+/// The limits on what a notification carries, in bytes of UTF-8 (`data`: of its JSON text). Each
+/// is kept in the data dir and sent to the desktop, so none may be unbounded.
+enum NotificationLimits {
+  static let titleBytes = 1024
+  static let bodyBytes = 16 * 1024
+  static let idBytes = 256
+  static let dataBytes = 64 * 1024
+  static let actionIDBytes = 256
+  static let actionTitleBytes = 256
+  /// The most schedules pending at once, iOS's 64 (each is kept in one file rewritten on every
+  /// change); replacing one by its id does not count.
+  static let pending = 64
+}
 /// The shortest repeat interval, so a typo cannot flood the desktop and the data dir.
 let minimumInterval: Int64 = 100
 
@@ -16,7 +29,7 @@ struct ShowOptions: Decodable, Sendable {
   /// The notification to deliver now, or `invalid_parameter` naming the field.
   func validated(now: Int64, makeID: () -> String) throws -> StoredNotification {
     try StoredNotification(
-      id: validID(id, makeID), title: validTitle(title), body: body, data: data ?? .null,
+      id: validID(id, makeID), title: validTitle(title), body: validBody(body), data: validData(data),
       actions: validActions(actions), at: now)
   }
 }
@@ -53,7 +66,7 @@ struct ScheduleOptions: Decodable, Sendable {
       due = now + interval
     }
     return try StoredNotification(
-      id: validID(id, makeID), title: validTitle(title), body: body, data: data ?? .null,
+      id: validID(id, makeID), title: validTitle(title), body: validBody(body), data: validData(data),
       actions: validActions(actions), at: due, every: interval)
   }
 }
@@ -65,13 +78,23 @@ struct CancelOptions: Decodable, Sendable {
 
 private func validTitle(_ title: String) throws -> String {
   guard !title.isEmpty else { throw BridgeError.invalidParameter("title", "must be a non-empty string") }
-  return title
+  return try BridgeLimits.text(title, field: "title", maxBytes: NotificationLimits.titleBytes)
+}
+
+private func validBody(_ body: String) throws -> String {
+  try BridgeLimits.text(body, field: "body", maxBytes: NotificationLimits.bodyBytes)
+}
+
+private func validData(_ data: JSONValue?) throws -> JSONValue {
+  guard let data else { return .null }
+  _ = try BridgeLimits.jsonText(data, field: "data", maxBytes: NotificationLimits.dataBytes)
+  return data
 }
 
 private func validID(_ id: String?, _ makeID: () -> String) throws -> String {
   guard let id else { return makeID() }
   guard !id.isEmpty else { throw BridgeError.invalidParameter("id", "must be a non-empty string") }
-  return id
+  return try BridgeLimits.text(id, field: "id", maxBytes: NotificationLimits.idBytes)
 }
 
 private func validActions(_ actions: [NotificationButton]?) throws -> [NotificationButton] {
@@ -90,6 +113,9 @@ private func validActions(_ actions: [NotificationButton]?) throws -> [Notificat
     guard !action.title.isEmpty else {
       throw BridgeError.invalidParameter("actions[\(index)].title", "must be a non-empty string")
     }
+    _ = try BridgeLimits.text(action.id, field: "actions[\(index)].id", maxBytes: NotificationLimits.actionIDBytes)
+    _ = try BridgeLimits.text(
+      action.title, field: "actions[\(index)].title", maxBytes: NotificationLimits.actionTitleBytes)
   }
   return actions
 }

@@ -23,7 +23,7 @@ public final class NotificationPlugin: Plugin {
         summary: "Delivers a notification at a time, after a delay, or every interval; kept across runs."
       ) { (plugin, options: ScheduleOptions, _) in
         let notification = try options.validated(now: plugin.context.wallClockMilliseconds, makeID: RandomID.uuid)
-        await plugin.service.schedule(notification)
+        try await plugin.service.schedule(notification)
         return ["id": .string(notification.id)] as JSONValue
       },
       Action(

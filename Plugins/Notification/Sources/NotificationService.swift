@@ -39,8 +39,13 @@ final class NotificationService {
     await deliver(notification)
   }
 
-  /// Adds (or replaces, by id) a pending schedule; returns once it is saved.
-  func schedule(_ notification: StoredNotification) async {
+  /// Adds (or replaces, by id) a pending schedule; returns once it is saved. `unavailable` when
+  /// `NotificationLimits.pending` are pending already.
+  func schedule(_ notification: StoredNotification) async throws {
+    if pending[notification.id] == nil, pending.count >= NotificationLimits.pending {
+      throw BridgeError.unavailable(
+        "\(NotificationLimits.pending) notifications are pending already, the most there may be (cancel one first)")
+    }
     pending[notification.id] = notification
     arm(notification)
     await store.save(pendingList, to: store.pendingPath)

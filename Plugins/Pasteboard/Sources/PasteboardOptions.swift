@@ -32,10 +32,7 @@ struct SetStringOptions: Decodable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     string = try container.decode(String.self, forKey: .string)
     name = try container.decodeIfPresent(PasteboardName.self, forKey: .name)
-    if string.utf8.count > maxTextBytes {
-      throw BridgeError.invalidParameter(
-        "string", "must be at most 16 MiB of UTF-8 (got \(string.utf8.count) bytes)")
-    }
+    _ = try BridgeLimits.text(string, field: "string", maxBytes: maxTextBytes)
   }
 
   private enum CodingKeys: String, CodingKey { case string, name }

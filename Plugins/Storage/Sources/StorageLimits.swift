@@ -20,10 +20,7 @@ public enum StorageLimits {
     guard case .string(let key) = value, !key.isEmpty else {
       throw BridgeError.invalidParameter(field, "must be a non-empty string" + got(value))
     }
-    guard key.utf8.count <= maxKeyBytes else {
-      throw BridgeError.invalidParameter(field, "must be at most \(maxKeyBytes) bytes of UTF-8 (got \(key.utf8.count))")
-    }
-    return key
+    return try BridgeLimits.text(key, field: field, maxBytes: maxKeyBytes)
   }
 
   /// The group: the default one when absent or null, else a non-empty string within the limit.
@@ -32,11 +29,7 @@ public enum StorageLimits {
     guard case .string(let group) = value, !group.isEmpty else {
       throw BridgeError.invalidParameter("group", "must be a non-empty string when given" + got(value))
     }
-    guard group.utf8.count <= maxGroupBytes else {
-      throw BridgeError.invalidParameter(
-        "group", "must be at most \(maxGroupBytes) bytes of UTF-8 (got \(group.utf8.count))")
-    }
-    return group
+    return try BridgeLimits.text(group, field: "group", maxBytes: maxGroupBytes)
   }
 
   /// Whether the call is about secure values: absent or null is false, else a Boolean.
@@ -53,12 +46,7 @@ public enum StorageLimits {
     guard let value else {
       throw BridgeError.invalidParameter("value", "is required (undefined cannot be stored; store null instead)")
     }
-    let json = value.jsonText
-    guard json.utf8.count <= maxValueBytes else {
-      throw BridgeError.invalidParameter(
-        "value", "must be at most \(maxValueBytes) bytes as JSON text (got \(json.utf8.count))")
-    }
-    return json
+    return try BridgeLimits.jsonText(value, field: "value", maxBytes: maxValueBytes)
   }
 
   private static func got(_ value: JSONValue) -> String {

@@ -24,38 +24,205 @@
   const makeError = (code, message) => new NBridgeError(code, message);
   const reject = (code, message) => Promise.reject(new NBridgeError(code, message));
 
-  // ---------------------------------------------------------------- option checks
-  // Returns a message naming the first value JSON cannot carry, or undefined.
-  function problem(v, path, seen) {
+  // ---------------------------------------------------------------- options to JSON
+  // Options are read once, into a plain copy that JSON.stringify then writes: a getter or a Proxy
+  // trap runs once, and what was checked is what is sent. The limits (BridgeLimits in Swift) are
+  // checked as the value is read, before any work a claimed size would cost: an array's or a typed
+  // array's length is weighed against what is left of the budget before its elements are read, so
+  // a sparse array of length 2**32-1 costs one read. A call never throws: whatever goes wrong
+  // while reading the options (a throwing getter or trap, a revoked Proxy, the stack running out)
+  // rejects with invalid_parameter naming the path.
+  const { maxDepth, maxValues, maxTextLength } = internal.limits;
+
+  // A value the options may not hold: its path (keys and positions below the options) and why.
+  // Told apart from what a script throws by a WeakSet: `instanceof` on a thrown revoked Proxy throws.
+  const refusals = new WeakSet();
+  class Refusal {
+    constructor(path, reason) {
+      this.path = path;
+      this.reason = reason;
+      refusals.add(this);
+    }
+  }
+  const isRefusal = (e) => refusals.has(e);
+  function formatPath(path) {
+    let s = '';
+    for (const k of path) s += typeof k === 'number' ? '[' + k + ']' : s ? '.' + k : k;
+    // A path 512 levels deep is mostly repetition; keep both ends.
+    if (s.length > 300) s = s.slice(0, 150) + '…' + s.slice(-100);
+    return s || 'options';
+  }
+  const describe = (e) => {
+    try {
+      return String(e).slice(0, 200);
+    } catch {
+      return 'an exception';
+    }
+  };
+  const tooMany = (n) => 'holds ' + n + ' values; the options may hold at most ' + maxValues + ' in all';
+  const tooLong = 'makes the options longer than their limit of ' + maxTextLength + ' characters';
+
+  // The reading of one call's options below the top level, made when the first nested value is
+  // met: budgets left, and the containers being read with their keys (stack[0] is the options
+  // object; path[i] is where stack[i + 1] was found).
+  function Walk(options, values) {
+    this.values = values;
+    this.text = 0;
+    this.stack = [options];
+    this.path = [];
+  }
+  function refuse(w, key, reason) {
+    const path = w.path.slice();
+    path.push(key);
+    throw new Refusal(path, reason);
+  }
+  // `out[k] = v`, except that a key "__proto__" is an own property as in the value read.
+  function put(out, k, v) {
+    if (k === '__proto__') {
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    } else out[k] = v;
+  }
+
+  // The JSON-ready copy of `v`, found under `key` in the container on top of `w.stack`;
+  // undefined where JSON.stringify leaves the value out.
+  function copy(w, v, key) {
     switch (typeof v) {
       case 'string':
+        if ((w.text -= v.length) < 0) refuse(w, key, tooLong);
+        return v;
+      case 'number':
+        if (v - v !== 0) refuse(w, key, 'must be a finite number (got ' + v + ')');
+        return v;
       case 'boolean':
       case 'undefined':
-        return undefined;
-      case 'number':
-        return isFinite(v) ? undefined : '"' + path + '" must be a finite number (got ' + v + ')';
+        return v;
       case 'function':
-        return '"' + path + '" must not be a function';
+        return refuse(w, key, 'must not be a function');
       case 'symbol':
-        return '"' + path + '" must not be a symbol';
+        return refuse(w, key, 'must not be a symbol');
       case 'bigint':
-        return '"' + path + '" must not be a BigInt';
+        return refuse(w, key, 'must not be a BigInt');
     }
-    if (v === null || typeof v.toJSON === 'function') return undefined;
-    if (seen.indexOf(v) >= 0) return '"' + path + '" contains a cycle';
-    seen.push(v);
-    let found;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length && !found; i++) found = problem(v[i], path + '[' + i + ']', seen);
-    } else {
-      for (const k in v) {
-        if (!hasOwn.call(v, k)) continue;
-        found = problem(v[k], path ? path + '.' + k : k, seen);
-        if (found) break;
+    return v === null ? null : copyObject(w, v, key);
+  }
+
+  const ObjectPrototype = Object.prototype;
+  function copyObject(w, v, key) {
+    const base = w.path.length;
+    let entered = false, child;
+    try {
+      // What JSON.stringify does first: toJSON (a Date's), then a Number, String or Boolean object's value.
+      if (typeof v.toJSON === 'function') {
+        v = v.toJSON(String(key));
+        if (v === null || typeof v !== 'object') return copy(w, v, key);
       }
+      const isArray = Array.isArray(v);
+      if (!isArray && Object.getPrototypeOf(v) !== ObjectPrototype) {
+        if (v instanceof Number) return copy(w, Number(v), key);
+        if (v instanceof String) return copy(w, String(v), key);
+        if (v instanceof Boolean) return Boolean.prototype.valueOf.call(v);
+        if (v instanceof BigInt) refuse(w, key, 'must not be a BigInt');
+      }
+      if (w.stack.length >= maxDepth) tooDeep(w, v, key);
+      // A typed array's elements are its keys: weigh its length before listing them.
+      let n = isArray ? Math.floor(+v.length) : ArrayBuffer.isView(v) ? v.length : 0;
+      if (!(n >= 0)) n = 0;
+      if (n > w.values) refuse(w, key, tooMany(n));
+      w.stack.push(v);
+      w.path.push(key);
+      entered = true;
+      let out;
+      if (isArray) {
+        w.values -= n;
+        out = [];
+        for (let i = 0; i < n; i++) {
+          child = i;
+          const c = copy(w, v[i], i);
+          out.push(c === undefined ? null : c);
+        }
+      } else {
+        const keys = Object.keys(v);
+        if (keys.length > w.values) throw new Refusal(w.path.slice(), tooMany(keys.length));
+        w.values -= keys.length;
+        out = {};
+        for (let i = 0; i < keys.length; i++) {
+          const k = (child = keys[i]);
+          if ((w.text -= k.length) < 0) refuse(w, k, tooLong);
+          const c = copy(w, v[k], k);
+          if (c !== undefined) put(out, k, c);
+        }
+      }
+      w.stack.pop();
+      w.path.pop();
+      return out;
+    } catch (e) {
+      if (isRefusal(e)) throw e;
+      const path = w.path.slice(0, base);
+      path.push(key);
+      if (entered && child !== undefined) path.push(child);
+      throw new Refusal(path, 'could not be read (' + describe(e) + ')');
     }
-    seen.pop();
-    return found;
+  }
+
+  // Past maxDepth: a cycle, named where it closes, or nesting too deep.
+  function tooDeep(w, v, key) {
+    const seen = new Map();
+    const chain = w.stack.concat([v]);
+    const path = w.path.concat([key]);
+    for (let i = 0; i < chain.length; i++) {
+      if (seen.has(chain[i])) throw new Refusal(path.slice(0, i), 'contains a cycle');
+      seen.set(chain[i], i);
+    }
+    throw new Refusal(path, 'nests deeper than ' + maxDepth + ' levels');
+  }
+
+  // The JSON text of a call's options; throws a Refusal. Sets `optionsCallback` to its retainCallback.
+  let optionsCallback;
+  function optionsJSON(options) {
+    if (typeof options.toJSON === 'function') options = options.toJSON('');
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new Refusal(
+        [],
+        'must be an object (got ' + (Array.isArray(options) ? 'array' : options === null ? 'null' : typeof options) +
+          ')',
+      );
+    }
+    const keys = Object.keys(options);
+    if (keys.length > maxValues) throw new Refusal([], tooMany(keys.length));
+    const out = {};
+    let text = maxTextLength, callback, w, k;
+    try {
+      for (let i = 0; i < keys.length; i++) {
+        k = keys[i];
+        const v = options[k];
+        const t = typeof v;
+        // Strings, booleans and finite numbers are what most options hold: nothing more to check.
+        if (t === 'string') {
+          if ((text -= k.length + v.length) < 0) throw new Refusal([k], tooLong);
+          put(out, k, v);
+        } else if (t === 'boolean' || (t === 'number' && v - v === 0)) {
+          put(out, k, v);
+        } else if (k === 'retainCallback') {
+          if (t === 'function') callback = v;
+          else if (v != null) throw new Refusal([k], 'must be a function');
+        } else {
+          if (!w) w = new Walk(options, maxValues - keys.length);
+          w.text = text - k.length;
+          const c = copy(w, v, k);
+          text = w.text;
+          if (c !== undefined) put(out, k, c);
+        }
+      }
+    } catch (e) {
+      if (isRefusal(e)) throw e;
+      throw new Refusal([k], 'could not be read (' + describe(e) + ')');
+    }
+    const json = JSON.stringify(out);
+    if (json.length > maxTextLength) {
+      throw new Refusal([], 'must be at most ' + maxTextLength + ' characters as JSON text (got ' + json.length + ')');
+    }
+    optionsCallback = callback;
+    return json;
   }
 
   // native.call(code[, json[, callback]]) with code = sid * 65536 + aid: the fewer arguments,
@@ -63,35 +230,21 @@
   function invoke(sid, aid, label, options) {
     const code = sid * 65536 + aid;
     if (options === undefined || options === null) return native.call(code);
-    if (typeof options !== 'object' || Array.isArray(options)) {
-      return reject(
-        codes.invalidParameter,
-        label + ': options must be an object (got ' + (Array.isArray(options) ? 'array' : typeof options) + ')',
-      );
-    }
-    const callback = options.retainCallback;
-    const seen = [options];
-    let found;
-    for (const k in options) {
-      const v = options[k];
-      const t = typeof v;
-      // Strings, booleans and finite numbers are what most options hold: nothing to check.
-      if (t === 'string' || t === 'boolean' || (t === 'number' && v - v === 0)) continue;
-      if (!hasOwn.call(options, k)) continue;
-      if (k === 'retainCallback') {
-        if (callback !== undefined && typeof callback !== 'function') found = '"retainCallback" must be a function';
-      } else {
-        found = problem(options[k], k, seen);
-      }
-      if (found) return reject(codes.invalidParameter, label + ': ' + found);
-    }
     let json;
     try {
-      json = JSON.stringify(options);
+      json = optionsJSON(options);
     } catch (e) {
-      return reject(codes.invalidParameter, label + ': ' + e.message);
+      return refused(label, e);
     }
-    return typeof callback === 'function' ? native.call(code, json, callback) : native.call(code, json);
+    const callback = optionsCallback;
+    return callback ? native.call(code, json, callback) : native.call(code, json);
+  }
+  function refused(label, e) {
+    if (isRefusal(e)) {
+      const at = e.path.length ? '"' + formatPath(e.path) + '" ' : 'options ';
+      return reject(codes.invalidParameter, label + ': ' + at + e.reason);
+    }
+    return reject(codes.invalidParameter, label + ': options could not be read (' + describe(e) + ')');
   }
 
   // ---------------------------------------------------------------- the nbridge object
@@ -193,8 +346,17 @@
     return (option) => invoke(sid, aid, service + '.' + action, option);
   };
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
-    const direct = builtinAction(String(service), String(action));
-    return direct ? direct(option) : callByName(String(service), String(action), option);
+    try {
+      service = String(service);
+      action = String(action);
+    } catch (e) {
+      return reject(
+        codes.invalidParameter,
+        'callToNative: "service" and "action" must be strings (' + describe(e) + ')',
+      );
+    }
+    const direct = builtinAction(service, action);
+    return direct ? direct(option) : callByName(service, action, option);
   });
   defineHidden(nb, 'platform', () => 'linux');
   defineHidden(nb, 'onBridgeReady', (callback) => {
@@ -251,5 +413,5 @@
     }
   }
 
-  Object.assign(internal, { NBridgeError, makeError, builtinAction, callByName, emit, lifecycleListener });
+  Object.assign(internal, { NBridgeError, makeError, builtinAction, callByName, emit, lifecycleListener, describe });
 });

@@ -97,10 +97,8 @@
           );
         }
         if (array.byteLength > 65536) {
-          throw new DOMException(
-            "Failed to execute 'getRandomValues': the array is longer than 65536 bytes",
-            'QuotaExceededError',
-          );
+          // WebIDL's QuotaExceededError (a DOMException subclass); getRandomValues sets neither quota nor requested.
+          throw new QuotaExceededError("Failed to execute 'getRandomValues': the array is longer than 65536 bytes");
         }
         native.randomFill(array);
         return array;

@@ -3,13 +3,20 @@
 (function (global, internal) {
   'use strict';
   const native = internal.native;
-  const { builtinAction, callByName } = internal;
+  const { builtinAction, callByName, describe } = internal;
   // WKBridgeKit's own JS core posts JSON commands to a WKWebView message handler and is answered
   // through its own nbridge.resolvePromise(promiseId, data, error).
   function answer(promiseId, data, error) {
     const target = global.nbridge;
     if (target && typeof target.resolvePromise === 'function') target.resolvePromise(promiseId, data, error);
   }
+  const unreadable = (e) =>
+    Promise.reject(
+      new internal.NBridgeError(
+        internal.codes.invalidParameter,
+        'WKBridge.postMessage: the command could not be read (' + describe(e) + ')',
+      ),
+    );
   global.webkit = {
     messageHandlers: {
       WKBridge: {
@@ -22,18 +29,32 @@
             return;
           }
           if (!command || typeof command !== 'object') return;
-          if (command.command === 'onBridgeReady') {
-            if (command.promiseId !== undefined) answer(command.promiseId, null, null);
+          let promiseId, promise, ready;
+          // A command object (not text) may be a Proxy or have getters: what throws while it is read
+          // is answered as a rejection, as a bad option is.
+          try {
+            promiseId = command.promiseId;
+            ready = command.command === 'onBridgeReady';
+          } catch (e) {
+            promise = unreadable(e);
+          }
+          if (ready) {
+            if (promiseId !== undefined) answer(promiseId, null, null);
             return;
           }
-          const call = builtinAction(String(command.service), String(command.action));
-          const promise = call
-            ? call(command.option)
-            : callByName(String(command.service), String(command.action), command.option);
+          if (!promise) {
+            try {
+              const service = String(command.service), action = String(command.action);
+              const call = builtinAction(service, action);
+              promise = call ? call(command.option) : callByName(service, action, command.option);
+            } catch (e) {
+              promise = unreadable(e);
+            }
+          }
           promise.then(
-            (data) => answer(command.promiseId, data === undefined ? null : data, null),
+            (data) => answer(promiseId, data === undefined ? null : data, null),
             (e) =>
-              answer(command.promiseId, (e && e.code) || internal.codes.unknownError, {
+              answer(promiseId, (e && e.code) || internal.codes.unknownError, {
                 code: (e && e.code) || internal.codes.unknownError,
                 message: String((e && e.message) || e),
               }),
