@@ -126,7 +126,7 @@ import Testing
     for service in ["app", "storage", "preference", "pasteboard", "notification", "background"] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
-    #expect(r.stdout.contains("set(options: { key: string; value: JSONValue; group?: string }): Promise<void>;"))
+    #expect(r.stdout.contains("set(options: { key: string; value: JSONValue; group?: string; secure?: boolean }): Promise<void>;"))
     #expect(r.stdout.contains("addListener(event: 'change', callback: (payload: PasteboardChange) => void)"))
     let json = try NBridgeBinary.run(["plugins", "--json"])
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
