@@ -9,7 +9,8 @@ extension AppWindow {
     guard window != nil, webContext != nil else { throw .unavailable("the app's window is closed") }
     let scheme = url.prefix { $0 != ":" }.lowercased()
     guard scheme == "http" || scheme == "https" || url.hasPrefix(origin + "/") else {
-      throw .invalidParameter("url", "must be an http(s) URL or one of the app's origin (\(origin)/...), got \"\(url)\"")
+      throw .invalidParameter(
+        "url", "must be an http(s) URL or one of the app's origin (\(origin)/...), got \"\(url)\"")
     }
     let popup = PopupWindow(id: "window-\(popups.count + 1)", app: self, closed: closed)
     popups.append(popup)

@@ -51,7 +51,9 @@ final class PopupWindow: PageHost {
   func evaluateInPage(_ script: String) {
     guard let view else { return }
     var script = script
-    script.withUTF8 { nbw_view_evaluate(view, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count) }
+    script.withUTF8 {
+      nbw_view_evaluate(view, UnsafeRawPointer($0.baseAddress)?.assumingMemoryBound(to: CChar.self), $0.count)
+    }
   }
 
   func message(_ text: String, reply: UnsafeMutableRawPointer?) {
@@ -65,7 +67,8 @@ final class PopupWindow: PageHost {
 
   func wkBridgeMessage(_ text: String) {
     guard text.hasPrefix(app.token) else {
-      return app.runtime.report(2, "nbridge app: ignored a WKBridge message from window \(id), whose page is not of the app's origin")
+      return app.runtime.report(
+        2, "nbridge app: ignored a WKBridge message from window \(id), whose page is not of the app's origin")
     }
     app.runtime.wkBridgeMessage(String(text.dropFirst(app.token.count)), from: self)
   }
@@ -86,7 +89,8 @@ final class PopupWindow: PageHost {
 
   func webProcessTerminated(reason: Int32) {
     guard reason != 2 else { return }
-    app.runtime.report(2, "nbridge app: the web process of window \(id) \(reason == 1 ? "ran out of memory" : "crashed")")
+    app.runtime.report(
+      2, "nbridge app: the web process of window \(id) \(reason == 1 ? "ran out of memory" : "crashed")")
   }
 }
 
@@ -107,7 +111,8 @@ private func withPopup<T: Sendable>(_ data: UnsafeMutableRawPointer?, _ body: @B
 private func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
 
 private let onPopupMessage: nbw_message_cb = { message, reply, data in
-  let reply = Handle(reply), message = text(message) ?? ""
+  let reply = Handle(reply)
+  let message = text(message) ?? ""
   withPopup(data) { $0.message(message, reply: reply.pointer) }
 }
 private let onPopupWKBridgeMessage: nbw_message_cb = { message, _, data in
@@ -119,7 +124,8 @@ private let onPopupTerminated: nbw_terminated_cb = { reason, data in
   withPopup(data) { $0.webProcessTerminated(reason: reason) }
 }
 private let onPopupDialog: nbw_dialog_cb = { type, message, dialog, data in
-  let dialog = Handle(dialog), message = text(message) ?? ""
+  let dialog = Handle(dialog)
+  let message = text(message) ?? ""
   return withPopup(data) { $0.app.dialog(type: type, message: message, handle: dialog.pointer) ? 1 : 0 }
 }
 private let onPopupPolicy: nbw_policy_cb = { decision, _, _, uri, data in

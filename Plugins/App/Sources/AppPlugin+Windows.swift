@@ -34,7 +34,8 @@ extension AppPlugin {
   ]
 
   nonisolated static let windowEvents: [EventSpec] = [
-    EventSpec("windowClosed", payload: windowShape, summary: "A window openWindow opened closed (the user, or closeWindow).")
+    EventSpec(
+      "windowClosed", payload: windowShape, summary: "A window openWindow opened closed (the user, or closeWindow).")
   ]
 }
 
