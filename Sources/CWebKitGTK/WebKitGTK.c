@@ -31,6 +31,20 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_get_mapped, int, (void *widget)) \
   F(gtk_widget_get_window, void *, (void *widget)) \
   F(gtk_window_present_with_time, void, (void *window, uint32_t timestamp)) \
+  F(gtk_window_set_titlebar, void, (void *window, void *titlebar)) \
+  F(gtk_window_set_transient_for, void, (void *window, void *parent)) \
+  F(gtk_window_set_destroy_with_parent, void, (void *window, int setting)) \
+  F(gtk_header_bar_new, void *, (void)) \
+  F(gtk_header_bar_set_title, void, (void *bar, const char *title)) \
+  F(gtk_header_bar_set_show_close_button, void, (void *bar, int setting)) \
+  F(gtk_header_bar_pack_start, void, (void *bar, void *child)) \
+  F(gtk_button_new_from_icon_name, void *, (const char *icon, int size)) \
+  F(gtk_widget_set_sensitive, void, (void *widget, int sensitive)) \
+  F(gtk_widget_set_tooltip_text, void, (void *widget, const char *text)) \
+  F(webkit_web_view_go_back, void, (void *view)) \
+  F(webkit_web_view_go_forward, void, (void *view)) \
+  F(webkit_web_view_can_go_back, int, (void *view)) \
+  F(webkit_web_view_can_go_forward, int, (void *view)) \
   F(gdk_x11_window_get_type, size_t, (void)) \
   F(gdk_x11_get_server_time, uint32_t, (void *window)) \
   F(g_type_check_instance_is_a, int, (void *instance, size_t type)) \
@@ -182,6 +196,55 @@ void nbw_window_present(void *window) {
     now = gdk_x11_get_server_time_(gdk_window);
   }
   gtk_window_present_with_time_(window, now);
+}
+
+// MARK: Popup window
+
+// A popup's back and forward buttons (NULL without navigation) and its view.
+typedef struct {
+  void *view;
+  void *back;
+  void *forward;
+} History;
+
+static void on_back(void *button, History *h) { webkit_web_view_go_back_(h->view); }
+static void on_forward(void *button, History *h) { webkit_web_view_go_forward_(h->view); }
+
+static void on_history_changed(void *view, int event, History *h) {
+  gtk_widget_set_sensitive_(h->back, webkit_web_view_can_go_back_(view));
+  gtk_widget_set_sensitive_(h->forward, webkit_web_view_can_go_forward_(view));
+}
+
+static void *history_button(void *bar, const char *icon, const char *tip, void *handler, History *h) {
+  void *button = gtk_button_new_from_icon_name_(icon, 1 /* GTK_ICON_SIZE_MENU */);
+  gtk_widget_set_tooltip_text_(button, tip);
+  gtk_widget_set_sensitive_(button, 0);
+  CONNECT(button, "clicked", handler, h);
+  gtk_header_bar_pack_start_(bar, button);
+  return button;
+}
+
+void *nbw_popup_new(
+  void *parent, void *view, const char *title, int width, int height, int navigation, nbw_signal_cb destroyed,
+  void *data) {
+  void *window = nbw_window_new(title, width, height, 1, destroyed, data);
+  void *bar = gtk_header_bar_new_();
+  gtk_header_bar_set_title_(bar, title);
+  gtk_header_bar_set_show_close_button_(bar, 1);
+  if (navigation) {
+    History *h = calloc(1, sizeof *h);
+    h->view = view;
+    h->back = history_button(bar, "go-previous-symbolic", "Back", on_back, h);
+    h->forward = history_button(bar, "go-next-symbolic", "Forward", on_forward, h);
+    CONNECT(view, "load-changed", on_history_changed, h);
+  }
+  gtk_window_set_titlebar_(window, bar);
+  if (parent) {
+    gtk_window_set_transient_for_(window, parent);
+    gtk_window_set_destroy_with_parent_(window, 1);
+  }
+  nbw_window_show(window, view);
+  return window;
 }
 
 // GdkEventWindowState's layout (GDK 3): type, window, send_event, changed_mask, new_window_state.

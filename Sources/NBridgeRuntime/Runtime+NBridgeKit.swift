@@ -7,8 +7,9 @@ import NBridgePlugin
 /// a streaming action. A success without data answers `""`, as NBridgeKit's plugins do.
 extension Runtime {
   /// Handles one `nBridge.callFromWeb(json)`: `{service, action, promiseId, option}`.
+  /// `host`: the window the page is in when it is not the app's main page (a popup);
   /// `permissions`: a remote page's (nil for the app's own page).
-  func nBridgeKitMessage(_ message: String, permissions: Set<String>?) {
+  func nBridgeKitMessage(_ message: String, from host: PageHost?, permissions: Set<String>?) {
     // Parsed as a headless call's options are (size limit, lone surrogates refused); a command
     // refused for what it holds is still answered, when its promiseId can be read.
     var refusal: BridgeError?
@@ -26,11 +27,11 @@ extension Runtime {
     func answer(_ outcome: Result<JSONValue, BridgeError>) {
       switch outcome {
       case .success(let data):
-        page?.evaluateInPage("nbridge.finallyResolvePromise(\(id), \((data == .null ? .string("") : data).jsonText), null)")
+        (host ?? page)?.evaluateInPage("nbridge.finallyResolvePromise(\(id), \((data == .null ? .string("") : data).jsonText), null)")
       case .failure(let error):
         let detail: JSONValue = ["code": .string(error.code.rawValue), "message": .string(error.message)]
         let code = JSONValue.string(error.code.rawValue).jsonText
-        page?.evaluateInPage("nbridge.finallyResolvePromise(\(id), \(code), \(detail.jsonText))")
+        (host ?? page)?.evaluateInPage("nbridge.finallyResolvePromise(\(id), \(code), \(detail.jsonText))")
       }
     }
     if let refusal {
@@ -42,8 +43,10 @@ extension Runtime {
     }
     let options = command["option"] ?? .null
     guard service == "preference" else {
-      let sink: @BridgeActor (JSONValue) -> Void = { [weak self] value in
-        self?.page?.evaluateInPage("nbridge.resolvePromise(\(id), \(value.jsonText), null)")
+      let inPopup = host != nil
+      let sink: @BridgeActor (JSONValue) -> Void = { [weak self, weak host] value in
+        let script = "nbridge.resolvePromise(\(id), \(value.jsonText), null)"
+        if inPopup { host?.evaluateInPage(script) } else { self?.page?.evaluateInPage(script) }
       }
       return callByName(service, action, options, permissions: permissions, sink: sink, answer)
     }

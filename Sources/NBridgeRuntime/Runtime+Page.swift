@@ -50,10 +50,13 @@ extension Runtime {
   }
 
   /// Handles a message from the page's `nbridge` handler (its token already checked and
-  /// removed); `reply` gets the answer text (nil: nothing to answer). `permissions`: a remote
-  /// page's (nil for the app's own page).
+  /// removed); `reply` gets the answer text (nil: nothing to answer). `host` is the window the
+  /// page is in when it is not the app's main page (a popup): its streams and answers go there,
+  /// and its listeners get no events (those go to the main page). `permissions`: a remote page's
+  /// (nil for the app's own page).
   package func pageMessage(
-    _ message: Substring, permissions: Set<String>? = nil, reply: @escaping @BridgeActor (String?) -> Void
+    _ message: Substring, from host: PageHost? = nil, permissions: Set<String>? = nil,
+    reply: @escaping @BridgeActor (String?) -> Void
   ) {
     guard let kind = message.first else { return reply(nil) }
     let body = message.dropFirst()
@@ -65,7 +68,12 @@ extension Runtime {
       guard let code = head.first.flatMap({ Int($0) }) else { return reply(nil) }
       var sink: (@BridgeActor (JSONValue) -> Void)?
       if kind == "s", head.count > 1, let stream = Int(head[1]) {
-        sink = { [weak self] value in self?.page?.evaluateInPage("__nbridgeStream(\(stream), \(value.jsonText))") }
+        let script = { (value: JSONValue) in "__nbridgeStream(\(stream), \(value.jsonText))" }
+        if let host {
+          sink = { [weak host] value in host?.evaluateInPage(script(value)) }
+        } else {
+          sink = { [weak self] value in self?.page?.evaluateInPage(script(value)) }
+        }
       }
       pageCall(code: code, json: json, sink: sink, permissions: permissions) { outcome in
         switch outcome {
@@ -75,6 +83,7 @@ extension Runtime {
       }
     case "l":
       reply(nil)
+      guard host == nil else { return }
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
       let head = body[..<newline].split(separator: " ").compactMap { Int($0) }
       guard head.count == 2, slots.indices.contains(head[0]), newline < body.endIndex else { return }
@@ -94,7 +103,7 @@ extension Runtime {
     case "k":
       // NBridgeKit's `nBridge.callFromWeb(json)` (`nbridgekit.js`): answered in the page.
       reply(nil)
-      nBridgeKitMessage(String(body), permissions: permissions)
+      nBridgeKitMessage(String(body), from: host, permissions: permissions)
     case "z":
       // A new document asks whether the app is suspended (`page-timers.js`).
       reply(lifecycle.isSuspended ? "1" : "0")
@@ -129,9 +138,10 @@ extension Runtime {
 
   /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
   /// `{command: 'onBridgeReady'}`), answering as its `BridgeWebViewController` does: by
-  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page. `permissions`: a
-  /// remote page's (nil for the app's own page).
-  package func wkBridgeMessage(_ message: String, permissions: Set<String>? = nil) {
+  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page. `host` is the
+  /// window the page is in when it is not the app's main page (a popup); `permissions`: a remote
+  /// page's (nil for the app's own page).
+  package func wkBridgeMessage(_ message: String, from host: PageHost? = nil, permissions: Set<String>? = nil) {
     guard case .object(let command)? = try? JSONValue(parsing: message) else {
       emitOutput(2, "nbridge: WKBridge.postMessage: not a JSON object: \(message.prefix(200))\n")
       return
@@ -146,7 +156,7 @@ extension Runtime {
         let detail: JSONValue = ["code": .string(error.code.rawValue), "message": .string(error.message)]
         script = "nbridge.resolvePromise(\(promiseId.jsonText), \(JSONValue.string(error.code.rawValue).jsonText), \(detail.jsonText))"
       }
-      page?.evaluateInPage(script)
+      (host ?? page)?.evaluateInPage(script)
     }
     if case .string("onBridgeReady")? = command["command"] {
       if promiseId != .null { answer(.success(.null)) }

@@ -30,6 +30,8 @@ final class AppWindow: PageHost {
   /// timer, and the last "shown but not focused" report held back meanwhile.
   var presenting: (timer: Int, heldBack: Int32?)?
   static let presentWait: Duration = .seconds(1)
+  /// The popup windows opened (`app.openWindow`), open or closed.
+  var popups: [PopupWindow] = []
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `app`'s page-only actions in a real WebKitGTK window under Xvfb (`screenshot`,
-/// `clearCache`), and the system's links (`tel:`, `sms:`, `mailto:`) handed to `xdg-open`.
+/// `clearCache`, popup windows), and the system's links (`tel:`, `sms:`, `mailto:`) handed to `xdg-open`.
 @Suite(.serialized) struct AppWindowActionsTests {
   @Test func screenshotWritesThePagesPNGAndClearCacheClearsWebKitsData() throws {
     let desktop = try AppWindowTests.Desktop()
@@ -49,5 +49,75 @@ import Testing
     } while Date() < deadline
     #expect(lines == expected, "xdg-open was given: \(lines)")
     for url in expected { #expect(r.stderr.contains("nbridge app: opening \(url) outside the app (xdg-open)")) }
+  }
+
+  @Test func openWindowShowsAPopupWhereOnlyTheAppsOriginHasTheBridge() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let port = 20000 + Int(getpid() % 20000) + 7
+    let server = try ChildProcess(
+      "python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", AppWindowTests.fixtures])
+    defer { server.stop() }
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("popup.js"), "--exit-after-script", "--", String(port)],
+      environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("opened window-1 window-2", timeout: 60), "\(app.stdout)\n\(app.stderr)")
+    let display = desktop.xvfb.display
+    // Both popups are windows of their own, with the titles asked for.
+    let own = try WindowLifecycleTests.window("Popup Own", display: display)
+    let foreign = try WindowLifecycleTests.window("Popup Foreign", display: display)
+    #expect(own != foreign)
+    // The foreign page's calls reached the window and were refused.
+    let deadline = Date().addingTimeInterval(30)
+    while !app.stderr.contains("ignored a call from window window-2") && Date() < deadline { usleep(20_000) }
+    #expect(app.stderr.contains("ignored a call from window window-2, whose page is not of the app's origin"), "\(app.stderr)")
+    #expect(app.stderr.contains("ignored a WKBridge message from window window-2"), "\(app.stderr)")
+    // The user closes it with its title bar's close button (the right end of the header bar).
+    let geometry = try WindowLifecycleTests.xdotool(["getwindowgeometry", "--shell", foreign], display: display)
+    let width = geometry.split(separator: "\n").first { $0.hasPrefix("WIDTH=") }.flatMap { Int($0.dropFirst(6)) } ?? 0
+    _ = try WindowLifecycleTests.xdotool(
+      ["mousemove", "--window", foreign, String(width - 22), "22", "click", "1"], display: display)
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    let result = AppWindowTests.json(app.stdout)
+    #expect(result["own"] as? String == "window-1" && result["foreign"] as? String == "window-2", "\(app.stdout)")
+    #expect((result["fromPopup"] as? [String: Any])?["from"] as? String == "/popup.html", "\(app.stdout)")
+    #expect(result["userClosed"] as? [String] == ["window-2"], "\(app.stdout)")
+    #expect(result["closed"] as? [String] == ["window-2", "window-1"], "\(app.stdout)")
+    #expect(result["again"] as? String == "not_found")
+    #expect(result["badUrl"] as? String == "invalid_parameter")
+    #expect(try desktop.stored("fromForeign") == "null")
+    #expect(try desktop.stored("fromForeign2") == "null")
+  }
+
+  @Test func aNewWindowOfTheAppsOriginOpensAsAPopup() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("window-open.js"), "--exit-after-script"],
+      environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("link ready", timeout: 60), "\(app.stdout)\n\(app.stderr)")
+    let display = desktop.xvfb.display
+    let main = try WindowLifecycleTests.window("Page Test", display: display)
+    _ = try WindowLifecycleTests.xdotool(["mousemove", "--window", main, "320", "240", "click", "1"], display: display)
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    let result = AppWindowTests.json(app.stdout)
+    #expect((result["fromPopup"] as? [String: Any])?["from"] as? String == "/popup.html", "\(app.stdout)\n\(app.stderr)")
+    // The app's own page stayed where it was: the link opened a window of its own.
+    #expect(result["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html", "\(app.stdout)")
+  }
+
+  @Test func aPopupsBackButtonGoesBack() throws {
+    let desktop = try AppWindowTests.Desktop()
+    let app = try NBridgeBinary.start(
+      ["app", AppWindowTests.fixtures, "--script", desktop.script("popup-nav.js"), "--exit-after-script"],
+      environment: desktop.env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("at a,b", timeout: 60), "\(app.stdout)\n\(app.stderr)")
+    let popup = try WindowLifecycleTests.window("Popup Nav", display: desktop.xvfb.display)
+    // The back button is the first at the left of the header bar.
+    _ = try WindowLifecycleTests.xdotool(
+      ["mousemove", "--window", popup, "22", "22", "click", "1"], display: desktop.xvfb.display)
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    #expect(AppWindowTests.json(app.stdout)["navLog"] as? [String] == ["a", "b", "a"], "\(app.stdout)")
   }
 }

@@ -133,6 +133,32 @@ test('screenshot needs the window: unavailable headless', async () => {
   assert(error.message.includes('window'), error.message);
 });
 
+test('openWindow and closeWindow need the window: unavailable headless', async () => {
+  const opened = await rejection(nbridge.app.openWindow({ url: 'https://example.com/' }));
+  assert.equal(opened.code, 'unavailable');
+  assert(opened.message.includes('window'), opened.message);
+  const closed = await rejection(nbridge.app.closeWindow({ id: 'window-1' }));
+  assert.equal(closed.code, 'unavailable');
+});
+
+test('openWindow names a missing url', async () => {
+  const error = await rejection(nbridge.app.openWindow({ title: 'no url' }));
+  assert.equal(error.code, 'invalid_parameter');
+  assert(error.message.includes('url'), error.message);
+});
+
+test('openWindow holds url and title to their limits', async () => {
+  const long = await rejection(nbridge.app.openWindow({ url: 'https://example.com/' + 'a'.repeat(40000) }));
+  assert.equal(long.code, 'invalid_parameter');
+  assert(long.message.includes('url') && long.message.includes('32768'), long.message);
+  const title = await rejection(nbridge.app.openWindow({ url: 'https://example.com/', title: 't'.repeat(2000) }));
+  assert.equal(title.code, 'invalid_parameter');
+  assert(title.message.includes('title') && title.message.includes('1024'), title.message);
+  const control = await rejection(nbridge.app.openWindow({ url: 'https://example.com/', title: 'a\u0000b' }));
+  assert.equal(control.code, 'invalid_parameter');
+  assert(control.message.includes('title'), control.message);
+});
+
 test('clearCache resolves with what it cleared', async () => {
   const result = await nbridge.app.clearCache();
   assert(Array.isArray(result.cleared), JSON.stringify(result));

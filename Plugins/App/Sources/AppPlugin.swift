@@ -8,7 +8,8 @@ import NBridgeSystem
 @BridgeActor
 public final class AppPlugin: Plugin {
   /// `appInfo`, `deviceInfo`, `exit`, `getState`, the URL hand-off, the desktop's (`openBrowser`,
-  /// `goSettings`, `share`) and the page's (`clearCache`, `screenshot`); the lifecycle events.
+  /// `goSettings`, `share`), the page's (`clearCache`, `screenshot`) and popup windows
+  /// (`openWindow`, `closeWindow`); the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
     service: "app",
     summary:
@@ -40,14 +41,14 @@ public final class AppPlugin: Plugin {
       ) { (plugin, _: NoOptions, _) in
         AppStatePayload(plugin.context.lifecycle.state)
       },
-    ] + urlActions + desktopActions + pageActions,
+    ] + urlActions + desktopActions + pageActions + windowActions,
     events: [
       EventSpec("stateChange", payload: appStateShape, summary: "The state moved (after `resume`, before `pause`)."),
       EventSpec(
         "pause", payload: .null,
         summary: "The app entered background; it is suspended after this turn unless a task is open."),
       EventSpec("resume", payload: .null, summary: "The app is leaving background (before `stateChange`)."),
-    ] + urlEvents)
+    ] + urlEvents + windowEvents)
 
   nonisolated static let appStateShape = Shape.named(
     "AppState",

@@ -43,6 +43,13 @@ void nbw_window_destroy(void *window);
 /// X11 with the server's current time (gdk_x11_get_server_time) so that a window manager's
 /// focus-stealing prevention lets it come in front of the window the user was in.
 void nbw_window_present(void *window);
+/// A popup window over `parent` (transient for it, destroyed with it) showing `view`, with a
+/// GtkHeaderBar: `title`, back and forward buttons (webkit_web_view_go_back / _go_forward,
+/// sensitive when the view can go there) when `navigation`, and a close button; calls
+/// `destroyed` on "destroy".
+void *nbw_popup_new(
+  void *parent, void *view, const char *title, int width, int height, int navigation, nbw_signal_cb destroyed,
+  void *data);
 /// The window's lifecycle state as it changes: 0 focused, 1 shown but not focused, 2 minimized or hidden.
 typedef void (*nbw_state_cb)(int state, void *data);
 /// Watches `window-state-event`, `notify::is-active` and map/unmap, calling `changed` with the state.
