@@ -85,9 +85,13 @@ let package = Package(
       name: "NBridgeBackground", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Background/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification", "NBridgeBackground",
+        "NBridgeAutostart",
       ],
       swiftSettings: strict),
 
@@ -170,6 +174,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Autostart/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests", dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],

@@ -1,4 +1,5 @@
 import NBridgeApp
+import NBridgeAutostart
 import NBridgeBackground
 import NBridgeNotification
 import NBridgePasteboard
@@ -7,9 +8,9 @@ import NBridgeStorage
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification` and `background`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background` and `autostart`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self,
+    BackgroundPlugin.self, AutostartPlugin.self,
   ]
 }
