@@ -93,11 +93,13 @@ let package = Package(
       name: "NBridgeLocation", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"],
       path: "Plugins/Location/Sources", swiftSettings: strict),
     .target(
+      name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground",
-        "NBridgeLocation",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart",
       ],
       swiftSettings: strict),
 
@@ -187,6 +189,9 @@ let package = Package(
       name: "NBridgeLocationTests",
       dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Autostart/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

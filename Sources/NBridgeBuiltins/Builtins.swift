@@ -1,4 +1,5 @@
 import NBridgeApp
+import NBridgeAutostart
 import NBridgeBackground
 import NBridgeLocation
 import NBridgeNotification
@@ -8,9 +9,9 @@ import NBridgeStorage
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background` and `location`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location` and `autostart`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self, LocationPlugin.self,
+    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self,
   ]
 }

@@ -23,7 +23,7 @@ struct AppOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Open the app for this URL (its appUrlOpen event, getLaunchUrl); when the app runs already, hand the URL to it and exit.", valueName: "url"))
   var url: String?
 
-  @Flag(help: "With --url: hand the URL over without making the app active.")
+  @Flag(help: "Start in background (run; an autostart entry does); with --url: hand the URL over without making the app active.")
   var background = false
 
   var allowed: [String] { split(allow) }

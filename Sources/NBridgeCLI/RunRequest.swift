@@ -50,17 +50,20 @@ struct RunRequest {
     if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds") }
     if !fileIsReadable(file) { throw ValidationError("cannot read \(file): no such file") }
     if let url, AppSetup.scheme(of: url) == nil { throw ValidationError("--url must be a URL with a scheme, got \"\(url)\"") }
-    if background && url == nil { throw ValidationError("--background needs --url URL") }
+    if background && url == nil && isPage { throw ValidationError("--background needs --url URL (a window has no hidden start)") }
     if let logLevel, LogLevel(name: logLevel) == nil {
       throw ValidationError("--log-level must be one of \(LogLevel.accepted) (got \"\(logLevel)\")")
     }
     if let logQueue, logQueue < 1 { throw ValidationError("--log-queue must be at least 1 (got \(logQueue))") }
   }
 
+  /// Whether the file is a page (`nbridge app`), not a script.
+  var isPage: Bool { file.hasSuffix(".html") || file.hasSuffix(".htm") }
+
   /// The script a fetch wake-up runs (`nbridge run --fetch`): the entry, or for a page
   /// (`nbridge app`) the `index.js` beside it; nil (a page without one): nothing wakes the app.
   var wakeEntry: String? {
-    guard file.hasSuffix(".html") || file.hasSuffix(".htm") else { return absolutePath(file) }
+    guard isPage else { return absolutePath(file) }
     let folder = file.lastIndex(of: "/").map { String(file[...$0]) } ?? ""
     return fileIsReadable(folder + "index.js") ? absolutePath(folder + "index.js") : nil
   }
@@ -130,9 +133,12 @@ struct RunRequest {
     configuration.environment["NBRIDGE_RUN_DATA_DIR"] =
       (dataDir ?? ProcessEnvironment.value("NBRIDGE_DATA_DIR")).map(absolutePath)
     configuration.environment["NBRIDGE_RUN_FETCH"] = fetch
+    // What the autostart plugin's entry starts (Plugins/Autostart: AutostartCommand): the page of `nbridge app`.
+    configuration.environment["NBRIDGE_RUN_PAGE"] = isPage ? absolutePath(file) : nil
     if fetch != nil { configuration.initialState = .background }
     configuration.handlesSignals = true
-    if url != nil && background { configuration.initialState = .background }
+    // `run --background` (an autostart entry's launch) starts in background; with --url the hand-off stays in background too.
+    if background { configuration.initialState = .background }
     return configuration
   }
 }

@@ -30,7 +30,8 @@ import Testing
   /// `app.canOpenURL` and `app.openURL` run this program's `open` command, which a test process
   /// does not have (their results are checked through the real binary by the URL tests);
   /// `app.openBrowser`, `app.goSettings` and `app.share` start desktop programs and
-  /// `app.screenshot` needs a window (checked by the CLI's desktop and window tests).
+  /// `app.screenshot` needs a window (checked by the CLI's desktop and window tests);
+  /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("app.clearCache", "{}"),
@@ -47,7 +48,7 @@ import Testing
     ("notification.checkPermission", "{}"), ("notification.requestPermission", "{}"),
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
     ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
-    ("background.getFetchStatus", "{}"),
+    ("background.getFetchStatus", "{}"), ("autostart.isEnabled", "{}"), ("autostart.disable", "{}"),
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
@@ -56,7 +57,7 @@ import Testing
   @Test func everyActionHasASampleCall() {
     let sampled = Set(
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
-        + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot"])
+        + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "autostart.enable"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

@@ -548,6 +548,9 @@ const FIELDS = {
   'background.setMinimumFetchInterval': { interval: 'interval' },
   'background.completeFetch': { id: 'taskId', result: 'result' },
   'background.getFetchStatus': {},
+  'autostart.enable': {},
+  'autostart.disable': {},
+  'autostart.isEnabled': {},
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
