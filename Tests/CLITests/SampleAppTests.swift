@@ -131,7 +131,7 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location"] {
+    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart"] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -142,7 +142,7 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
       ])
     #expect(
       r.stdout.contains(

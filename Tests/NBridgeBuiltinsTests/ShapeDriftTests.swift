@@ -30,7 +30,8 @@ import Testing
   /// `app.canOpenURL` and `app.openURL` run this program's `open` command, which a test process
   /// does not have (their results are checked through the real binary by the URL tests);
   /// `app.openBrowser`, `app.goSettings` and `app.share` start desktop programs and
-  /// `app.screenshot` needs a window (checked by the CLI's desktop and window tests);
+  /// `app.screenshot`, `app.openWindow` and `app.closeWindow` need a window (checked by the CLI's desktop and
+  /// window tests);
   /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
@@ -57,7 +58,8 @@ import Testing
   @Test func everyActionHasASampleCall() {
     let sampled = Set(
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
-        + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "autostart.enable"])
+        + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "app.openWindow", "app.closeWindow",
+          "autostart.enable"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

@@ -50,28 +50,17 @@ struct OpenWindowOptions: Decodable {
 
   init(from decoder: any Decoder) throws {
     let fields = try decoder.container(keyedBy: Field.self)
-    url = try URLOptions(from: decoder).url
-    if fields.contains(.title), try !fields.decodeNil(forKey: .title) {
-      guard let title = try? fields.decode(String.self, forKey: .title) else {
-        throw BridgeError.invalidParameter("title", "must be a string")
-      }
+    // A wrong type is invalid_parameter naming the field (the bridge's decoder says so).
+    let title = try fields.decodeIfPresent(String.self, forKey: .title)
+    if let title {
       _ = try BridgeLimits.text(title, field: "title", maxBytes: Self.maxTitleBytes)
       if title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
         throw BridgeError.invalidParameter("title", "must not contain control characters")
       }
-      self.title = title
-    } else {
-      title = nil
     }
-    navigation = try Self.navigation(fields)
-  }
-
-  private static func navigation(_ fields: KeyedDecodingContainer<Field>) throws -> Bool {
-    guard fields.contains(.navigation) else { return true }
-    guard let value = try? fields.decode(Bool.self, forKey: .navigation) else {
-      throw BridgeError.invalidParameter("navigation", "must be a boolean")
-    }
-    return value
+    self.title = title
+    navigation = try fields.decodeIfPresent(Bool.self, forKey: .navigation) ?? true
+    url = try URLOptions(from: decoder).url
   }
 
   private enum Field: String, CodingKey { case url, title, navigation }
