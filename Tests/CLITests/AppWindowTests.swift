@@ -149,7 +149,8 @@ import Testing
     let result = Self.json(r.stdout)
     #expect((result["frameReply"] as? String)?.hasPrefix("0permission_denied") == true, "\(r.stdout)")
     #expect(r.stderr.contains("ignored a WKBridge message from a frame that is not the app's own page"))
-    #expect(try desktop.stored("fromFrame") == "null")
+    #expect(try desktop.stored("fromFrame") == "null", "the frame's WKBridge storage.set landed")
+    #expect(try desktop.stored("fromFrame2") == "null", "the frame's nbridge storage.set landed")
   }
 
   @Test func aPageNavigatedToAnotherOriginDoesNoWork() throws {
