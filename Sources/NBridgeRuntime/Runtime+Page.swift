@@ -138,7 +138,10 @@ extension Runtime {
 
   /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
   /// `{command: 'onBridgeReady'}`), answering as its `BridgeWebViewController` does: by
-  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page. `host` is the
+  /// evaluating `nbridge.resolvePromise(promiseId, data, error)` in the page. A streaming
+  /// action's partial results go to `resolvePromise` too (WKBridgeKit's `nbridge.js` keeps the
+  /// `retainCallback` the JSON could not carry and hands them to it), and its last answer to
+  /// `finallyResolvePromise` where the page has one, so the retained call settles. `host` is the
   /// window the page is in when it is not the app's main page (a popup); `permissions`: a remote
   /// page's (nil for the app's own page).
   package func wkBridgeMessage(_ message: String, from host: PageHost? = nil, permissions: Set<String>? = nil) {
@@ -165,7 +168,22 @@ extension Runtime {
     guard case .string(let service)? = command["service"], case .string(let action)? = command["action"] else {
       return answer(.failure(BridgeError(.invalidParameter, "WKBridge: \"service\" and \"action\" must be strings")))
     }
-    callByName(service, action, command["option"] ?? .null, permissions: permissions, sink: nil, answer)
+    // Partial results of a streaming action (an error the page's callback throws is reported
+    // as any page error is).
+    let sink: @BridgeActor (JSONValue) -> Void = { [weak self, weak host] data in
+      let script = "nbridge.resolvePromise(\(promiseId.jsonText), \(data.jsonText), null)"
+      (host ?? self?.page)?.evaluateInPage(script)
+    }
+    let streams = slots.first { $0.definition.service == service }?.definition.actions.contains {
+      $0.name == action && $0.streams != nil
+    } ?? false
+    callByName(service, action, command["option"] ?? .null, permissions: permissions, sink: sink) { outcome in
+      guard streams, case .success(let data) = outcome else { return answer(outcome) }
+      let id = promiseId.jsonText
+      (host ?? self.page)?.evaluateInPage(
+        "(typeof nbridge.finallyResolvePromise === 'function' ? nbridge.finallyResolvePromise(\(id), \(data.jsonText), null)"
+          + " : nbridge.resolvePromise(\(id), \(data.jsonText), null))")
+    }
   }
 
   /// Calls `service.action` by name with `options` (null: none) for a page's seed-system

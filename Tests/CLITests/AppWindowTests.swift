@@ -88,6 +88,21 @@ import Testing
       ])
   }
 
+  @Test func wkBridgeKitStylePageStreamsToItsRetainedCallback() throws {
+    let desktop = try Desktop()
+    var env = desktop.env
+    env["NBRIDGE_LOCATION"] = "37.5665,126.978"
+    let r = try NBridgeBinary.run(
+      ["app", desktop.script("wkbridge.html"), "--script", desktop.script("wkbridge-stream.js"), "--exit-after-script"],
+      environment: env, timeout: 60)
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = Self.json(r.stdout)
+    #expect(result["positions"] as? [[Double]] == [[37.5665, 126.978], [35.1796, 129.0756]])
+    #expect((result["cleared"] as? [String: Any])?["cleared"] as? Int == 1)
+    // The watch settled through finallyResolvePromise: its retained callback did not swallow it.
+    #expect(result["settled"] != nil)
+  }
+
   @Test func screenshotIsThePagesSizeAndNotBlank() throws {
     let desktop = try Desktop()
     let png = desktop.dir.file("shot.png")
