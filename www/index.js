@@ -52,6 +52,7 @@ function watchClipboard(words) {
   await notificationShow();
   await notificationSchedule();
   await locationCurrent();
+  await appClearCache();
   const schedule = nbridge.args.includes('--schedule-fetch') ? 'minimum' : nbridge.args.includes('--no-fetch') ? 'never' : null;
   await backgroundFetchSchedule(schedule);
 

@@ -21,6 +21,7 @@ const calls = {
   'notification.show': notificationShow,
   'notification.schedule': notificationSchedule,
   'location.current': locationCurrent,
+  'clear cache': appClearCache,
 };
 for (const [label, call] of Object.entries(calls)) {
   const button = document.createElement('button');

@@ -48,6 +48,12 @@ async function notificationSchedule() {
   return show('notification.schedule', scheduled);
 }
 
+// WKBridgeKit's clearCache: in the window WebKit's caches and cookies, headless the runtime's
+// own caches; resolves with what it cleared.
+async function appClearCache() {
+  return show('app.clearCache', await nbridge.app.clearCache());
+}
+
 // WKBridgeKit's locationCurrent: one position from GeoClue2, or why there is none (GeoClue not
 // installed, no location agent, location turned off): the sample goes on either way.
 async function locationCurrent() {

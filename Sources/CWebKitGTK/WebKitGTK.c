@@ -120,6 +120,14 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_uri_request_get_uri, const char *, (void *request)) \
   F(webkit_policy_decision_use, void, (void *decision)) \
   F(webkit_policy_decision_ignore, void, (void *decision)) \
+  F(webkit_geolocation_permission_request_get_type, size_t, (void)) \
+  F(webkit_permission_request_allow, void, (void *request)) \
+  F(webkit_permission_request_deny, void, (void *request)) \
+  F(webkit_web_context_get_geolocation_manager, void *, (void *context)) \
+  F(webkit_geolocation_manager_update_position, void, (void *manager, void *position)) \
+  F(webkit_geolocation_manager_failed, void, (void *manager, const char *message)) \
+  F(webkit_geolocation_position_new, void *, (double latitude, double longitude, double accuracy)) \
+  F(webkit_geolocation_position_free, void, (void *position)) \
   F(cairo_surface_write_to_png, int, (void *surface, const char *path)) \
   F(cairo_status_to_string, const char *, (int status)) \
   F(cairo_image_surface_get_width, int, (void *surface)) \
@@ -559,4 +567,39 @@ int nbw_spawn(const char *const *argv) {
   if (g_spawn_async_(NULL, (char **)argv, NULL, 1 << 2, NULL, NULL, NULL, &error)) return 0;
   if (error) g_error_free_(error);
   return -1;
+}
+
+// MARK: Geolocation
+
+static int on_permission_request(void *view, void *request, Closure *c) {
+  if (!g_type_check_instance_is_a_(request, webkit_geolocation_permission_request_get_type_())) return 0;
+  if (((nbw_decide_cb)c->callback)(c->data)) {
+    webkit_permission_request_allow_(request);
+  } else {
+    webkit_permission_request_deny_(request);
+  }
+  return 1;
+}
+
+void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data) {
+  CONNECT(view, "permission-request", on_permission_request, closure(allowed, data));
+}
+
+static int on_geolocation_start(void *manager, Closure *c) {
+  return ((nbw_provider_cb)c->callback)(manager, c->data);
+}
+
+void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data) {
+  void *manager = webkit_web_context_get_geolocation_manager_(context);
+  CONNECT(manager, "start", on_geolocation_start, closure(start, data));
+}
+
+void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy) {
+  void *position = webkit_geolocation_position_new_(latitude, longitude, accuracy);
+  webkit_geolocation_manager_update_position_(manager, position);
+  webkit_geolocation_position_free_(position);
+}
+
+void nbw_geolocation_failed(void *manager, const char *message) {
+  webkit_geolocation_manager_failed_(manager, message);
 }

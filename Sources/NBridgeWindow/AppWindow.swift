@@ -32,6 +32,8 @@ final class AppWindow: PageHost {
   static let presentWait: Duration = .seconds(1)
   /// The popup windows opened (`app.openWindow`), open or closed.
   var popups: [PopupWindow] = []
+  /// Whether the manifest grants `location` (`navigator.geolocation` asks it too).
+  var allowsLocation = false
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
@@ -53,6 +55,7 @@ final class AppWindow: PageHost {
     _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
     _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
+    answerGeolocation(context: context, view: view)
     window = nbw_window_new(
       options.title, Int32(options.width), Int32(options.height), options.resizable ? 1 : 0, onDestroy, me)
     nbw_window_watch_state(window, onWindowState, me)

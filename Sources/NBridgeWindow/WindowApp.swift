@@ -28,6 +28,7 @@ package enum WindowApp {
     let host = configuration.manifest.id.lowercased()
     let status = Runtime.runPage(configuration, entry: options.page) { runtime in
       let window = AppWindow(runtime: runtime, options: options, folder: folder, host: host, entryPath: entryPath)
+      window.allowsLocation = configuration.allows(permission: AppWindow.locationPermission)
       window.open(dataDirectory: configuration.dataDirectory)
       windows.append(window)
       return nil

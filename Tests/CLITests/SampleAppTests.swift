@@ -38,6 +38,7 @@ import Testing
     #expect(r.stdout.contains("background.getFetchStatus: { interval: 'never', nextFetchAt: null }"), "\(r.stdout)")
     #expect(r.stdout.contains("No background refresh yet."))
     #expect(r.stdout.contains("\n  location.current: "), "a position, or why there is none: \(r.stdout)")
+    #expect(r.stdout.contains("\n  app.clearCache: { cleared: ["), "what clearCache cleared: \(r.stdout)")
     let second = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
   }

@@ -99,6 +99,22 @@ void nbw_view_call_async(void *view, const char *body, const char *source_uri, n
 /// webkit_web_view_get_snapshot of the visible region, written as PNG to `path` (cairo).
 void nbw_view_snapshot(void *view, const char *path, nbw_snapshot_cb callback, void *data);
 
+/// Returns 1 to allow, 0 to deny.
+typedef int (*nbw_decide_cb)(void *data);
+/// "permission-request" for a WebKitGeolocationPermissionRequest (navigator.geolocation):
+/// webkit_permission_request_allow when `allowed` returns 1, else _deny. Other requests keep
+/// WebKit's default.
+void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data);
+/// The context's WebKitGeolocationManager asks for positions ("start"): return 1 when the app
+/// gives them (nbw_geolocation_update / _failed on `manager`), 0 for WebKit's own GeoClue provider.
+typedef int (*nbw_provider_cb)(void *manager, void *data);
+/// Connects `start` to webkit_web_context_get_geolocation_manager's "start" signal.
+void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data);
+/// webkit_geolocation_manager_update_position with webkit_geolocation_position_new(latitude, longitude, accuracy).
+void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy);
+/// webkit_geolocation_manager_failed: the page's error callback gets POSITION_UNAVAILABLE with `message`.
+void nbw_geolocation_failed(void *manager, const char *message);
+
 /// webkit_script_dialog_confirm_set_confirmed / _prompt_set_text (text NULL: cancelled).
 void nbw_dialog_answer(void *dialog, int confirmed, const char *text);
 

@@ -1,0 +1,8 @@
+// navigator.geolocation, WebKit's own: the position, or the error's code and message.
+return await new Promise((resolve) => {
+  navigator.geolocation.getCurrentPosition(
+    (p) => resolve({ latitude: p.coords.latitude, longitude: p.coords.longitude }),
+    (e) => resolve({ code: e.code, message: e.message, denied: e.code === e.PERMISSION_DENIED }),
+    { timeout: 20000 },
+  );
+});
