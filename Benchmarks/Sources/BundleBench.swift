@@ -17,7 +17,8 @@ struct BundleBench {
       [nbridge, "bundle", app, "--format", "deb,tar", "--out", out], set: ["SOURCE_DATE_EPOCH": "1700000000"],
       stderr: "\(directory)/bundle.err")
     guard bundled.wait().status == 0 else {
-      progress("bundle: nbridge bundle failed: \((try? String(contentsOfFile: "\(directory)/bundle.err", encoding: .utf8)) ?? "")")
+      let error = (try? String(contentsOfFile: "\(directory)/bundle.err", encoding: .utf8)) ?? ""
+      progress("bundle: nbridge bundle failed: \(error)")
       return (nil, nil, nil)
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []

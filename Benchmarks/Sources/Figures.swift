@@ -215,8 +215,8 @@ struct Figures {
       ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
       ("esm_graph_load_uncached_ms", esmGraphLoadUncached, "the same with NBRIDGE_MODULE_CACHE=off (every module rewritten)"),
       ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
-      ("bundle_deb_mib", bundleDebMiB, "nbridge bundle www --format deb with the release nbridge: the .deb's size"),
-      ("installed_startup_ms", installedStartup, "the bundled sample's bin/<command> run hello.js (unpacked archive), wall"),
+      ("bundle_deb_mib", bundleDebMiB, "nbridge bundle www (release nbridge): the .deb's size"),
+      ("installed_startup_ms", installedStartup, "unpacked archive's bin/<command> run hello.js, wall"),
       ("(nbridge_startup_ms, same rounds)", startupBesideInstalled, "nbridge run hello.js beside it (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
