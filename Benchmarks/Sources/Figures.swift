@@ -53,6 +53,9 @@ struct Figures {
   var esmGraphLoad: Double?
   var esmGraphLoadUncached: Double?
   var denoEsmGraphLoad: Double?
+  var bundleDebMiB: Double?
+  var installedStartup: Double?
+  var startupBesideInstalled: Double?
   /// Per-round ratios behind the medians (nbridge over its floor in the same round).
   var roundTripRatios: [Double] = []
   var storageSetRatios: [Double] = []
@@ -80,6 +83,7 @@ struct Figures {
       ("xdg_open_handoff_ms", xdgOpenHandoff), ("control_ping_us", controlPing), ("unix_echo_floor_us", unixEchoFloor),
       ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
       ("esm_graph_load_uncached_ms", esmGraphLoadUncached), ("deno_esm_graph_load_ms", denoEsmGraphLoad),
+      ("bundle_deb_mib", bundleDebMiB), ("installed_startup_ms", installedStartup),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -148,6 +152,10 @@ struct Figures {
         text: "startup_module_hello ≤ 1.1 × startup_hello", value: ratio(startupModuleHello, startupHelloBesideModule),
         limit: 1.1),
       Goal(text: "esm_graph_load ≤ deno_esm_graph_load", value: ratio(esmGraphLoad, denoEsmGraphLoad), limit: 1),
+      Goal(text: "bundle_deb_mib ≤ 8", value: bundleDebMiB, limit: 8),
+      Goal(
+        text: "installed_startup ≤ 1.05 × nbridge_startup (same rounds)",
+        value: ratio(installedStartup, startupBesideInstalled), limit: 1.05),
     ]
   }
 
@@ -207,6 +215,9 @@ struct Figures {
       ("esm_graph_load_ms", esmGraphLoad, "nbridge run of a 300-module graph (tree, shared leaves, a cycle), wall"),
       ("esm_graph_load_uncached_ms", esmGraphLoadUncached, "the same with NBRIDGE_MODULE_CACHE=off (every module rewritten)"),
       ("deno_esm_graph_load_ms", denoEsmGraphLoad, "deno run of the same files, wall"),
+      ("bundle_deb_mib", bundleDebMiB, "nbridge bundle www (release nbridge): the .deb's size"),
+      ("installed_startup_ms", installedStartup, "unpacked archive's bin/<command> run hello.js, wall"),
+      ("(nbridge_startup_ms, same rounds)", startupBesideInstalled, "nbridge run hello.js beside it (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

@@ -27,8 +27,9 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log`
-/// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`).
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle`
+/// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`,
+/// `bundle` the sample app bundled by the release nbridge).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func want(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 let processes = Processes(nbridge: nbridgeBinary, deno: deno, jscHello: jscHello, directory: subdirectory("processes"))
@@ -188,6 +189,16 @@ if want("urls") {
   figures.xdgOpenHandoff = urls.xdgOpenMs
   figures.controlPing = urls.pingUs
   figures.unixEchoFloor = urls.echoFloorUs
+}
+
+if want("bundle") {
+  progress("bundle: the sample app's .deb and its bundled command's start-up beside nbridge run")
+  let bundle = BundleBench(
+    nbridge: nbridgeBinary, app: "\(root)/www", directory: subdirectory("bundle"), environment: processes.environment
+  ).run()
+  figures.bundleDebMiB = bundle.debMiB
+  figures.installedStartup = bundle.installed
+  figures.startupBesideInstalled = bundle.development
 }
 
 print(figures.table())

@@ -168,6 +168,59 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
   }
 
+  /// A headless app with a URL scheme, installed from its .deb as a user would: the postinst's
+  /// `update-desktop-database` registers the scheme system-wide, so the desktop's `xdg-open`
+  /// (xdg-utils' generic lookup, which needs a display: Xvfb) finds the installed entry with no
+  /// `xdg-mime default` and runs `/usr/bin/<command> %u`, which gets the URL intact.
+  @Test func installedDebReceivesTheURLFromXdgOpen() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-xdg")
+    try dir.write(
+      "app/nbridge.json",
+      #"{"id": "dev.nbridge.bundle-url-check", "name": "URL check", "version": "1.0", "description": "Prints its launch URL", "urlSchemes": ["nbbundleurl"], "bundle": {"command": "nbridge-url-check"}}"#
+    )
+    try dir.write(
+      "app/index.js", "console.log('launch=' + JSON.stringify(await nbridge.app.getLaunchUrl()));\n")
+    let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "deb"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let deb = dir.file("out/nbridge-url-check_1.0_amd64.deb")
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-url-check"], environment: apt) }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: apt)
+    try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+    let cache = try String(contentsOfFile: "/usr/share/applications/mimeinfo.cache", encoding: .utf8)
+    #expect(cache.contains("x-scheme-handler/nbbundleurl=dev.nbridge.bundle-url-check.desktop;"), "\(cache)")
+
+    // A user's session: a display, no desktop environment (xdg-utils' generic lookup), their own
+    // empty XDG config and data folders, the system's data folders where the package installed.
+    let xvfb = try XvfbServer()
+    defer { xvfb.stop() }
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    env["DISPLAY"] = xvfb.display
+    env["HOME"] = dir.file("home")
+    env["XDG_DATA_HOME"] = dir.file("home/.local/share")
+    env["XDG_CONFIG_HOME"] = dir.file("home/.config")
+    for name in ["XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "BROWSER"] {
+      env[name] = nil
+    }
+    let query = try Self.tool("xdg-mime", ["query", "default", "x-scheme-handler/nbbundleurl"], environment: env)
+    #expect(query.stdout == "dev.nbridge.bundle-url-check.desktop\n", "\(query.stdout)\(query.stderr)")
+    // xdg-utils 1.1.3 runs the entry's command in the foreground: its output is the app's.
+    let url = "nbbundleurl://host/path?a%20b"
+    let opened = try Self.tool("xdg-open", [url], environment: env)
+    #expect(opened.status == 0, "\(opened.stderr)")
+    #expect(opened.stdout.contains(#"launch={"url":"\#(url)"}"#), "\(opened.stdout)\(opened.stderr)")
+
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-url-check"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let after = (try? String(contentsOfFile: "/usr/share/applications/mimeinfo.cache", encoding: .utf8)) ?? ""
+    #expect(!after.contains("nbbundleurl"), "the postrm unregisters the scheme: \(after)")
+  }
+
   /// A headless app with a URL scheme and a PNG icon: the launcher runs its script, hands a URL in
   /// its scheme over intact as the launch URL and other arguments as `nbridge.args`; the desktop
   /// entry claims the scheme; the icon goes to its size's folder.
