@@ -18,7 +18,9 @@ enum BundleTexts {
       #!/bin/sh
       # \(app.command): \(app.manifest.name) \(app.manifest.version) (\(app.id)), an nbridge app.
       # With no command it opens the app; nbridge's commands (run FILE, test, --version, ...) run as they are.
-      app=$(dirname "$(readlink -f "$0")")/../lib/\(app.id)
+      self=$0
+      [ -L "$self" ] && self=$(readlink -f "$self")
+      case $self in */*) app=${self%/*}/../lib/\(app.id) ;; *) app=../lib/\(app.id) ;; esac
       exe=$app/\(app.command)
       case "$1" in
       \((subcommands + ["help", "-h", "--help", "--version"]).joined(separator: "|"))) exec "$exe" "$@" ;;
