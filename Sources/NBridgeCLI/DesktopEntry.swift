@@ -50,20 +50,7 @@ enum DesktopEntry {
   /// `\r`, `\t`, and `\s` for a leading space (readers trim it otherwise). A control character
   /// those cannot write (NUL, ESC, DEL, C1...) or a line or paragraph separator becomes U+FFFD.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case " " where out.isEmpty: out += "\\s"
-      case "\u{2028}", "\u{2029}": out.unicodeScalars.append("\u{FFFD}")
-      case _ where scalar.properties.generalCategory == .control: out.unicodeScalars.append("\u{FFFD}")
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    DesktopEntryValue.escaped(text, unwritable: "\u{FFFD}") ?? ""
   }
 
   /// Whether `text` can stand unquoted in `Exec`: ASCII letters, digits and `/._+,:@-`, and

@@ -1,25 +1,12 @@
+import NBridgeSystem
+
 /// The Desktop Entry Specification's escapes, on Unicode scalars (not Swift `Character`s, where
 /// `"\r\n"` is one): the rules `nbridge install`'s entry follows, for the autostart entry.
 enum DesktopEntryText {
   /// A `string` or `localestring` value on one line: `\\`, `\n`, `\r`, `\t`, and `\s` for a
   /// leading space (readers trim it otherwise). Other control characters, and line or paragraph
   /// separators, have no escape: nil.
-  static func escaped(_ text: String) -> String? {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case " " where out.isEmpty: out += "\\s"
-      case "\u{2028}", "\u{2029}": return nil
-      case _ where scalar.properties.generalCategory == .control: return nil
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  static func escaped(_ text: String) -> String? { DesktopEntryValue.escaped(text, unwritable: nil) }
 
   /// The characters that make an `Exec` argument need quotes (the specification's reserved set).
   private static let reserved: Set<Unicode.Scalar> = [
