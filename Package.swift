@@ -64,6 +64,8 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      // The GeoClue harness's bus configuration and helper scripts (GeoClueSystem writes them out).
+      resources: [.embedInCode("GeoClue")],
       swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
@@ -188,7 +190,7 @@ let package = Package(
     .testTarget(
       name: "NBridgeLocationTests",
       dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+      path: "Plugins/Location/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
