@@ -64,8 +64,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
-      // The GeoClue harness's bus configuration and helper scripts (GeoClueSystem writes them out).
-      resources: [.embedInCode("GeoClue")],
+      // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
+      // and DesktopPortal write them out).
+      resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
       swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
