@@ -81,7 +81,7 @@ public final class DesktopPortal: @unchecked Sendable {
   public func sandboxed(_ command: [String], appID: String) -> (
     program: String, arguments: [String], environment: [String: String?]
   ) {
-    ("/bin/sh", [sandboxScript] + command, ["SANDBOX_APP_ID": appID])
+    ("/bin/sh", [sandboxScript] + command, ["SANDBOX_APP_ID": appID, "SANDBOX_DIR": folder.path])
   }
 
   private func stop() {
