@@ -36,7 +36,20 @@ public final class DesktopPortal: @unchecked Sendable {
         "portals/gnome-keyring.portal",
         "[portal]\nDBusName=org.freedesktop.secrets\nInterfaces=org.freedesktop.impl.portal.Secret\nUseIn=\(Self.desktop)\n")
     }
+    // No dialog of the desktop can show, even when the test process has a DISPLAY (an in-process
+    // window test sets one): gnome-keyring asks for a locked keyring's password through a
+    // prompter the bus starts (D-Bus activation) with the bus's environment. As when the user
+    // dismisses the prompt.
+    let cleared = try ChildProcess.run(
+      "dbus-send",
+      [
+        "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.UpdateActivationEnvironment", "dict:string:string:DISPLAY,,WAYLAND_DISPLAY,",
+      ], environment: bus.environment, timeout: 10)
+    guard cleared.status == 0 else { throw ChildProcessError.notReady("UpdateActivationEnvironment: \(cleared.stderr)") }
     var environment = bus.environment
+    environment["DISPLAY"] = .some(nil)
+    environment["WAYLAND_DISPLAY"] = .some(nil)
     environment["XDG_DATA_HOME"] = folder.file("data")
     environment["XDG_CURRENT_DESKTOP"] = Self.desktop
     environment["XDG_DESKTOP_PORTAL_DIR"] = folder.file("portals")
