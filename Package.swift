@@ -99,10 +99,13 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS",
       ],
       swiftSettings: strict),
 
@@ -195,6 +198,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeFSTests", dependencies: ["NBridgeFS", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/FS/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

@@ -1,6 +1,7 @@
 import NBridgeApp
 import NBridgeAutostart
 import NBridgeBackground
+import NBridgeFS
 import NBridgeLocation
 import NBridgeNotification
 import NBridgePasteboard
@@ -9,9 +10,9 @@ import NBridgeStorage
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location` and `autostart`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart` and `fs`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self,
+    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self, FSPlugin.self,
   ]
 }

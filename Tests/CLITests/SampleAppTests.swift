@@ -132,7 +132,8 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart"] {
+    let builtIns = ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs"]
+    for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -143,7 +144,7 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
       ])
     #expect(
       r.stdout.contains(

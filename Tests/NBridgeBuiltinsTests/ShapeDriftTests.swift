@@ -53,6 +53,20 @@ import Testing
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
+    ("fs.paths", "{}"), ("fs.writeTextFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt', contents: 'drift' }"),
+    ("fs.appendFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt', contents: '!' }"),
+    ("fs.readTextFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.writeFile", "{ path: (await nbridge.fs.paths()).data + '/d.bin', data: new Uint8Array([1, 2]) }"),
+    ("fs.readFile", "{ path: (await nbridge.fs.paths()).data + '/d.bin' }"),
+    ("fs.exists", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.stat", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.mkdir", "{ path: (await nbridge.fs.paths()).data + '/a/b', recursive: true }"),
+    ("fs.readDir", "{ path: (await nbridge.fs.paths()).data }"),
+    ("fs.copyFile", "{ from: (await nbridge.fs.paths()).data + '/d.txt', to: (await nbridge.fs.paths()).data + '/e.txt' }"),
+    ("fs.rename", "{ from: (await nbridge.fs.paths()).data + '/e.txt', to: (await nbridge.fs.paths()).data + '/f.txt' }"),
+    ("fs.remove", "{ path: (await nbridge.fs.paths()).data + '/a', recursive: true }"),
+    ("fs.watch", "{ path: (await nbridge.fs.paths()).data, retainCallback: (setTimeout(() => nbridge.fs.unwatch({})), () => {}) }"),
+    ("fs.unwatch", "{}"), ("fs.simulatePick", "{ path: '/etc/hostname' }"), ("fs.forget", "{}"),
   ]
 
   @Test func everyActionHasASampleCall() {
