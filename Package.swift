@@ -96,10 +96,13 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeWindowService",
       ],
       swiftSettings: strict),
 
@@ -192,6 +195,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Window/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

@@ -15,6 +15,15 @@ typedef struct {
   char *message;
 } GError;
 typedef void (*GCallback)(void);
+typedef struct {
+  int x, y, width, height;
+} GdkRectangle;
+// GdkGeometry's layout (GDK 3).
+typedef struct {
+  int min_width, min_height, max_width, max_height, base_width, base_height, width_inc, height_inc;
+  double min_aspect, max_aspect;
+  int win_gravity;
+} GdkGeometry;
 typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
 
 // F(name, return type, parameters)
@@ -28,6 +37,31 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_show_all, void, (void *widget)) \
   F(gtk_widget_destroy, void, (void *widget)) \
   F(gtk_window_is_active, int, (void *window)) \
+  F(gtk_window_get_position, void, (void *window, int *x, int *y)) \
+  F(gtk_window_get_size, void, (void *window, int *width, int *height)) \
+  F(gtk_window_get_title, const char *, (void *window)) \
+  F(gtk_window_move, void, (void *window, int x, int y)) \
+  F(gtk_window_resize, void, (void *window, int width, int height)) \
+  F(gtk_window_iconify, void, (void *window)) \
+  F(gtk_window_deiconify, void, (void *window)) \
+  F(gtk_window_maximize, void, (void *window)) \
+  F(gtk_window_unmaximize, void, (void *window)) \
+  F(gtk_window_fullscreen, void, (void *window)) \
+  F(gtk_window_unfullscreen, void, (void *window)) \
+  F(gtk_window_set_keep_above, void, (void *window, int setting)) \
+  F(gtk_window_set_decorated, void, (void *window, int setting)) \
+  F(gtk_window_set_geometry_hints, void, (void *window, void *widget, GdkGeometry * geometry, int mask)) \
+  F(gtk_widget_show, void, (void *widget)) \
+  F(gtk_widget_hide, void, (void *widget)) \
+  F(gtk_widget_get_visible, int, (void *widget)) \
+  F(gtk_widget_get_display, void *, (void *widget)) \
+  F(gdk_window_get_state, int, (void *window)) \
+  F(gdk_window_get_frame_extents, void, (void *window, GdkRectangle * rect)) \
+  F(gdk_display_get_monitor_at_window, void *, (void *display, void *window)) \
+  F(gdk_display_get_n_monitors, int, (void *display)) \
+  F(gdk_display_get_monitor, void *, (void *display, int index)) \
+  F(gdk_monitor_get_workarea, void, (void *monitor, GdkRectangle * rect)) \
+  F(gdk_monitor_get_geometry, void, (void *monitor, GdkRectangle * rect)) \
   F(gtk_widget_get_mapped, int, (void *widget)) \
   F(gtk_widget_get_window, void *, (void *widget)) \
   F(gtk_window_present_with_time, void, (void *window, uint32_t timestamp)) \
@@ -307,6 +341,147 @@ void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data) {
   CONNECT(window, "notify::is-active", on_is_active, w);
   CONNECT(window, "unmap-event", on_unmap, w);
   CONNECT(window, "map-event", on_map, w);
+}
+
+// MARK: Window management (the `window` service)
+
+enum { MAXIMIZED = 1 << 2, FULLSCREEN = 1 << 4 };
+
+// A window's reported place, to report only what changed.
+typedef struct {
+  Closure closure;
+  int x, y, width, height;
+  int active;
+} PlaceWatch;
+
+static int report(PlaceWatch *w, int kind, int a, int b) {
+  return ((nbw_window_event_cb)w->closure.callback)(kind, a, b, w->closure.data);
+}
+
+static int on_configure(void *window, void *event, PlaceWatch *w) {
+  int x = 0, y = 0, width = 0, height = 0;
+  gtk_window_get_position_(window, &x, &y);
+  gtk_window_get_size_(window, &width, &height);
+  if (width != w->width || height != w->height) {
+    w->width = width;
+    w->height = height;
+    report(w, NBW_WINDOW_RESIZED, width, height);
+  }
+  if (x != w->x || y != w->y) {
+    w->x = x;
+    w->y = y;
+    report(w, NBW_WINDOW_MOVED, x, y);
+  }
+  return 0;
+}
+
+static void on_active(void *window, void *pspec, PlaceWatch *w) {
+  int active = gtk_window_is_active_(window);
+  if (active == w->active) return;
+  w->active = active;
+  report(w, active ? NBW_WINDOW_FOCUS : NBW_WINDOW_BLUR, 0, 0);
+}
+
+static int on_delete(void *window, void *event, PlaceWatch *w) {
+  return report(w, NBW_WINDOW_CLOSE_REQUESTED, 0, 0) ? 1 : 0;
+}
+
+static int on_state_flags(void *window, WindowStateEvent *event, PlaceWatch *w) {
+  report(w, NBW_WINDOW_STATE, nbw_window_flags(window), 0);
+  return 0;
+}
+
+void nbw_window_watch_place(void *window, nbw_window_event_cb changed, void *data) {
+  PlaceWatch *w = calloc(1, sizeof *w);
+  w->closure.callback = changed;
+  w->closure.data = data;
+  gtk_window_get_size_(window, &w->width, &w->height);
+  w->x = w->y = -1000000;
+  CONNECT(window, "configure-event", on_configure, w);
+  CONNECT(window, "notify::is-active", on_active, w);
+  CONNECT(window, "delete-event", on_delete, w);
+  CONNECT(window, "window-state-event", on_state_flags, w);
+}
+
+int nbw_window_flags(void *window) {
+  void *gdk_window = gtk_widget_get_window_(window);
+  int state = gdk_window ? gdk_window_get_state_(gdk_window) : 0;
+  int flags = 0;
+  if (state & MAXIMIZED) flags |= NBW_FLAG_MAXIMIZED;
+  if (state & FULLSCREEN) flags |= NBW_FLAG_FULLSCREEN;
+  if (gtk_window_is_active_(window)) flags |= NBW_FLAG_FOCUSED;
+  if (gtk_widget_get_visible_(window) && !(state & (ICONIFIED | WITHDRAWN))) flags |= NBW_FLAG_VISIBLE;
+  return flags;
+}
+
+void nbw_window_place(void *window, int place[4]) {
+  gtk_window_get_position_(window, &place[0], &place[1]);
+  gtk_window_get_size_(window, &place[2], &place[3]);
+}
+
+const char *nbw_window_title(void *window) { return gtk_window_get_title_(window); }
+
+// Moves the window's frame to the middle of the work area of the monitor it is on.
+static void center(void *window) {
+  void *gdk_window = gtk_widget_get_window_(window);
+  if (!gdk_window) return;
+  void *monitor = gdk_display_get_monitor_at_window_(gtk_widget_get_display_(window), gdk_window);
+  if (!monitor) return;
+  GdkRectangle area, frame;
+  gdk_monitor_get_workarea_(monitor, &area);
+  gdk_window_get_frame_extents_(gdk_window, &frame);
+  gtk_window_move_(window, area.x + (area.width - frame.width) / 2, area.y + (area.height - frame.height) / 2);
+}
+
+void nbw_window_change(void *window, int change, int a, int b, const char *text) {
+  switch (change) {
+  case NBW_CHANGE_TITLE: gtk_window_set_title_(window, text); break;
+  case NBW_CHANGE_SIZE: gtk_window_resize_(window, a, b); break;
+  case NBW_CHANGE_MIN_SIZE: {
+    GdkGeometry geometry = {0};
+    geometry.min_width = a;
+    geometry.min_height = b;
+    gtk_window_set_geometry_hints_(window, NULL, &geometry, 1 << 1 /* GDK_HINT_MIN_SIZE */);
+    break;
+  }
+  case NBW_CHANGE_CENTER: center(window); break;
+  case NBW_CHANGE_POSITION: gtk_window_move_(window, a, b); break;
+  case NBW_CHANGE_MINIMIZE: gtk_window_iconify_(window); break;
+  case NBW_CHANGE_MAXIMIZE: gtk_window_maximize_(window); break;
+  case NBW_CHANGE_UNMAXIMIZE: gtk_window_unmaximize_(window); break;
+  case NBW_CHANGE_FULLSCREEN: if (a) gtk_window_fullscreen_(window); else gtk_window_unfullscreen_(window); break;
+  case NBW_CHANGE_ALWAYS_ON_TOP: gtk_window_set_keep_above_(window, a); break;
+  case NBW_CHANGE_SHOW:
+    gtk_widget_show_(window);
+    gtk_window_deiconify_(window);
+    break;
+  case NBW_CHANGE_HIDE: gtk_widget_hide_(window); break;
+  case NBW_CHANGE_DECORATED: gtk_window_set_decorated_(window, a); break;
+  }
+}
+
+int nbw_point_on_screen(void *window, int x, int y) {
+  void *display = gtk_widget_get_display_(window);
+  int count = gdk_display_get_n_monitors_(display);
+  for (int i = 0; i < count; i++) {
+    GdkRectangle r;
+    gdk_monitor_get_geometry_(gdk_display_get_monitor_(display, i), &r);
+    if (x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height) return 1;
+  }
+  return 0;
+}
+
+static void on_page_settled(void *view, void *result, void *data) {
+  Closure *c = data;
+  void *value = webkit_web_view_call_async_javascript_function_finish_(view, result, NULL);
+  if (value) g_object_unref_(value);
+  ((nbw_signal_cb)c->callback)(c->data);
+  free(c);
+}
+
+void nbw_view_after_scripts(void *view, nbw_signal_cb done, void *data) {
+  webkit_web_view_call_async_javascript_function_(
+    view, "return true", -1, NULL, NULL, NULL, NULL, on_page_settled, closure(done, data));
 }
 
 // MARK: Context and scheme

@@ -551,6 +551,23 @@ const FIELDS = {
   'autostart.enable': {},
   'autostart.disable': {},
   'autostart.isEnabled': {},
+  'window.setTitle': { title: 'text', id: 'id' },
+  'window.setSize': { width: 'number', height: 'number', id: 'id' },
+  'window.setMinSize': { width: 'number', height: 'number', id: 'id' },
+  'window.center': { id: 'id' },
+  'window.setPosition': { x: 'number', y: 'number', id: 'id' },
+  'window.minimize': { id: 'id' },
+  'window.maximize': { id: 'id' },
+  'window.unmaximize': { id: 'id' },
+  'window.setFullscreen': { fullscreen: 'any', id: 'id' },
+  'window.setAlwaysOnTop': { alwaysOnTop: 'any', id: 'id' },
+  'window.show': { id: 'id' },
+  'window.hide': { id: 'id' },
+  'window.getState': { id: 'id' },
+  'window.create': { url: 'url', title: 'text', width: 'number', height: 'number' },
+  'window.close': { id: 'id' },
+  'window.list': {},
+  'window.keepOpen': { id: 'id', result: 'any' },
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
