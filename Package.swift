@@ -96,6 +96,9 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Dialog/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
       swiftSettings: strict),
     .target(
@@ -103,6 +106,7 @@ let package = Package(
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
         "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeWindowService",
+        "NBridgeDialog",
       ],
       swiftSettings: strict),
 
@@ -198,6 +202,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Window/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Dialog/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

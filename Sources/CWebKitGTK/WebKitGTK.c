@@ -18,6 +18,10 @@ typedef void (*GCallback)(void);
 typedef struct {
   int x, y, width, height;
 } GdkRectangle;
+typedef struct GSList {
+  void *data;
+  struct GSList *next;
+} GSList;
 // GdkGeometry's layout (GDK 3).
 typedef struct {
   int min_width, min_height, max_width, max_height, base_width, base_height, width_inc, height_inc;
@@ -37,6 +41,22 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_show_all, void, (void *widget)) \
   F(gtk_widget_destroy, void, (void *widget)) \
   F(gtk_window_is_active, int, (void *window)) \
+  F(gtk_file_chooser_dialog_new, void *, (const char *title, void *parent, int action, const char *first, ...)) \
+  F(gtk_file_chooser_set_select_multiple, void, (void *chooser, int multiple)) \
+  F(gtk_file_chooser_set_current_folder, int, (void *chooser, const char *folder)) \
+  F(gtk_file_chooser_set_current_name, void, (void *chooser, const char *name)) \
+  F(gtk_file_chooser_set_filename, int, (void *chooser, const char *name)) \
+  F(gtk_file_chooser_set_do_overwrite_confirmation, void, (void *chooser, int confirm)) \
+  F(gtk_file_chooser_add_filter, void, (void *chooser, void *filter)) \
+  F(gtk_file_chooser_get_filenames, GSList *, (void *chooser)) \
+  F(gtk_file_filter_new, void *, (void)) \
+  F(gtk_file_filter_set_name, void, (void *filter, const char *name)) \
+  F(gtk_file_filter_add_pattern, void, (void *filter, const char *pattern)) \
+  F(gtk_message_dialog_new, void *, (void *parent, int flags, int type, int buttons, const char *format, ...)) \
+  F(gtk_dialog_add_button, void *, (void *dialog, const char *text, int response)) \
+  F(gtk_dialog_set_default_response, void, (void *dialog, int response)) \
+  F(gtk_window_set_modal, void, (void *window, int modal)) \
+  F(g_slist_free, void, (GSList * list)) \
   F(gtk_window_get_position, void, (void *window, int *x, int *y)) \
   F(gtk_window_get_size, void, (void *window, int *width, int *height)) \
   F(gtk_window_get_title, const char *, (void *window)) \
@@ -482,6 +502,99 @@ static void on_page_settled(void *view, void *result, void *data) {
 void nbw_view_after_scripts(void *view, nbw_signal_cb done, void *data) {
   webkit_web_view_call_async_javascript_function_(
     view, "return true", -1, NULL, NULL, NULL, NULL, on_page_settled, closure(done, data));
+}
+
+// MARK: Dialogs (the `dialog` service)
+
+enum { RESPONSE_ACCEPT = -3, RESPONSE_CANCEL = -6 };
+
+typedef struct {
+  nbw_files_cb done;
+  void *data;
+} FileDialog;
+
+static void on_file_response(void *dialog, int response, FileDialog *f) {
+  if (response != RESPONSE_ACCEPT) {
+    f->done(NULL, 0, f->data);
+  } else {
+    GSList *list = gtk_file_chooser_get_filenames_(dialog);
+    int count = 0;
+    for (GSList *l = list; l; l = l->next) count++;
+    const char **paths = calloc((size_t)count + 1, sizeof *paths);
+    int i = 0;
+    for (GSList *l = list; l; l = l->next) paths[i++] = l->data;
+    f->done(paths, count, f->data);
+    for (GSList *l = list; l; l = l->next) g_free_(l->data);
+    g_slist_free_(list);
+    free(paths);
+  }
+  free(f);
+  gtk_widget_destroy_(dialog);
+}
+
+void nbw_file_dialog(
+  void *parent, int mode, const char *title, int multiple, const char *folder, const char *name,
+  const char *const *filters, int filter_count, nbw_files_cb done, void *data) {
+  // GtkFileChooserAction: 0 open, 1 save, 2 select folder.
+  const char *accept = mode == 1 ? "_Save" : mode == 2 ? "_Select" : "_Open";
+  void *dialog = gtk_file_chooser_dialog_new_(
+    title, parent, mode, "_Cancel", RESPONSE_CANCEL, accept, RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response_(dialog, RESPONSE_ACCEPT);
+  gtk_window_set_modal_(dialog, 1);
+  if (mode != 1) gtk_file_chooser_set_select_multiple_(dialog, multiple);
+  if (mode == 1) gtk_file_chooser_set_do_overwrite_confirmation_(dialog, 1);
+  if (folder) gtk_file_chooser_set_current_folder_(dialog, folder);
+  if (name) gtk_file_chooser_set_current_name_(dialog, name);
+  for (int i = 0; i < filter_count; i++) {
+    // Each filter: its name, then its patterns separated by '\n'.
+    const char *text = filters[i];
+    const char *newline = strchr(text, '\n');
+    if (!newline) continue;
+    void *filter = gtk_file_filter_new_();
+    char *label = strndup(text, (size_t)(newline - text));
+    gtk_file_filter_set_name_(filter, label);
+    free(label);
+    for (const char *p = newline + 1; *p;) {
+      const char *end = strchr(p, '\n');
+      size_t length = end ? (size_t)(end - p) : strlen(p);
+      char *pattern = strndup(p, length);
+      gtk_file_filter_add_pattern_(filter, pattern);
+      free(pattern);
+      p += length + (end ? 1 : 0);
+    }
+    gtk_file_chooser_add_filter_(dialog, filter);
+  }
+  FileDialog *f = malloc(sizeof *f);
+  f->done = done;
+  f->data = data;
+  CONNECT(dialog, "response", on_file_response, f);
+  gtk_widget_show_(dialog);
+}
+
+typedef struct {
+  nbw_choice_cb done;
+  void *data;
+} MessageDialog;
+
+static void on_message_response(void *dialog, int response, MessageDialog *m) {
+  m->done(response >= 0 ? response : -1, m->data);
+  free(m);
+  gtk_widget_destroy_(dialog);
+}
+
+void nbw_message_dialog(
+  void *parent, int kind, const char *title, const char *message, const char *const *buttons, int button_count,
+  int default_button, nbw_choice_cb done, void *data) {
+  // GtkDialogFlags: modal | destroy with parent; GtkButtonsType: none.
+  void *dialog = gtk_message_dialog_new_(parent, 1 | 2, kind, 0, "%s", message);
+  if (title) gtk_window_set_title_(dialog, title);
+  for (int i = 0; i < button_count; i++) gtk_dialog_add_button_(dialog, buttons[i], i);
+  if (default_button >= 0) gtk_dialog_set_default_response_(dialog, default_button);
+  MessageDialog *m = malloc(sizeof *m);
+  m->done = done;
+  m->data = data;
+  CONNECT(dialog, "response", on_message_response, m);
+  gtk_widget_show_(dialog);
 }
 
 // MARK: Context and scheme

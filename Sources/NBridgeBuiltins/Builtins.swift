@@ -1,6 +1,7 @@
 import NBridgeApp
 import NBridgeAutostart
 import NBridgeBackground
+import NBridgeDialog
 import NBridgeLocation
 import NBridgeNotification
 import NBridgePasteboard
@@ -10,9 +11,9 @@ import NBridgeWindowService
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart` and `window`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart`, `window` and `dialog`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self, WindowPlugin.self,
+    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self, WindowPlugin.self, DialogPlugin.self,
   ]
 }

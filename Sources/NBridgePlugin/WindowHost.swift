@@ -49,6 +49,14 @@ public protocol WindowHost: AnyObject {
   /// Calls `done` once the main page has run every event and script sent to it before now (its
   /// listeners' calls made in the meantime have been answered).
   func afterPageScripts(_ done: @escaping @BridgeActor () -> Void)
+
+  /// Shows GTK's file chooser over the app's window; `done` gets the paths chosen once, nil when
+  /// the user cancelled (Escape, Cancel, or closing it).
+  func chooseFiles(_ request: FileDialogRequest, _ done: @escaping @BridgeActor ([String]?) -> Void)
+
+  /// Shows a message dialog over the app's window; `done` gets the index of the button pressed
+  /// once, nil when it was closed without one (Escape).
+  func showMessage(_ request: MessageDialogRequest, _ done: @escaping @BridgeActor (Int?) -> Void)
 }
 
 /// An open window of the app (`WindowHost.windowList`).

@@ -132,7 +132,11 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "window"] {
+    let builtIns = [
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "window",
+      "dialog",
+    ]
+    for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -144,7 +148,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
-        "window",
+        "window", "dialog",
       ])
     #expect(
       r.stdout.contains(

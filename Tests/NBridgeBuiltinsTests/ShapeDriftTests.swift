@@ -54,6 +54,8 @@ import Testing
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
+    ("dialog.simulate", "{ answers: ['/a', null, 'OK', true] }"), ("dialog.open", "{}"), ("dialog.save", "{}"),
+    ("dialog.message", "{ message: 'm' }"), ("dialog.confirm", "{ message: 'q' }"),
   ]
 
   @Test func everyActionHasASampleCall() {

@@ -568,6 +568,11 @@ const FIELDS = {
   'window.close': { id: 'id' },
   'window.list': {},
   'window.keepOpen': { id: 'id', result: 'any' },
+  'dialog.open': { multiple: 'any', directory: 'any', filters: 'any', title: 'text', defaultPath: 'text' },
+  'dialog.save': { defaultPath: 'text', filters: 'any', title: 'text' },
+  'dialog.message': { message: 'text', title: 'text', kind: 'text', buttons: 'any' },
+  'dialog.confirm': { message: 'text', title: 'text', kind: 'text', okLabel: 'text', cancelLabel: 'text' },
+  'dialog.simulate': { answers: 'any' },
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are

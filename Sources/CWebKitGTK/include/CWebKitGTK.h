@@ -109,6 +109,24 @@ int nbw_point_on_screen(void *window, int x, int y);
 /// webkit_web_view_call_async_javascript_function, whose answer comes after theirs).
 void nbw_view_after_scripts(void *view, nbw_signal_cb done, void *data);
 
+/// The paths chosen (`count` of them), or NULL when the dialog was cancelled (Escape, Cancel, closed).
+typedef void (*nbw_files_cb)(const char *const *paths, int count, void *data);
+/// A GtkFileChooserDialog over `parent` (modal): `mode` 0 open, 1 save (asks before replacing a
+/// file), 2 choose a folder; `multiple` lets the user pick several (open, folder); `folder`,
+/// `name` (save) preset it (NULL: GTK's); each of `filters` is a filter's name and its glob
+/// patterns, separated by '\n' (gtk_file_filter_add_pattern). `done` is called once.
+void nbw_file_dialog(
+  void *parent, int mode, const char *title, int multiple, const char *folder, const char *name,
+  const char *const *filters, int filter_count, nbw_files_cb done, void *data);
+/// The index of the button pressed, or -1 when the dialog was closed without one (Escape).
+typedef void (*nbw_choice_cb)(int button, void *data);
+/// A GtkMessageDialog over `parent` (modal): `kind` GtkMessageType (0 info, 1 warning, 2
+/// question, 3 error), `title` (NULL: none), `message`, and `buttons` in order, the one at
+/// `default_button` (or none: -1) answering Return. `done` is called once.
+void nbw_message_dialog(
+  void *parent, int kind, const char *title, const char *message, const char *const *buttons, int button_count,
+  int default_button, nbw_choice_cb done, void *data);
+
 /// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
 void *nbw_context_new(const char *data_dir, const char *cache_dir);
 /// webkit_web_context_allow_tls_certificate_for_host with the PEM certificate in `pem_file`
