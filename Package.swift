@@ -96,7 +96,7 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Dialog/Sources",
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",

@@ -17,7 +17,7 @@ extension DialogPlugin {
     ) { (plugin, options: OpenOptions, _, reply: Reply<JSONValue>) in
       let multiple = options.request.multiple
       try plugin.chooseFiles(options.request, action: "open", fits: { fitsPaths($0, multiple: multiple) }) {
-        reply.resolve($0)
+        reply.settle($0.mapError { $0 })
       }
     },
     Action(
@@ -26,7 +26,7 @@ extension DialogPlugin {
       summary: "Asks for a file to save to (replacing one is confirmed): its path, null when cancelled."
     ) { (plugin, options: SaveOptions, _, reply: Reply<JSONValue>) in
       try plugin.chooseFiles(options.request, action: "save", fits: { fitsPaths($0, multiple: false) }) {
-        reply.resolve($0)
+        reply.settle($0.mapError { $0 })
       }
     },
     Action(

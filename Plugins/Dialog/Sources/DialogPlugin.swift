@@ -1,7 +1,8 @@
 import NBridgePlugin
 
 /// `nbridge.dialog`: native dialogs: files to open, a file to save to, a message, a question.
-/// In `nbridge app` GTK's dialogs over the app's window; a headless run has none (`unavailable`)
+/// In `nbridge app` the XDG desktop portal's file chooser when one answers on the session bus,
+/// else GTK's file chooser; GTK's message dialogs over the app's window; a headless run has none (`unavailable`)
 /// unless answers are simulated (`nbridge test`, or `NBRIDGE_DIALOG=simulate`): then `simulate`
 /// queues what the next dialogs answer. Cancelling resolves `null` (`false` for `confirm`).
 @BridgeActor
@@ -15,22 +16,42 @@ public final class DialogPlugin: Plugin {
   let context: PluginContext
   /// The answers `simulate` queued, when this run simulates dialogs.
   var simulated: [JSONValue]?
+  /// The desktop portal's file chooser, unless `NBRIDGE_DIALOG=gtk`.
+  let portal: PortalFileChooser?
 
   /// Simulates dialogs under `nbridge test` and when `NBRIDGE_DIALOG=simulate`.
   public init(context: PluginContext) throws {
     self.context = context
-    if context.headless || context.environment["NBRIDGE_DIALOG"] == "simulate" { simulated = [] }
+    let choice = context.environment["NBRIDGE_DIALOG"]
+    if context.headless || choice == "simulate" { simulated = [] }
+    portal =
+      choice == "gtk"
+      ? nil
+      : PortalFileChooser(
+        address: context.environment["DBUS_SESSION_BUS_ADDRESS"], mainContext: context.glibMainContext)
   }
 
-  /// Shows `request` as a file chooser (or takes the next simulated answer, checked by `fits`);
-  /// `done` gets the paths, nil when cancelled.
+  /// Shows `request` as a file chooser: the portal's when one answers, else GTK's over the
+  /// window (or takes the next simulated answer, checked by `fits`); `done` gets the answer, or
+  /// the error.
   func chooseFiles(
     _ request: FileDialogRequest, action: String, fits: (JSONValue) -> Bool,
-    _ done: @escaping @BridgeActor (JSONValue) -> Void
+    _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) throws(BridgeError) {
-    if simulated != nil { return done(try nextSimulated(action: action, fits: fits)) }
+    if simulated != nil { return done(.success(try nextSimulated(action: action, fits: fits))) }
     guard let window = context.window else { throw Self.noWindow }
-    window.chooseFiles(request) { paths in done(Self.answer(paths, multiple: request.multiple)) }
+    let portal = self.portal
+    Task {
+      if let portal, await portal.isAvailable() {
+        do {
+          done(.success(Self.answer(try await portal.choose(request), multiple: request.multiple)))
+        } catch {
+          done(.failure(error as? BridgeError ?? .unavailable("\(error)")))
+        }
+        return
+      }
+      window.chooseFiles(request) { paths in done(.success(Self.answer(paths, multiple: request.multiple))) }
+    }
   }
 
   /// Shows `request` as a message dialog (or takes the next simulated answer); `done` gets the
