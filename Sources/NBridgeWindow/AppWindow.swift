@@ -42,6 +42,8 @@ final class AppWindow: PageHost {
   /// The main window's placement as last seen, and the timer that saves it a moment after it changed.
   var placement: WindowPlacement?
   var placementSave: Int?
+  /// The `location.watch` feeding `navigator.geolocation` while WebKit asks for positions.
+  var geolocationWatch: HostCall?
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
