@@ -102,10 +102,17 @@ let package = Package(
       name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
+        "NBridgeDialog",
       ],
       swiftSettings: strict),
 
@@ -201,6 +208,12 @@ let package = Package(
     .testTarget(
       name: "NBridgeFSTests", dependencies: ["NBridgeFS", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/FS/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Window/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Dialog/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

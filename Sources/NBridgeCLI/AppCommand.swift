@@ -57,6 +57,10 @@ extension NBridgeCommand {
       options.width = manifest.window?.width ?? options.width
       options.height = manifest.window?.height ?? options.height
       options.resizable = manifest.window?.resizable ?? options.resizable
+      options.minWidth = manifest.window?.minWidth
+      options.minHeight = manifest.window?.minHeight
+      options.decorations = manifest.window?.decorations ?? options.decorations
+      options.remembersState = manifest.window?.rememberState ?? options.remembersState
       options.allowNavigation = manifest.allowNavigation ?? []
       options.remote = manifest.remote ?? []
       options.screenshot = screenshot.map { absolutePath($0) }
