@@ -6,12 +6,13 @@ import NBridgeNotification
 import NBridgePasteboard
 import NBridgePlugin
 import NBridgeStorage
+import NBridgeTray
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location` and `autostart`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart` and `tray`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
-    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self,
+    BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self, TrayPlugin.self,
   ]
 }

@@ -132,7 +132,7 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart"] {
+    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray"] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -143,7 +143,7 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray",
       ])
     #expect(
       r.stdout.contains(

@@ -551,6 +551,11 @@ const FIELDS = {
   'autostart.enable': {},
   'autostart.disable': {},
   'autostart.isEnabled': {},
+  'tray.create': { icon: 'text', tooltip: 'text', title: 'text', menu: 'any' },
+  'tray.setIcon': { icon: 'text' },
+  'tray.setTooltip': { tooltip: 'text' },
+  'tray.setMenu': { menu: 'any' },
+  'tray.remove': {},
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
