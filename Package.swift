@@ -34,6 +34,8 @@ let package = Package(
     .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
+    .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
     .target(name: "CWebKitGTK"),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
@@ -108,11 +110,14 @@ let package = Package(
       name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
+      path: "Plugins/Tray/Sources", swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
         "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
-        "NBridgeDialog",
+        "NBridgeDialog", "NBridgeTray",
       ],
       swiftSettings: strict),
 
@@ -214,6 +219,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Dialog/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeTrayTests", dependencies: ["NBridgeTray", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

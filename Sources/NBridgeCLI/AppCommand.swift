@@ -47,7 +47,9 @@ extension NBridgeCommand {
 
     func run() throws {
       var configuration = try request.configuration()
-      switch configuration.claimControlSocket(url: request.url, background: request.background) {
+      switch configuration.claimControlSocket(
+        url: request.url, background: request.background, launchArguments: request.launchHandOff)
+      {
       case .run: break
       case .handedOff: throw ExitCode(0)
       case .failed: throw ExitCode(1)

@@ -590,6 +590,11 @@ const FIELDS = {
   'dialog.message': { message: 'text', title: 'text', kind: 'text', buttons: 'any' },
   'dialog.confirm': { message: 'text', title: 'text', kind: 'text', okLabel: 'text', cancelLabel: 'text' },
   'dialog.simulate': { answers: 'any' },
+  'tray.create': { icon: 'text', tooltip: 'text', title: 'text', menu: 'any' },
+  'tray.setIcon': { icon: 'text' },
+  'tray.setTooltip': { tooltip: 'text' },
+  'tray.setMenu': { menu: 'any' },
+  'tray.remove': {},
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
