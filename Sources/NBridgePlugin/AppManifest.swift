@@ -34,6 +34,8 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var urlSchemes: [String]?
   /// What `nbridge bundle` needs besides the fields above (`bundle`).
   public var bundle: BundleSettings?
+  /// The bundler's dev server for `nbridge app --dev` (`dev`).
+  package var dev: DevSettings?
 
   /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
   public var type: String?

@@ -12,6 +12,7 @@ public enum AppSetup {
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
     "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
+    "dev",
   ]
   static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
 
@@ -94,6 +95,7 @@ public enum AppSetup {
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     manifest.description = try descriptionLine(object["description"], path: path)
     manifest.bundle = try bundleSettings(object["bundle"], path: path)
+    manifest.dev = try devSettings(object["dev"], path: path)
     return manifest
   }
 
