@@ -40,7 +40,7 @@ package enum DevServerURL {
   }
 
   /// `host` of `host:port` (brackets kept for IPv6); nil without a numeric port or with user info.
-  static func host(of authority: String) -> String? {
+  package static func host(of authority: String) -> String? {
     guard !authority.contains("@"), let colon = authority.lastIndex(of: ":") else { return nil }
     let port = authority[authority.index(after: colon)...]
     guard !port.isEmpty, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), let n = Int(port), n > 0, n < 65536 else {
@@ -51,7 +51,7 @@ package enum DevServerURL {
   }
 
   /// Whether `host` is `localhost`, an address in 127.0.0.0/8, or `[::1]`.
-  static func isLoopback(_ host: String) -> Bool {
+  package static func isLoopback(_ host: String) -> Bool {
     let lower = host.lowercased()
     if lower == "localhost" || lower == "[::1]" { return true }
     let parts = lower.split(separator: ".", omittingEmptySubsequences: false)
