@@ -48,7 +48,7 @@ public struct NBridgeCommand: ParsableCommand {
   /// Parses and runs, mapping usage errors to exit status 2 (ArgumentParser's own is 64).
   static func mainWithUsageStatus() -> Never {
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(InspectArgument.spelledApart(Array(CommandLine.arguments.dropFirst())))
       try command.run()
       Glibc.exit(0)
     } catch let code as ExitCode {

@@ -12,7 +12,7 @@ public enum AppSetup {
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
     "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
-    "fs",
+    "fs", "dev",
   ]
   static let windowFields: Set<String> = [
     "title", "width", "height", "resizable", "minWidth", "minHeight", "decorations", "rememberState",
@@ -98,6 +98,7 @@ public enum AppSetup {
     manifest.description = try descriptionLine(object["description"], path: path)
     manifest.bundle = try bundleSettings(object["bundle"], path: path)
     manifest.fs = try fileSystemSettings(object["fs"], path: path)
+    manifest.dev = try devSettings(object["dev"], path: path)
     return manifest
   }
 
