@@ -68,7 +68,7 @@ struct BundleWriter {
     let depends = try dependencies.debianDepends(tool: tool)
     let control = layout.root + "/DEBIAN"
     do { try POSIX.makeDirectories(control) } catch { throw BundleProblem("cannot make \(control): \(error)") }
-    let sums = tool.run(["md5sum", "--"] + layout.files, in: layout.root)
+    let sums = tool.run(["md5sum", "--"] + layout.files.filter { !layout.links.contains($0) }, in: layout.root)
     try check(sums, "md5sum")
     let texts = [
       (

@@ -26,10 +26,11 @@ import Testing
     try ChildProcess.run(name, arguments, environment: environment, timeout: 300)
   }
 
-  /// The payload's files (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
+  /// The payload's files and symbolic links (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
   static func debFiles(_ listing: String) -> [String] {
-    listing.split(separator: "\n").filter { $0.hasPrefix("-") }.compactMap { line in
-      line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
+    listing.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("l") }.compactMap { line in
+      let path = line.split(separator: " -> ").first ?? line
+      return path.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
     }.sorted()
   }
 
@@ -56,6 +57,11 @@ import Testing
       #expect(files.contains(expected), "\(expected) missing from \(files)")
     }
     #expect(listing.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
+    // The command is a relative link to the executable, which opens the window (bundle-mode).
+    #expect(
+      listing.stdout.contains(" ./usr/bin/nbridge-sample -> ../lib/dev.nbridge.sample/nbridge-sample\n"),
+      "\(listing.stdout)")
+    #expect(files.contains("/usr/lib/dev.nbridge.sample/bundle-mode"), "\(files)")
 
     let info = try Self.tool("dpkg-deb", ["-f", dir.file(Self.deb), "Depends"])
     #expect(info.stdout.contains("libjavascriptcoregtk-4.1-0"), "\(info.stdout)")
@@ -83,8 +89,8 @@ import Testing
     let rpmList = try Self.tool("rpm", ["-qlp", dir.file(Self.rpm)])
     #expect(rpmList.status == 0, "\(rpmList.stderr)")
     let rpmFiles = rpmList.stdout.split(separator: "\n").map(String.init).filter { path in
-      var isFolder: ObjCBool = false
-      return FileManager.default.fileExists(atPath: tree + path, isDirectory: &isFolder) && !isFolder.boolValue
+      let type = (try? FileManager.default.attributesOfItem(atPath: tree + path))?[.type] as? FileAttributeType
+      return type == .typeRegular || type == .typeSymbolicLink
     }.sorted()
     #expect(rpmFiles == files, "rpm: \(rpmList.stdout)")
     let requires = try Self.tool("rpm", ["-qp", "--requires", dir.file(Self.rpm)])
