@@ -12,6 +12,7 @@ import NBridgeSystem
 ///     usr/share/applications/<id>.desktop
 ///     usr/share/icons/hicolor/<size>/apps/<id>.{png,svg}
 ///     usr/share/metainfo/<id>.metainfo.xml
+///     usr/lib/systemd/user/nbridge-fetch-<id>.service  the background fetch's wake-up (BundleApp.fetchEntry)
 ///     usr/share/doc/<command>/{copyright,changelog.gz}
 struct BundleLayout {
   /// The folder holding `usr`.
@@ -73,6 +74,13 @@ struct BundleLayout {
       try write("usr/share/applications/\(app.id).desktop", desktop)
       if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
       try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
+      if let fetchEntry = app.fetchEntry {
+        let unit = FetchWakeFolder.systemdUnit(appID: app.id)
+        let arguments = ["/" + executable, "run", "--fetch", "/\(libraryFolder)/app/\(fetchEntry)"]
+        try write(
+          "usr/lib/systemd/user/\(unit).service",
+          SystemdFetchUnits.service(appID: app.id, arguments: arguments, environment: []))
+      }
     }
     let doc = "usr/share/doc/" + app.command
     try write(doc + "/copyright", BundleTexts.copyright(for: app))

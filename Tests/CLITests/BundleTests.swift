@@ -174,6 +174,80 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
   }
 
+  /// An app that asks for background fetch gets, in its package, the systemd user service that
+  /// wakes it, pointing at the installed executable and valid under `systemd-analyze verify`.
+  /// Installed, its run arms the wake-up with its own timer and a drop-in for what it adds to the
+  /// packaged service (its variables), never a second `.service` that would hide the packaged one.
+  @Test func installedDebShipsTheFetchServiceAndTheAppWritesNoSecondCopy() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-fetch")
+    let id = "dev.nbridge.bundle-fetch-check"
+    let unit = "nbridge-fetch-\(id)"
+    try dir.write(
+      "app/nbridge.json",
+      #"{"id": "dev.nbridge.bundle-fetch-check", "name": "Fetch check", "version": "1.0", "description": "Arms its background fetch", "permissions": ["background"], "bundle": {"command": "nbridge-fetch-check"}}"#
+    )
+    try dir.write(
+      "app/index.js",
+      """
+      try {
+        await nbridge.background.setMinimumFetchInterval({ interval: 'minimum' });
+        console.log('armed');
+      } catch (e) {
+        console.log(e.code);
+      }
+
+      """)
+    let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "deb,tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let deb = dir.file("out/nbridge-fetch-check_1.0_amd64.deb")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", deb]).stdout)
+    #expect(files.contains("/usr/lib/systemd/user/\(unit).service"), "\(files)")
+    let archive = try Self.tool("tar", ["-tzf", dir.file("out/nbridge-fetch-check-1.0-x86_64.tar.gz")])
+    #expect(!archive.stdout.contains("systemd"), "the portable archive has no /usr units: \(archive.stdout)")
+
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-fetch-check"], environment: apt) }
+    let installed = try Self.tool("apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: apt)
+    try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+    let packaged = try String(contentsOfFile: "/usr/lib/systemd/user/\(unit).service", encoding: .utf8)
+    let command = "/usr/lib/\(id)/nbridge-fetch-check run --fetch /usr/lib/\(id)/app/index.js"
+    #expect(packaged.contains("\nType=oneshot\nExecStart=\(command)\n"), "\(packaged)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    env["HOME"] = dir.file("home")
+    env["XDG_CONFIG_HOME"] = dir.file("home/.config")
+    env["NBRIDGE_DATA_DIR"] = nil  // the default data dir: the woken run's command is the packaged one
+    env["NBRIDGE_SCHEDULER"] = "systemd"
+    let verify = try Self.tool(
+      "systemd-analyze", ["--user", "--man=no", "verify", "/usr/lib/systemd/user/\(unit).service"], environment: env)
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stdout)\(verify.stderr)")
+
+    // The installed command with no argument runs the script, which arms its wake-up (where no
+    // user manager answers, as in a container, setMinimumFetchInterval says unavailable once the
+    // units are written).
+    let run = try Self.tool("/usr/bin/nbridge-fetch-check", [], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "armed\n" || run.stdout == "unavailable\n", "\(run.stdout)\(run.stderr)")
+    let user = dir.file("home/.config/systemd/user")
+    #expect(FileManager.default.fileExists(atPath: "\(user)/\(unit).timer"))
+    #expect(!FileManager.default.fileExists(atPath: "\(user)/\(unit).service"), "a second copy hides the packaged one")
+    let dropIn = try String(contentsOfFile: "\(user)/\(unit).service.d/run.conf", encoding: .utf8)
+    #expect(dropIn.hasPrefix("[Service]\n") && dropIn.contains("\nEnvironment=NBRIDGE_SCHEDULER=systemd\n"), "\(dropIn)")
+    #expect(!dropIn.contains("ExecStart"), "the packaged command is the run's own: \(dropIn)")
+    let verifyTimer = try Self.tool(
+      "systemd-analyze", ["--user", "--man=no", "verify", "\(user)/\(unit).timer"], environment: env)
+    #expect(verifyTimer.status == 0 && verifyTimer.stderr.isEmpty, "\(verifyTimer.stdout)\(verifyTimer.stderr)")
+
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-fetch-check"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
   /// A headless app with a URL scheme, installed from its .deb as a user would: the postinst's
   /// `update-desktop-database` registers the scheme system-wide, so the desktop's `xdg-open`
   /// (xdg-utils' generic lookup, which needs a display: Xvfb) finds the installed entry with no
