@@ -164,6 +164,19 @@ import Testing
     #expect(wmClass.stdout.contains(#""nbridge-sample", "Nbridge-sample""#), "\(wmClass.stdout)")
     let desktop = try String(contentsOfFile: "/usr/share/applications/dev.nbridge.sample.desktop", encoding: .utf8)
     #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    // The window shows the page: a screenshot of the display has the page's text and colours, not
+    // one blank fill (a window with nothing drawn is one or two colours). Taken until it does, within 30 s.
+    let screenshot = dir.file("window.png")
+    var colours = 0
+    let deadline = Date().addingTimeInterval(30)
+    repeat {
+      colours = try Self.screenshotColours(display: xvfb.display, to: screenshot)
+    } while colours < 64 && Date() < deadline
+    #expect(colours >= 64, "the installed window looks blank: \(colours) colours in \(screenshot)")
+    if let keep = ProcessInfo.processInfo.environment["NBRIDGE_KEEP_SCREENSHOT"] {
+      try? FileManager.default.removeItem(atPath: keep)
+      try? FileManager.default.copyItem(atPath: screenshot, toPath: keep)
+    }
     window.stop()
 
     let removed = try Self.tool(
@@ -173,6 +186,19 @@ import Testing
     #expect(left.isEmpty, "left behind: \(left)")
     #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
   }
+
+  /// Takes a screenshot of `display` into `path` (PNG) and counts its distinct colours.
+  static func screenshotColours(display: String, to path: String) throws -> Int {
+    let shot = try tool(
+      "sh", ["-c", "xwd -root -silent -display \"$DISPLAY\" | convert xwd:- \"$1\"", "sh", path],
+      environment: ["DISPLAY": display])
+    guard shot.status == 0 else { throw ScreenshotFailed(message: shot.stderr) }
+    let count = try tool("convert", [path, "-format", "%k", "info:"])
+    return Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+  }
+
+  /// A screenshot that could not be taken: xwd's or convert's complaint.
+  struct ScreenshotFailed: Error { var message: String }
 
   /// An app that asks for background fetch gets, in its package, the systemd user service that
   /// wakes it, pointing at the installed executable and valid under `systemd-analyze verify`.
