@@ -201,7 +201,8 @@ let package = Package(
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
     .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeBackgroundTests",
+      dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeSystem", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeLocationTests",
