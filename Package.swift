@@ -64,6 +64,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
+      // and DesktopPortal write them out).
+      resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
       swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
@@ -188,7 +191,7 @@ let package = Package(
     .testTarget(
       name: "NBridgeLocationTests",
       dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+      path: "Plugins/Location/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),

@@ -128,6 +128,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_geolocation_manager_failed, void, (void *manager, const char *message)) \
   F(webkit_geolocation_position_new, void *, (double latitude, double longitude, double accuracy)) \
   F(webkit_geolocation_position_free, void, (void *position)) \
+  F(webkit_geolocation_position_set_altitude, void, (void *position, double altitude)) \
+  F(webkit_geolocation_position_set_speed, void, (void *position, double speed)) \
+  F(webkit_geolocation_position_set_heading, void, (void *position, double heading)) \
+  F(webkit_geolocation_position_set_timestamp, void, (void *position, uint64_t timestamp)) \
   F(cairo_surface_write_to_png, int, (void *surface, const char *path)) \
   F(cairo_status_to_string, const char *, (int status)) \
   F(cairo_image_surface_get_width, int, (void *surface)) \
@@ -585,17 +589,37 @@ void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data) 
   CONNECT(view, "permission-request", on_permission_request, closure(allowed, data));
 }
 
-static int on_geolocation_start(void *manager, Closure *c) {
-  return ((nbw_provider_cb)c->callback)(manager, c->data);
+typedef struct {
+  nbw_manager_cb start;
+  nbw_manager_cb stop;
+  void *data;
+} GeolocationProvider;
+
+static int on_geolocation_start(void *manager, GeolocationProvider *p) {
+  p->start(manager, p->data);
+  return 1;  // handled: WebKit's own provider stays off
 }
 
-void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data) {
+static void on_geolocation_stop(void *manager, GeolocationProvider *p) { p->stop(manager, p->data); }
+
+void nbw_context_provide_geolocation(void *context, nbw_manager_cb start, nbw_manager_cb stop, void *data) {
   void *manager = webkit_web_context_get_geolocation_manager_(context);
-  CONNECT(manager, "start", on_geolocation_start, closure(start, data));
+  GeolocationProvider *p = malloc(sizeof *p);
+  p->start = start;
+  p->stop = stop;
+  p->data = data;
+  CONNECT(manager, "start", on_geolocation_start, p);
+  CONNECT(manager, "stop", on_geolocation_stop, p);
 }
 
-void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy) {
+void nbw_geolocation_update(
+  void *manager, double latitude, double longitude, double accuracy, double altitude, double speed, double heading,
+  unsigned long long timestamp) {
   void *position = webkit_geolocation_position_new_(latitude, longitude, accuracy);
+  if (altitude == altitude) webkit_geolocation_position_set_altitude_(position, altitude);
+  if (speed == speed) webkit_geolocation_position_set_speed_(position, speed);
+  if (heading == heading) webkit_geolocation_position_set_heading_(position, heading);
+  if (timestamp) webkit_geolocation_position_set_timestamp_(position, timestamp);
   webkit_geolocation_manager_update_position_(manager, position);
   webkit_geolocation_position_free_(position);
 }

@@ -45,10 +45,12 @@ extension Runtime {
   }
 
   /// Starts `slot`'s action `aid` with `options`; it settles through `settlement` now or later.
+  /// Returns the id of its slot in `callSlots` while it runs (nil when it settled at once).
+  @discardableResult
   func dispatch(
     _ slot: ServiceSlot, _ aid: Int, _ options: JSONValue, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
-  ) {
+  ) -> Int? {
     let action = slot.definition.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
@@ -62,8 +64,9 @@ extension Runtime {
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
+        return nil
       case .async(let body):
-        startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+        return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
           let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
           return try await body(options, call)
         }
@@ -72,9 +75,10 @@ extension Runtime {
         let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
         callSlots[id]?.reply = reply
         do { try body(options, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
+        return id
       }
     case .starting(let start):
-      startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+      return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
         await start.value
         return try await self.invokeStarted(slot: slot, action: aid, options: options, sink: sink)
       }
@@ -83,6 +87,7 @@ extension Runtime {
     case .idle:
       settle(settlement, .failure(BridgeError(.unknownError, "the plugin did not start")), label: label)
     }
+    return nil
   }
 
   /// The `Call` of an action: without a sink, one object per action, made once (a `Call` holds
@@ -146,10 +151,11 @@ extension Runtime {
   }
 
   /// Runs an action as a task on the loop; it starts inline and settles whenever it returns.
+  @discardableResult
   private func startAsync(
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
-  ) {
+  ) -> Int {
     let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: timeLimit)
     // Weak: an action still running when the run ends (cancelled, say) resumes later, maybe
     // when this runtime is gone; it then has nothing to settle.
@@ -159,6 +165,7 @@ extension Runtime {
       self?.closeCallSlot(id, outcome)
     }
     callSlots[id]?.task = task
+    return id
   }
 
   /// Opens a slot for a call in flight (its resolvers, and a timer for its time limit); returns its id.
@@ -179,7 +186,7 @@ extension Runtime {
     return id
   }
 
-  private func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
+  func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
     guard let callSlot = callSlots.removeValue(forKey: id) else { return }
     if let timer = callSlot.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }

@@ -34,6 +34,8 @@ final class AppWindow: PageHost {
   var popups: [PopupWindow] = []
   /// Whether the manifest grants `location` (`navigator.geolocation` asks it too).
   var allowsLocation = false
+  /// The `location.watch` feeding `navigator.geolocation` while WebKit asks for positions.
+  var geolocationWatch: HostCall?
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime

@@ -105,13 +105,18 @@ typedef int (*nbw_decide_cb)(void *data);
 /// webkit_permission_request_allow when `allowed` returns 1, else _deny. Other requests keep
 /// WebKit's default.
 void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data);
-/// The context's WebKitGeolocationManager asks for positions ("start"): return 1 when the app
-/// gives them (nbw_geolocation_update / _failed on `manager`), 0 for WebKit's own GeoClue provider.
-typedef int (*nbw_provider_cb)(void *manager, void *data);
-/// Connects `start` to webkit_web_context_get_geolocation_manager's "start" signal.
-void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data);
-/// webkit_geolocation_manager_update_position with webkit_geolocation_position_new(latitude, longitude, accuracy).
-void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy);
+/// A WebKitGeolocationManager's signal, with the manager.
+typedef void (*nbw_manager_cb)(void *manager, void *data);
+/// The context's WebKitGeolocationManager: "start" (a page asks for positions) calls `start`,
+/// "stop" (no page asks any more) calls `stop`; the app answers with nbw_geolocation_update /
+/// _failed on the manager. Handling "start" keeps WebKit's own GeoClue provider out.
+void nbw_context_provide_geolocation(void *context, nbw_manager_cb start, nbw_manager_cb stop, void *data);
+/// webkit_geolocation_manager_update_position with webkit_geolocation_position_new(latitude,
+/// longitude, accuracy) and, where not NaN, its altitude (metres), speed (m/s) and heading
+/// (degrees); `timestamp` in seconds since the epoch (0: now).
+void nbw_geolocation_update(
+  void *manager, double latitude, double longitude, double accuracy, double altitude, double speed, double heading,
+  unsigned long long timestamp);
 /// webkit_geolocation_manager_failed: the page's error callback gets POSITION_UNAVAILABLE with `message`.
 void nbw_geolocation_failed(void *manager, const char *message);
 
