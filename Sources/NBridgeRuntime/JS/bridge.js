@@ -187,6 +187,8 @@
           ')',
       );
     }
+    // A typed array's indexes are its keys: weighed by its length before Object.keys lists them.
+    if (ArrayBuffer.isView(options) && options.length > maxValues) throw new Refusal([], tooMany(options.length));
     const keys = Object.keys(options);
     if (keys.length > maxValues) throw new Refusal([], tooMany(keys.length));
     const out = {};
