@@ -27,6 +27,9 @@ extension NBridgeCommand {
     @Flag(help: "Exit once --script has settled.")
     var exitAfterScript = false
 
+    @Flag(help: "Reload the page when a file under its folder changes (a script that does not parse is shown over the page instead).")
+    var watch = false
+
     @Flag(help: "Open WebKit's Web Inspector with the window; the page's context menu gets \"Inspect Element\".")
     var inspect = false
 
@@ -74,6 +77,7 @@ extension NBridgeCommand {
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript
       options.inspect = inspect
+      options.watch = watch
       // WebKit's UI process reads it when it starts its inspector server (WebKitGTK 2.50: an HTTP
       // page listing the targets, each opening the inspector over a WebSocket).
       if let inspectServer { setenv("WEBKIT_INSPECTOR_HTTP_SERVER", inspectServer, 1) }

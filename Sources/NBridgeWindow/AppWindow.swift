@@ -2,6 +2,7 @@ import CWebKitGTK
 import Glibc
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// The app's window: a WebKitGTK view showing the page under nbridge's URI scheme, its
 /// `nbridge` messages answered by the runtime. Lives on the loop thread; WebKitGTK's signals
@@ -32,6 +33,10 @@ final class AppWindow: PageHost {
   static let presentWait: Duration = .seconds(1)
   /// The popup windows opened (`app.openWindow`), open or closed.
   var popups: [PopupWindow] = []
+  /// `--watch`: the app folder's watcher, the debounce timer, and the files changed meanwhile.
+  var watcher: FolderWatcher?
+  var watchTimer: Int?
+  var changed: [String] = []
   /// Whether the manifest grants `location` (`navigator.geolocation` asks it too).
   var allowsLocation = false
 
@@ -64,6 +69,7 @@ final class AppWindow: PageHost {
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
     nbw_view_load(view, origin + entryPath)
+    if options.watch { watchFolder() }
     if options.inspect {
       nbw_view_set_developer_extras(view, 1)
       nbw_view_show_inspector(view)

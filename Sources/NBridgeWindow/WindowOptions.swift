@@ -26,6 +26,9 @@ package struct WindowOptions: Sendable {
   /// the window (`--inspect`).
   package var inspect = false
 
+  /// Development: reload the page when a file of the app's folder changes (`--watch`).
+  package var watch = false
+
   /// Options for the page at `page`, titled `title`.
   package init(page: String, title: String) {
     self.page = page
