@@ -1,7 +1,7 @@
 import CJavaScriptCore
 import NBridgeModuleSyntax
 
-/// A syntax error in a changed source file, found before a watched app reloads.
+/// A syntax error in a changed source file, found before a watched app reloads or restarts.
 package struct SourceProblem: Sendable, Equatable {
   /// The file, and JavaScriptCore's (or the module rewrite's) message.
   package var path: String
@@ -13,11 +13,12 @@ package struct SourceProblem: Sendable, Equatable {
   package var description: String { "SyntaxError: \(message) (\(path):\(line))" }
 }
 
-extension Runtime {
-  /// The first syntax error of `path` (a `.js`, `.mjs`, `.cjs` or TypeScript file) as it would
-  /// load, parsed in this runtime's context without running it; nil when it parses or is not
-  /// JavaScript.
-  package func syntaxProblem(ofFile path: String) -> SourceProblem? {
+/// Whether a changed file would parse, without running it: in a context of its own (any thread),
+/// the file as it would load (types erased, a module rewritten).
+package enum SourceCheck {
+  /// The first syntax error of `path` (`.js`, `.mjs`, `.cjs` or TypeScript); nil when it parses
+  /// or is not JavaScript (or cannot be read).
+  package static func problem(ofFile path: String) -> SourceProblem? {
     guard [".js", ".mjs", ".cjs"].contains(where: path.hasSuffix) || TypeStripper.isTypeScript(path),
       let text = readTextFile(path)
     else { return nil }
@@ -31,25 +32,38 @@ extension Runtime {
     } catch {
       return SourceProblem(path: path, message: error.message, line: error.line)
     }
-    guard let plain = parseProblem(units, path: path) else { return nil }
+    let context = JSGlobalContextCreate(nil)!
+    defer { JSGlobalContextRelease(context) }
+    guard let plain = parseProblem(units, path: path, in: context) else { return nil }
     // A module without imports (or a headless entry) may await at its top level: what parses as
     // an async function's body on the same lines is accepted. When neither parses, the error
     // further on is the one to fix.
-    guard let asBody = parseProblem(Array("(async function(){".utf16) + units + Array("\n})".utf16), path: path)
-    else { return nil }
+    let body = Array("(async function(){".utf16) + units + Array("\n})".utf16)
+    guard let asBody = parseProblem(body, path: path, in: context) else { return nil }
     return asBody.line > plain.line ? asBody : plain
   }
 
   /// JavaScriptCore's syntax error for `units` as a script, nil when they parse.
-  private func parseProblem(_ units: [UInt16], path: String) -> SourceProblem? {
-    do throws(JSException) {
-      try js.checkSyntax(units: units, url: path)
-    } catch {
-      let object = js.object(error.value)
-      let message = object.flatMap { js.property($0, "message") }.map { js.toString($0) } ?? js.toString(error.value)
-      let line = object.flatMap { js.property($0, "line") }.map { Int(JSValueToNumber(js.ref, $0, nil)) } ?? 0
-      return SourceProblem(path: path, message: message, line: line)
+  private static func parseProblem(_ units: [UInt16], path: String, in context: JSGlobalContextRef) -> SourceProblem? {
+    let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(script) }
+    let name = JSStringCreateWithUTF8CString(path)
+    defer { JSStringRelease(name) }
+    var exception: JSValueRef?
+    guard !JSCheckScriptSyntax(context, script, name, 1, &exception), let exception else { return nil }
+    func property(_ key: String) -> JSValueRef? {
+      guard let object = JSValueToObject(context, exception, nil) else { return nil }
+      let keyString = JSStringCreateWithUTF8CString(key)
+      defer { JSStringRelease(keyString) }
+      return JSObjectGetProperty(context, object, keyString, nil)
     }
-    return nil
+    func text(_ value: JSValueRef?) -> String {
+      guard let value, let string = JSValueToStringCopy(context, value, nil) else { return "" }
+      defer { JSStringRelease(string) }
+      let count = JSStringGetLength(string)
+      return String(decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(string), count: count), as: UTF16.self)
+    }
+    let line = property("line").map { Int(JSValueToNumber(context, $0, nil)) } ?? 0
+    return SourceProblem(path: path, message: text(property("message")), line: line)
   }
 }

@@ -31,7 +31,7 @@ extension AppWindow {
     let paths = changed
     changed = []
     guard let view else { return }
-    if let problem = paths.lazy.compactMap({ self.runtime.syntaxProblem(ofFile: $0) }).first {
+    if let problem = paths.lazy.compactMap({ SourceCheck.problem(ofFile: $0) }).first {
       runtime.report(2, "nbridge app: --watch: \(problem.description); the page keeps running until it is fixed")
       evaluateInPage(AppWindow.overlayScript(problem.description))
       return

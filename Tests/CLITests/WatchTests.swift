@@ -2,8 +2,9 @@ import Foundation
 import NBridgeTesting
 import Testing
 
-/// `nbridge app --watch`: a changed file reloads the page with storage kept; a script that does
-/// not parse is shown over the page, which keeps running, until it is fixed.
+/// `nbridge app --watch` and `nbridge run --watch`: a changed file reloads the page (restarts the
+/// script) with storage kept; a script that does not parse is shown over the page (reported on
+/// stderr), and what runs keeps running until it is fixed.
 @Suite(.serialized) struct WatchTests {
   static func page(version: Int, broken: Bool = false) -> String {
     """
@@ -65,5 +66,52 @@ import Testing
     // Fixed: it reloads, and the count goes on.
     try Self.page(version: 4).write(toFile: script, atomically: true, encoding: .utf8)
     #expect(app.waitForOutput("version 4 loads 3", timeout: 5), "\(app.stdout)\(app.stderr)")
+  }
+
+  static func script(version: Int, broken: Bool = false) -> String {
+    """
+    const n = ((await nbridge.storage.get({ key: 'runs' })) ?? 0) + 1;
+    await nbridge.storage.set({ key: 'runs', value: n });
+    console.log('version \(version) run ' + n);
+    setInterval(() => {}, 1000);
+    \(broken ? "let broken = {;\n" : "")
+    """
+  }
+
+  /// The processes whose command line names `text`.
+  static func processes(naming text: String) -> [String] {
+    let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return ids.filter { $0.allSatisfy(\.isNumber) }.filter { id in
+      guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return false }
+      return String(decoding: data, as: UTF8.self).contains(text)
+    }
+  }
+
+  @Test func aHeadlessScriptRestartsOnAChangeAndKeepsRunningThroughABrokenOne() throws {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-runwatch")
+    let file = try scratch.write("app/main.js", Self.script(version: 1))
+    var env: [String: String?] = NBridgeBinary.headless
+    env["NBRIDGE_DATA_DIR"] = scratch.file("data")
+    env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
+    let watch = try ChildProcess(NBridgeBinary.path, ["run", "--watch", file], environment: env)
+    #expect(watch.waitForOutput("version 1 run 1", timeout: 20), "\(watch.stdout)\(watch.stderr)")
+
+    try Self.script(version: 2).write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(watch.waitForOutput("version 2 run 2", timeout: 5), "\(watch.stdout)\(watch.stderr)")
+    #expect(watch.stderr.contains("nbridge run --watch: main.js changed; restarting"))
+
+    try Self.script(version: 3, broken: true).write(toFile: file, atomically: true, encoding: .utf8)
+    let reported = waitUntil(timeout: 5) { watch.stderr.contains("(\(file):5); the running version keeps running until it is fixed") }
+    #expect(reported, "\(watch.stderr)")
+    #expect(watch.stderr.contains("SyntaxError: Unexpected token ';'"))
+    #expect(Self.processes(naming: file).count == 2, "the watcher and the version 2 script still run")
+
+    try Self.script(version: 4).write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(watch.waitForOutput("version 4 run 3", timeout: 5), "\(watch.stdout)\(watch.stderr)")
+    #expect(!watch.stdout.contains("version 3"))
+
+    watch.signal(SIGTERM)
+    #expect(watch.wait(timeout: 10) == 143)
+    #expect(Self.processes(naming: file).isEmpty, "the script stopped with the watcher")
   }
 }
