@@ -61,7 +61,9 @@ extension NBridgeCommand {
 
     func run() throws {
       var configuration = try request.configuration()
-      switch configuration.claimControlSocket(url: request.url, background: request.background) {
+      switch configuration.claimControlSocket(
+        url: request.url, background: request.background, launchArguments: request.launchHandOff)
+      {
       case .run: break
       case .handedOff: throw ExitCode(0)
       case .failed: throw ExitCode(1)
@@ -71,6 +73,10 @@ extension NBridgeCommand {
       options.width = manifest.window?.width ?? options.width
       options.height = manifest.window?.height ?? options.height
       options.resizable = manifest.window?.resizable ?? options.resizable
+      options.minWidth = manifest.window?.minWidth
+      options.minHeight = manifest.window?.minHeight
+      options.decorations = manifest.window?.decorations ?? options.decorations
+      options.remembersState = manifest.window?.rememberState ?? options.remembersState
       options.allowNavigation = manifest.allowNavigation ?? []
       options.remote = manifest.remote ?? []
       options.screenshot = screenshot.map { absolutePath($0) }

@@ -15,7 +15,7 @@ extension Runtime {
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
       ("evaluateModuleBody", nativeEvaluateModuleBody),
     ]
-    for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + WebNatives.functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
 
@@ -52,6 +52,7 @@ extension Runtime {
         "allowed": .bool(slot.allowed),
         "actions": .array(slot.definition.actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+        "bytes": slot.definition.byteActions,
       ])
     }
     let (codes, messages) = BridgeMessages.prelude

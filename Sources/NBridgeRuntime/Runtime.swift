@@ -25,6 +25,8 @@ public final class Runtime {
   var formatErrorFunction: JSObjectRef!
   var exitCode: Int32?
   var callSlots: [Int: CallSlot] = [:]
+  /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
+  var heldAnswers: [(CallSlot, Result<JSONValue, BridgeError>)] = []
   var nextCallID = 1
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
