@@ -20,6 +20,8 @@ final class AppWindow: PageHost {
   let token = RandomID.hex(byteCount: 16)
   /// The manifest's `remote` origins, each with a token of its own (`AppWindow+Remote.swift`).
   var remotePages: [RemotePage] = []
+  /// `--dev-url`: the dev server's origin and the token its pages' script holds.
+  var devPage: (origin: String, token: String)?
   var window: UnsafeMutableRawPointer?
   var view: UnsafeMutableRawPointer?
   /// The WebKitWebContext, with the app's website data manager.
@@ -67,6 +69,7 @@ final class AppWindow: PageHost {
     let manager = nbw_content_manager_new()
     nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")
     addRemotePages(context: context, manager: manager)
+    addDevServerPage(manager: manager)
     _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
     _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
@@ -81,7 +84,7 @@ final class AppWindow: PageHost {
     hold = runtime.holdRun(reason: "window")
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
-    nbw_view_load(view, origin + entryPath)
+    nbw_view_load(view, options.devURL ?? origin + entryPath)
     if options.watch { watchFolder() }
     if options.inspect {
       nbw_view_set_developer_extras(view, 1)
