@@ -68,6 +68,18 @@ extension Runtime {
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
+      case .bytes(let body):
+        let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
+        do {
+          let bytes = try body(options, call)
+          if case .promise(let resolve, _) = settlement {
+            js.settle(resolve, js.uint8Array(bytes))
+          } else {
+            settle(settlement, .success(.string(Base64Text.encode(bytes))), label: label)
+          }
+        } catch {
+          settle(settlement, .failure(bridgeError(from: error)), label: label)
+        }
       case .async(let body):
         startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
           let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
@@ -117,6 +129,7 @@ extension Runtime {
     let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
     switch plugin.invocations[aid] {
     case .sync(let body): return try body(options, call)
+    case .bytes(let body): return .string(Base64Text.encode(try body(options, call)))
     case .async(let body): return try await body(options, call)
     case .deferred(let body):
       return try await withCheckedThrowingContinuation { continuation in

@@ -67,6 +67,11 @@ test('bytes: writeFile takes a Uint8Array, ArrayBuffer or DataView; readFile ans
   await fs.writeFile({ path: file, data: new Uint8Array(0) });
   assert.equal((await fs.readFile({ path: file })).length, 0);
   await rejects(fs.writeFile({ path: file, data: 'not base64!' }), 'invalid_parameter', /"data"/);
+  // callToNative takes and answers bytes as the method does.
+  await nbridge.callToNative('fs', 'writeFile', { path: file, data: new Uint8Array([9, 8]) });
+  const viaName = await nbridge.callToNative('fs', 'readFile', { path: file });
+  assert.ok(viaName instanceof Uint8Array, 'callToNative answers a Uint8Array');
+  assert.deepEqual(Array.from(viaName), [9, 8]);
 });
 
 test('folders: mkdir (recursive), readDir, rename, copyFile, remove (recursive)', async () => {
