@@ -178,7 +178,8 @@ private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let path = runtime.js.toString(args[0])
     guard let bytes = try runtime.readLoadableFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
-    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
+    let text = String(decoding: bytes, as: UTF8.self)
+    return runtime.js.string(try runtime.runnableSource(text, path: path))
   }
 }
 

@@ -132,7 +132,10 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    let builtIns = ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs"]
+    let builtIns = [
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+      "window", "dialog", "tray",
+    ]
     for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
@@ -145,6 +148,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+        "window", "dialog", "tray",
       ])
     #expect(
       r.stdout.contains(

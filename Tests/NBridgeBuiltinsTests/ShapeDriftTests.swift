@@ -32,7 +32,10 @@ import Testing
   /// `app.openBrowser`, `app.goSettings` and `app.share` start desktop programs and
   /// `app.screenshot`, `app.openWindow` and `app.closeWindow` need a window (checked by the CLI's desktop and
   /// window tests);
-  /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests).
+  /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests);
+  /// every `window` action needs a window (checked by NBridgeWindowServiceTests under Xvfb).
+  /// `tray.create`, `setIcon`, `setTooltip` and `setMenu` need a StatusNotifierWatcher on a session bus
+  /// (checked by TrayRunTests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("app.clearCache", "{}"),
@@ -50,6 +53,7 @@ import Testing
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
     ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
     ("background.getFetchStatus", "{}"), ("autostart.isEnabled", "{}"), ("autostart.disable", "{}"),
+    ("tray.remove", "{}"),
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
@@ -67,13 +71,16 @@ import Testing
     ("fs.remove", "{ path: (await nbridge.fs.paths()).data + '/a', recursive: true }"),
     ("fs.watch", "{ path: (await nbridge.fs.paths()).data, retainCallback: (setTimeout(() => nbridge.fs.unwatch({})), () => {}) }"),
     ("fs.unwatch", "{}"), ("fs.simulatePick", "{ path: '/etc/hostname' }"), ("fs.forget", "{}"),
+    ("dialog.simulate", "{ answers: ['/a', null, 'OK', true] }"), ("dialog.open", "{}"), ("dialog.save", "{}"),
+    ("dialog.message", "{ message: 'm' }"), ("dialog.confirm", "{ message: 'q' }"),
   ]
 
   @Test func everyActionHasASampleCall() {
     let sampled = Set(
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
         + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "app.openWindow", "app.closeWindow",
-          "autostart.enable"])
+          "autostart.enable", "tray.create", "tray.setIcon", "tray.setTooltip", "tray.setMenu"]
+        + Self.actions.map(\.name).filter { $0.hasPrefix("window.") })
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }
