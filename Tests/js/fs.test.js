@@ -173,3 +173,16 @@ test('a pick: outside until simulatePick records it, readable then, gone after f
   assert.deepEqual(await fs.forget({}), { count: 1 });
   await rejects(fs.exists({ path: '/etc/passwd' }), 'permission_denied');
 });
+
+test('a path picked in dialog.open joins the scope; a folder picked covers what is in it', async () => {
+  await rejects(fs.exists({ path: '/etc/hostname' }), 'permission_denied');
+  await nbridge.dialog.simulate({ answers: ['/etc/hostname', null] });
+  assert.equal(await nbridge.dialog.open(), '/etc/hostname');
+  assert.equal(await fs.exists({ path: '/etc/hostname' }), true);
+  assert.equal(await nbridge.dialog.save(), null);
+  await rejects(fs.exists({ path: '/etc/passwd' }), 'permission_denied');
+  await nbridge.dialog.simulate({ answers: ['/etc'] });
+  assert.equal(await nbridge.dialog.open({ directory: true }), '/etc');
+  assert.equal(await fs.exists({ path: '/etc/passwd' }), true);
+  assert.deepEqual(await fs.forget({}), { count: 2 });
+});
