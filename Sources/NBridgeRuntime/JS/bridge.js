@@ -395,6 +395,10 @@
     const sid = serviceIndex.get(service);
     const aid = sid === undefined ? -1 : services[sid].actions.indexOf(action);
     if (aid < 0) return undefined;
+    const bytes = services[sid].bytes;
+    if (bytes && hasOwn.call(bytes, action)) {
+      return bytesAction(action, sid, aid, service + '.' + action, bytes[action]);
+    }
     return (option) => invoke(sid, aid, service + '.' + action, option);
   };
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
