@@ -55,9 +55,16 @@ final class DialogDesktop {
     let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       let found = try tool("xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"])
-      if let id = found.split(separator: "\n").first {
-        try tool("xdotool", ["windowactivate", "--sync", String(id)])
-        return String(id)
+      if let id = found.split(separator: "\n").first.map(String.init) {
+        try tool("xdotool", ["windowactivate", "--sync", id])
+        // GTK takes keys once the window has the input focus (before, a key can reach a widget
+        // not yet realized and be lost).
+        while Date() < deadline,
+          try tool("xdotool", ["getwindowfocus"]).trimmingCharacters(in: .whitespacesAndNewlines) != id
+        {
+          usleep(50_000)
+        }
+        return id
       }
       usleep(50_000)
     }
