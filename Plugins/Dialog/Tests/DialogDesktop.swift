@@ -25,9 +25,11 @@ final class DialogDesktop {
       "nbridge.json",
       #"{"id": "dev.nbridge.dialogtest", "name": "Dialog Test", "window": {"width": 600, "height": 440}}"#)
     try write("index.html", "<!doctype html><title>Dialog Test</title><p>main</p>\n")
-    let deadline = Date().addingTimeInterval(20)
+    let deadline = Date().addingTimeInterval(40)
     while (try? tool("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") != true {
-      guard Date() < deadline else { throw ChildProcessError.notReady("openbox did not start on \(display)") }
+      guard Date() < deadline, wm.isRunning else {
+        throw ChildProcessError.notReady("openbox did not start on \(display): \(wm.stderr)")
+      }
       usleep(50_000)
     }
   }

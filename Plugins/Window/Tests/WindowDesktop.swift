@@ -65,12 +65,12 @@ final class WindowDesktop {
 
   /// openbox owns the screen once it has set `_NET_SUPPORTING_WM_CHECK` on the root window.
   private func waitForWindowManager() throws {
-    let deadline = Date().addingTimeInterval(20)
-    while Date() < deadline {
+    let deadline = Date().addingTimeInterval(40)
+    while Date() < deadline, wm.isRunning {
       if (try? tool("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") == true { return }
       usleep(50_000)
     }
-    throw ChildProcessError.notReady("openbox did not start on \(display)")
+    throw ChildProcessError.notReady("openbox did not start on \(display): \(wm.stderr)")
   }
 
   @discardableResult
