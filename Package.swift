@@ -34,6 +34,8 @@ let package = Package(
     .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
+    .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
     .target(name: "CWebKitGTK"),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
@@ -99,17 +101,23 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
+      path: "Plugins/Tray/Sources", swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeWindowService",
-        "NBridgeDialog",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
+        "NBridgeDialog", "NBridgeTray",
       ],
       swiftSettings: strict),
 
@@ -193,7 +201,8 @@ let package = Package(
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
     .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeBackgroundTests",
+      dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeSystem", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeLocationTests",
@@ -203,11 +212,17 @@ let package = Package(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
     .testTarget(
+      name: "NBridgeFSTests", dependencies: ["NBridgeFS", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/FS/Tests", swiftSettings: strict),
+    .testTarget(
       name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Window/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Dialog/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeTrayTests", dependencies: ["NBridgeTray", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

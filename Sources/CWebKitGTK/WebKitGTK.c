@@ -96,6 +96,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_set_sensitive, void, (void *widget, int sensitive)) \
   F(gtk_widget_set_tooltip_text, void, (void *widget, const char *text)) \
   F(webkit_web_view_go_back, void, (void *view)) \
+  F(webkit_web_view_get_settings, void *, (void *view)) \
+  F(webkit_settings_set_enable_developer_extras, void, (void *settings, int enabled)) \
+  F(webkit_web_view_get_inspector, void *, (void *view)) \
+  F(webkit_web_inspector_show, void, (void *inspector)) \
   F(webkit_web_view_go_forward, void, (void *view)) \
   F(webkit_web_view_can_go_back, int, (void *view)) \
   F(webkit_web_view_can_go_forward, int, (void *view)) \
@@ -785,6 +789,12 @@ void *nbw_view_new(
 }
 
 void nbw_view_load(void *view, const char *uri) { webkit_web_view_load_uri_(view, uri); }
+
+void nbw_view_set_developer_extras(void *view, int enabled) {
+  webkit_settings_set_enable_developer_extras_(webkit_web_view_get_settings_(view), enabled);
+}
+
+void nbw_view_show_inspector(void *view) { webkit_web_inspector_show_(webkit_web_view_get_inspector_(view)); }
 void nbw_view_reload(void *view) { webkit_web_view_reload_(view); }
 const char *nbw_view_uri(void *view) { return webkit_web_view_get_uri_(view); }
 

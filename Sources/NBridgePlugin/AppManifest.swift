@@ -34,6 +34,10 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var urlSchemes: [String]?
   /// What `nbridge bundle` needs besides the fields above (`bundle`).
   public var bundle: BundleSettings?
+  /// The files the `fs` service may reach besides the app's own folders (`fs`).
+  public var fs: FileSystemSettings?
+  /// The bundler's dev server for `nbridge app --dev` (`dev`).
+  package var dev: DevSettings?
 
   /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
   public var type: String?

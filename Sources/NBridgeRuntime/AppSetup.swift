@@ -12,6 +12,7 @@ public enum AppSetup {
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
     "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
+    "fs", "dev",
   ]
   static let windowFields: Set<String> = [
     "title", "width", "height", "resizable", "minWidth", "minHeight", "decorations", "rememberState",
@@ -96,6 +97,8 @@ public enum AppSetup {
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     manifest.description = try descriptionLine(object["description"], path: path)
     manifest.bundle = try bundleSettings(object["bundle"], path: path)
+    manifest.fs = try fileSystemSettings(object["fs"], path: path)
+    manifest.dev = try devSettings(object["dev"], path: path)
     return manifest
   }
 

@@ -35,6 +35,7 @@ extension Runtime {
           "name": .string(slot.definition.service), "permission": .string(slot.definition.permission),
           "allowed": .bool(allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
           "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+          "bytes": slot.definition.byteActions,
         ]
       })
     let (codes, messages) = BridgeMessages.prelude

@@ -77,6 +77,10 @@ final class AppWindow: PageHost {
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
     nbw_view_load(view, origin + entryPath)
+    if options.inspect {
+      nbw_view_set_developer_extras(view, 1)
+      nbw_view_show_inspector(view)
+    }
   }
 
   // MARK: PageHost

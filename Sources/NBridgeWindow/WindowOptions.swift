@@ -29,6 +29,10 @@ package struct WindowOptions: Sendable {
   /// `https` origins whose pages get `nbridge`, each with its permissions (`remote`).
   package var remote: [RemoteOrigin] = []
 
+  /// Development: "Inspect Element" in the context menu, and WebKit's Web Inspector opened with
+  /// the window (`--inspect`).
+  package var inspect = false
+
   /// Options for the page at `page`, titled `title`.
   package init(page: String, title: String) {
     self.page = page

@@ -133,8 +133,8 @@ import Testing
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
     let builtIns = [
-      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "window",
-      "dialog",
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+      "window", "dialog", "tray",
     ]
     for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
@@ -147,8 +147,8 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
-        "window", "dialog",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+        "window", "dialog", "tray",
       ])
     #expect(
       r.stdout.contains(

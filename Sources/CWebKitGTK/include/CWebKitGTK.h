@@ -161,6 +161,10 @@ void *nbw_view_new(
 void nbw_view_load(void *view, const char *uri);
 /// webkit_web_view_reload.
 void nbw_view_reload(void *view);
+/// WebKitSettings' enable-developer-extras: the context menu's "Inspect Element" and the inspector.
+void nbw_view_set_developer_extras(void *view, int enabled);
+/// webkit_web_inspector_show: opens WebKit's Web Inspector for the view (developer extras on).
+void nbw_view_show_inspector(void *view);
 /// webkit_web_view_get_uri (NULL before any load).
 const char *nbw_view_uri(void *view);
 /// webkit_web_view_evaluate_javascript in the main frame, result ignored.
