@@ -43,7 +43,7 @@ install: deps
 # plugin targets' tests drive it with a loop thread of their own.
 TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
 	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
-	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeTrayTests PackageTests
+	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeTrayTests NBridgeShortcutTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

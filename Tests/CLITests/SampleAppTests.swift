@@ -132,7 +132,10 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray"] {
+    for service in [
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray",
+      "shortcut",
+    ] {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -144,6 +147,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray",
+        "shortcut",
       ])
     #expect(
       r.stdout.contains(
