@@ -67,6 +67,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
+      // and DesktopPortal write them out).
+      resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
       swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
@@ -99,6 +102,15 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
       path: "Plugins/Tray/Sources", swiftSettings: strict),
     .target(
@@ -108,7 +120,8 @@ let package = Package(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeTray", "NBridgeShortcut",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
+        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut",
       ],
       swiftSettings: strict),
 
@@ -192,15 +205,25 @@ let package = Package(
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
     .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeBackgroundTests", dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeBackgroundTests",
+      dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeSystem", "NBridgeTesting"],
       path: "Plugins/Background/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeLocationTests",
       dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+      path: "Plugins/Location/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeFSTests", dependencies: ["NBridgeFS", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/FS/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Window/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Dialog/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeTrayTests", dependencies: ["NBridgeTray", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),

@@ -108,6 +108,16 @@ struct BundleApp {
     }
   }
 
+  /// The script a background fetch wakes (`index.js`, for a page app the one beside it) when the
+  /// app may use the background plugin (its permissions name `background`, or it lists none): the
+  /// package ships the systemd user service that runs it. Nil otherwise.
+  var fetchEntry: String? {
+    guard !isCLI, manifest.permissions?.contains("background") ?? true, fileIsReadable(folder + "/index.js") else {
+      return nil
+    }
+    return "index.js"
+  }
+
   /// Whether dpkg and rpm both take `version`: a digit first, then letters, digits, `.`, `+`, `~`.
   static func isPackageVersion(_ version: String) -> Bool {
     guard let first = version.utf8.first, (0x30...0x39).contains(first), version.utf8.count <= 100 else { return false }

@@ -13,8 +13,8 @@ extension NBridgeCommand {
         APP is a folder with nbridge.json (id, name, version, description; bundle.command, \
         bundle.icon, bundle.categories, ...) and index.html (a window app) or index.js (headless). \
         The executable is this program (its plugins included), installed as /usr/lib/<id>/<command> \
-        behind the launcher /usr/bin/<command>. Times come from SOURCE_DATE_EPOCH (default: the \
-        newest file of APP), so the same input gives the same bytes.
+        with /usr/bin/<command> a link to it (with no command it opens the app). Times come from \
+        SOURCE_DATE_EPOCH (default: the newest file of APP), so the same input gives the same bytes.
         """)
 
     @Argument(help: "The app's folder (default: www/).")

@@ -48,14 +48,17 @@ struct BundleWriter {
     return withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
   }
 
-  /// `<top>.tar.gz`: the tree's `usr` as `<command>-<version>/`, runs from wherever it is unpacked.
+  /// `<top>.tar.gz`: the tree's `usr` as `<command>-<version>/` (without its systemd units),
+  /// runs from wherever it is unpacked.
   func tar() throws(BundleProblem) -> String {
     let top = "\(app.command)-\(app.manifest.version)"
     let name = "\(top)-\(Self.machine).tar"
     try check(
       tool.run([
         "tar", "--sort=name", "--format=gnu", "--owner=0", "--group=0", "--numeric-owner",
-        "--mtime=@\(tool.environment["SOURCE_DATE_EPOCH"] ?? "0")", "--transform=s,^usr,\(top),", "-C", layout.root,
+        "--mtime=@\(tool.environment["SOURCE_DATE_EPOCH"] ?? "0")", "--transform=s,^usr,\(top),",
+        // The systemd units name /usr paths: an app run from the archive writes its own at run time.
+        "--exclude=usr/lib/systemd", "-C", layout.root,
         "-cf", work + "/" + name, "usr",
       ]), "tar")
     try check(tool.run(["gzip", "-9n", work + "/" + name]), "gzip")
@@ -68,7 +71,7 @@ struct BundleWriter {
     let depends = try dependencies.debianDepends(tool: tool)
     let control = layout.root + "/DEBIAN"
     do { try POSIX.makeDirectories(control) } catch { throw BundleProblem("cannot make \(control): \(error)") }
-    let sums = tool.run(["md5sum", "--"] + layout.files, in: layout.root)
+    let sums = tool.run(["md5sum", "--"] + layout.files.filter { !layout.links.contains($0) }, in: layout.root)
     try check(sums, "md5sum")
     let texts = [
       (

@@ -5,12 +5,14 @@ import NBridgeSystem
 /// The installed tree of a bundled app, staged under `<root>/usr`: the same files in every
 /// format (the portable archive holds `usr`'s contents under a folder of its own).
 ///
-///     usr/bin/<command>                                 the launcher (BundleTexts.launcher)
+///     usr/bin/<command>                                 a symbolic link to the executable
 ///     usr/lib/<id>/<command>                            the executable: nbridge with the app's plugins
+///     usr/lib/<id>/bundle-mode                          `window` or `script` (BundledLaunch)
 ///     usr/lib/<id>/app/                                 the app's folder, nbridge.json included
 ///     usr/share/applications/<id>.desktop
 ///     usr/share/icons/hicolor/<size>/apps/<id>.{png,svg}
 ///     usr/share/metainfo/<id>.metainfo.xml
+///     usr/lib/systemd/user/nbridge-fetch-<id>.service  the background fetch's wake-up (BundleApp.fetchEntry)
 ///     usr/share/doc/<command>/{copyright,changelog.gz}
 struct BundleLayout {
   /// The folder holding `usr`.
@@ -24,8 +26,11 @@ struct BundleLayout {
     command.prefix(1).uppercased() + command.dropFirst()
   }
 
-  /// The files of the tree, relative to `root` (`usr/...`), sorted; folders not included.
+  /// The files of the tree, relative to `root` (`usr/...`), sorted; folders not included,
+  /// symbolic links included.
   var files: [String] = []
+  /// The symbolic links among `files`.
+  var links: Set<String> = []
 
   init(root: String, app: BundleApp) {
     self.root = root
@@ -46,13 +51,12 @@ struct BundleLayout {
   /// Writes the tree: `binary` copied (stripped when `strip` is installed), the app's files, the
   /// generated texts; every mode set (0755/0644) and every time `epoch`.
   mutating func stage(binary: String, tool: BundleTool, epoch: Int) throws(BundleProblem) {
-    let subcommands = NBridgeCommand.configuration.subcommands.map {
-      $0.configuration.commandName ?? String(describing: $0).lowercased()
-    }
     let date = BundleTexts.date(epoch, "%Y-%m-%d")
     let changelogDate = BundleTexts.date(epoch, "%a, %d %b %Y %H:%M:%S +0000")
     if !app.isCLI {
-      try write("usr/bin/" + app.command, BundleTexts.launcher(for: app, subcommands: subcommands), executable: true)
+      try link("usr/bin/" + app.command, to: "../lib/\(app.id)/\(app.command)")
+      let mode: BundledLaunch.Mode = app.isPage ? .window : .script
+      try write(libraryFolder + "/" + BundledLaunch.markerName, mode.rawValue + "\n")
     }
     try copy(from: binary, to: executable, executable: true)
     if tool.has("strip") {
@@ -70,6 +74,13 @@ struct BundleLayout {
       try write("usr/share/applications/\(app.id).desktop", desktop)
       if let icon = app.icon, let iconPath { try copy(from: icon.path, to: iconPath, executable: false) }
       try write("usr/share/metainfo/\(app.id).metainfo.xml", BundleTexts.metainfo(for: app, date: date))
+      if let fetchEntry = app.fetchEntry {
+        let unit = FetchWakeFolder.systemdUnit(appID: app.id)
+        let arguments = ["/" + executable, "run", "--fetch", "/\(libraryFolder)/app/\(fetchEntry)"]
+        try write(
+          "usr/lib/systemd/user/\(unit).service",
+          SystemdFetchUnits.service(appID: app.id, arguments: arguments, environment: []))
+      }
     }
     let doc = "usr/share/doc/" + app.command
     try write(doc + "/copyright", BundleTexts.copyright(for: app))
@@ -84,7 +95,7 @@ struct BundleLayout {
   var installedKiB: Int {
     files.reduce(0) { total, file in
       var info = stat()
-      guard stat(root + "/" + file, &info) == 0 else { return total }
+      guard lstat(root + "/" + file, &info) == 0 else { return total }
       return total + (Int(info.st_size) + 1023) / 1024
     } + 1
   }
@@ -98,6 +109,17 @@ struct BundleLayout {
       throw BundleProblem("cannot write \(root)/\(path): \(error)")
     }
     files.append(path)
+  }
+
+  /// Makes `path` in the tree a symbolic link to `target` (relative, so it holds wherever the
+  /// tree is unpacked).
+  mutating func link(_ path: String, to target: String) throws(BundleProblem) {
+    try makeParent(of: path)
+    guard symlink(target, root + "/" + path) == 0 else {
+      throw BundleProblem("cannot link \(root)/\(path): \(String(cString: strerror(errno)))")
+    }
+    files.append(path)
+    links.insert(path)
   }
 
   /// Copies the file `source` to `path` in the tree.
@@ -152,6 +174,8 @@ struct BundleLayout {
     if info.st_mode & S_IFMT == S_IFDIR {
       for name in Directory.names(path) ?? [] { try settle(path + "/" + name, epoch: epoch) }
       chmod(path, 0o755)
+    } else if info.st_mode & S_IFMT == S_IFLNK {
+      // A link has no mode of its own (chmod would change its target's).
     } else {
       chmod(path, info.st_mode & 0o100 != 0 ? 0o755 : 0o644)
     }

@@ -1,36 +1,9 @@
 import Glibc
 import NBridgePlugin
 
-/// The text files of a bundled app besides its desktop entry: the launcher, the AppStream
-/// metadata, the package's documentation and control files, the maintainer scripts.
+/// The text files of a bundled app besides its desktop entry: the AppStream metadata, the
+/// package's documentation and control files, the maintainer scripts.
 enum BundleTexts {
-  /// `/usr/bin/<command>` (and `bin/<command>` in the portable archive): finds the app's folder
-  /// beside itself (`../lib/<id>`), hands the CLI's own commands (`run FILE`, `test`,
-  /// `--version`, ...) to the executable, and otherwise opens the app: its window for a page, its
-  /// script headless; a first argument in one of the app's URL schemes becomes `--url`.
-  static func launcher(for app: BundleApp, subcommands: [String]) -> String {
-    let schemes = (app.manifest.urlSchemes ?? []).map { "\($0):*" }
-    let open =
-      app.isPage
-      ? "exec \"$exe\" app \"$app/app\" ${url:+\"$url\"} -- \"$@\""
-      : "exec \"$exe\" run \"$app/app/index.js\" ${url:+\"$url\"} -- \"$@\""
-    return """
-      #!/bin/sh
-      # \(app.command): \(app.manifest.name) \(app.manifest.version) (\(app.id)), an nbridge app.
-      # With no command it opens the app; nbridge's commands (run FILE, test, --version, ...) run as they are.
-      self=$0
-      [ -L "$self" ] && self=$(readlink -f "$self")
-      case $self in */*) app=${self%/*}/../lib/\(app.id) ;; *) app=../lib/\(app.id) ;; esac
-      exe=$app/\(app.command)
-      case "$1" in
-      \((subcommands + ["help", "-h", "--help", "--version"]).joined(separator: "|"))) exec "$exe" "$@" ;;
-      esac
-      url=
-      \(schemes.isEmpty ? "" : "case \"$1\" in \(schemes.joined(separator: "|"))) url=--url=$1; shift ;; esac\n")\(open)
-
-      """
-  }
-
   /// `/usr/share/metainfo/<id>.metainfo.xml`: the app for software centres (AppStream).
   static func metainfo(for app: BundleApp, date: String) -> String {
     let developer = app.maintainer.split(separator: "<").first.map { String($0).trimmingSpaces } ?? app.manifest.name

@@ -37,18 +37,28 @@ public struct NBridgeCommand: ParsableCommand {
   ///   `Builtins.plugins + [GreeterPlugin.self]`.
   public static func main(plugins: [any Plugin.Type]) -> Never {
     registered.withLock { $0 = plugins }
+    // A bundled app's executable started without a command opens the app (BundledLaunch).
+    let arguments = BundledLaunch.arguments(CommandLine.arguments) { commandNames }
     // The plain `nbridge run FILE [-- ARGS...]` starts without the argument parser when its
     // checks pass; anything else, and any problem, goes through the parser, which reports it.
-    if let request = RunRequest(plainArguments: CommandLine.arguments), let configuration = try? request.configuration() {
+    if let request = RunRequest(plainArguments: arguments), let configuration = try? request.configuration() {
       request.run(configuration)
     }
-    mainWithUsageStatus()
+    mainWithUsageStatus(Array(arguments.dropFirst()))
   }
 
-  /// Parses and runs, mapping usage errors to exit status 2 (ArgumentParser's own is 64).
-  static func mainWithUsageStatus() -> Never {
+  /// The first arguments that are nbridge's own: its commands, `help`, `-h`, `--help`, `--version`.
+  static var commandNames: Set<String> {
+    Set(
+      configuration.subcommands.map { $0.configuration.commandName ?? String(describing: $0).lowercased() }
+        + ["help", "-h", "--help", "--version"])
+  }
+
+  /// Parses `arguments` (the program's name left out) and runs, mapping usage errors to exit
+  /// status 2 (ArgumentParser's own is 64).
+  static func mainWithUsageStatus(_ arguments: [String]) -> Never {
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(InspectArgument.spelledApart(arguments))
       try command.run()
       Glibc.exit(0)
     } catch let code as ExitCode {

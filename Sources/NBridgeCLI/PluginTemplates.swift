@@ -27,6 +27,16 @@ enum PluginTemplates {
             dependencies: [
               "\#(p.target)", .product(name: "NBridgeCLI", package: "\#(n)"),
               .product(name: "NBridgeBuiltins", package: "\#(n)"),
+            ],
+            // Linked as nbridge's own executable is: Swift's runtime statically (`\#(p.executable) bundle`
+            // refuses an executable that needs it installed), by lld, at a fixed address.
+            linkerSettings: [
+              .unsafeFlags(
+                [
+                  "-Xclang-linker", "-no-pie", "-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims",
+                  "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                ],
+                .when(platforms: [.linux]))
             ]),
           .testTarget(
             name: "\#(p.target)Tests",
@@ -218,6 +228,7 @@ enum PluginTemplates {
     ```sh
     make test   # swift build, swift test, then .build/debug/\#(p.executable) test Tests/js
     make run    # .build/debug/\#(p.executable) run www/index.js
+    swift build -c release && .build/release/\#(p.executable) bundle www   # .deb, .rpm, .tar.gz with the plugin
     ```
 
     - `Sources/\#(p.target)/\#(p.target).swift`: the plugin (one action, `hello`; one event, `greeted`).

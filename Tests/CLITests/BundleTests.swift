@@ -26,10 +26,11 @@ import Testing
     try ChildProcess.run(name, arguments, environment: environment, timeout: 300)
   }
 
-  /// The payload's files (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
+  /// The payload's files and symbolic links (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
   static func debFiles(_ listing: String) -> [String] {
-    listing.split(separator: "\n").filter { $0.hasPrefix("-") }.compactMap { line in
-      line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
+    listing.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("l") }.compactMap { line in
+      let path = line.split(separator: " -> ").first ?? line
+      return path.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
     }.sorted()
   }
 
@@ -56,6 +57,11 @@ import Testing
       #expect(files.contains(expected), "\(expected) missing from \(files)")
     }
     #expect(listing.stdout.split(separator: "\n").allSatisfy { $0.contains(" root/root ") })
+    // The command is a relative link to the executable, which opens the window (bundle-mode).
+    #expect(
+      listing.stdout.contains(" ./usr/bin/nbridge-sample -> ../lib/dev.nbridge.sample/nbridge-sample\n"),
+      "\(listing.stdout)")
+    #expect(files.contains("/usr/lib/dev.nbridge.sample/bundle-mode"), "\(files)")
 
     let info = try Self.tool("dpkg-deb", ["-f", dir.file(Self.deb), "Depends"])
     #expect(info.stdout.contains("libjavascriptcoregtk-4.1-0"), "\(info.stdout)")
@@ -83,8 +89,8 @@ import Testing
     let rpmList = try Self.tool("rpm", ["-qlp", dir.file(Self.rpm)])
     #expect(rpmList.status == 0, "\(rpmList.stderr)")
     let rpmFiles = rpmList.stdout.split(separator: "\n").map(String.init).filter { path in
-      var isFolder: ObjCBool = false
-      return FileManager.default.fileExists(atPath: tree + path, isDirectory: &isFolder) && !isFolder.boolValue
+      let type = (try? FileManager.default.attributesOfItem(atPath: tree + path))?[.type] as? FileAttributeType
+      return type == .typeRegular || type == .typeSymbolicLink
     }.sorted()
     #expect(rpmFiles == files, "rpm: \(rpmList.stdout)")
     let requires = try Self.tool("rpm", ["-qp", "--requires", dir.file(Self.rpm)])
@@ -158,6 +164,19 @@ import Testing
     #expect(wmClass.stdout.contains(#""nbridge-sample", "Nbridge-sample""#), "\(wmClass.stdout)")
     let desktop = try String(contentsOfFile: "/usr/share/applications/dev.nbridge.sample.desktop", encoding: .utf8)
     #expect(desktop.contains("\nStartupWMClass=Nbridge-sample\n"), "\(desktop)")
+    // The window shows the page: a screenshot of the display has the page's text and colours, not
+    // one blank fill (a window with nothing drawn is one or two colours). Taken until it does, within 30 s.
+    let screenshot = dir.file("window.png")
+    var colours = 0
+    let deadline = Date().addingTimeInterval(30)
+    repeat {
+      colours = try Self.screenshotColours(display: xvfb.display, to: screenshot)
+    } while colours < 64 && Date() < deadline
+    #expect(colours >= 64, "the installed window looks blank: \(colours) colours in \(screenshot)")
+    if let keep = ProcessInfo.processInfo.environment["NBRIDGE_KEEP_SCREENSHOT"] {
+      try? FileManager.default.removeItem(atPath: keep)
+      try? FileManager.default.copyItem(atPath: screenshot, toPath: keep)
+    }
     window.stop()
 
     let removed = try Self.tool(
@@ -166,6 +185,93 @@ import Testing
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
     #expect(!FileManager.default.fileExists(atPath: "/usr/lib/dev.nbridge.sample"))
+  }
+
+  /// Takes a screenshot of `display` into `path` (PNG) and counts its distinct colours.
+  static func screenshotColours(display: String, to path: String) throws -> Int {
+    let shot = try tool(
+      "sh", ["-c", "xwd -root -silent -display \"$DISPLAY\" | convert xwd:- \"$1\"", "sh", path],
+      environment: ["DISPLAY": display])
+    guard shot.status == 0 else { throw ScreenshotFailed(message: shot.stderr) }
+    let count = try tool("convert", [path, "-format", "%k", "info:"])
+    return Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+  }
+
+  /// A screenshot that could not be taken: xwd's or convert's complaint.
+  struct ScreenshotFailed: Error { var message: String }
+
+  /// An app that asks for background fetch gets, in its package, the systemd user service that
+  /// wakes it, pointing at the installed executable and valid under `systemd-analyze verify`.
+  /// Installed, its run arms the wake-up with its own timer and a drop-in for what it adds to the
+  /// packaged service (its variables), never a second `.service` that would hide the packaged one.
+  @Test func installedDebShipsTheFetchServiceAndTheAppWritesNoSecondCopy() throws {
+    try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-fetch")
+    let id = "dev.nbridge.bundle-fetch-check"
+    let unit = "nbridge-fetch-\(id)"
+    try dir.write(
+      "app/nbridge.json",
+      #"{"id": "dev.nbridge.bundle-fetch-check", "name": "Fetch check", "version": "1.0", "description": "Arms its background fetch", "permissions": ["background"], "bundle": {"command": "nbridge-fetch-check"}}"#
+    )
+    try dir.write(
+      "app/index.js",
+      """
+      try {
+        await nbridge.background.setMinimumFetchInterval({ interval: 'minimum' });
+        console.log('armed');
+      } catch (e) {
+        console.log(e.code);
+      }
+
+      """)
+    let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "deb,tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let deb = dir.file("out/nbridge-fetch-check_1.0_amd64.deb")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", deb]).stdout)
+    #expect(files.contains("/usr/lib/systemd/user/\(unit).service"), "\(files)")
+    let archive = try Self.tool("tar", ["-tzf", dir.file("out/nbridge-fetch-check-1.0-x86_64.tar.gz")])
+    #expect(!archive.stdout.contains("systemd"), "the portable archive has no /usr units: \(archive.stdout)")
+
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-fetch-check"], environment: apt) }
+    let installed = try Self.tool("apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: apt)
+    try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+    let packaged = try String(contentsOfFile: "/usr/lib/systemd/user/\(unit).service", encoding: .utf8)
+    let command = "/usr/lib/\(id)/nbridge-fetch-check run --fetch /usr/lib/\(id)/app/index.js"
+    #expect(packaged.contains("\nType=oneshot\nExecStart=\(command)\n"), "\(packaged)")
+
+    var env = try SampleAppTests.environment(dir)
+    env["PATH"] = "/usr/bin:/bin"
+    env["LD_LIBRARY_PATH"] = nil
+    env["HOME"] = dir.file("home")
+    env["XDG_CONFIG_HOME"] = dir.file("home/.config")
+    env["NBRIDGE_DATA_DIR"] = nil  // the default data dir: the woken run's command is the packaged one
+    env["NBRIDGE_SCHEDULER"] = "systemd"
+    let verify = try Self.tool(
+      "systemd-analyze", ["--user", "--man=no", "verify", "/usr/lib/systemd/user/\(unit).service"], environment: env)
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stdout)\(verify.stderr)")
+
+    // The installed command with no argument runs the script, which arms its wake-up (where no
+    // user manager answers, as in a container, setMinimumFetchInterval says unavailable once the
+    // units are written).
+    let run = try Self.tool("/usr/bin/nbridge-fetch-check", [], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "armed\n" || run.stdout == "unavailable\n", "\(run.stdout)\(run.stderr)")
+    let user = dir.file("home/.config/systemd/user")
+    #expect(FileManager.default.fileExists(atPath: "\(user)/\(unit).timer"))
+    #expect(!FileManager.default.fileExists(atPath: "\(user)/\(unit).service"), "a second copy hides the packaged one")
+    let dropIn = try String(contentsOfFile: "\(user)/\(unit).service.d/run.conf", encoding: .utf8)
+    #expect(dropIn.hasPrefix("[Service]\n") && dropIn.contains("\nEnvironment=NBRIDGE_SCHEDULER=systemd\n"), "\(dropIn)")
+    #expect(!dropIn.contains("ExecStart"), "the packaged command is the run's own: \(dropIn)")
+    let verifyTimer = try Self.tool(
+      "systemd-analyze", ["--user", "--man=no", "verify", "\(user)/\(unit).timer"], environment: env)
+    #expect(verifyTimer.status == 0 && verifyTimer.stderr.isEmpty, "\(verifyTimer.stdout)\(verifyTimer.stderr)")
+
+    let removed = try Self.tool(
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-fetch-check"], environment: apt)
+    #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+    let left = files.filter { FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left behind: \(left)")
   }
 
   /// A headless app with a URL scheme, installed from its .deb as a user would: the postinst's

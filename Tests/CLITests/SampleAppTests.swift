@@ -132,10 +132,11 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in [
-      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray",
-      "shortcut",
-    ] {
+    let builtIns = [
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+      "window", "dialog", "tray", "shortcut",
+    ]
+    for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -146,8 +147,8 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "tray",
-        "shortcut",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+        "window", "dialog", "tray", "shortcut",
       ])
     #expect(
       r.stdout.contains(

@@ -58,6 +58,55 @@ import Testing
       ))
     // The built-in plugins are there too: the whole CLI, with one more plugin.
     #expect(types.stdout.contains("  storage: NBridgeStorageService;\n"))
+
+    try shipsItsAppWithThePlugin(cli: cli, greeter: greeter, scratch: scratch, environment: environment)
+  }
+
+  /// The package's own CLI bundles its app (`greeter bundle www`): the executable in the packages
+  /// is that CLI, so the custom plugin ships; it links no Swift library (the template links Swift's
+  /// runtime statically, as nbridge does), and the unpacked archive and the installed .deb run the
+  /// app, whose call to the plugin answers, with no Swift on PATH or LD_LIBRARY_PATH.
+  private func shipsItsAppWithThePlugin(
+    cli: String, greeter: String, scratch: TemporaryDirectory, environment: [String: String?]
+  ) throws {
+    let packages = scratch.file("packages")
+    let bundled = try ChildProcess.run(
+      cli, ["bundle", "www", "--format", "deb,tar", "--out", packages], environment: environment, directory: greeter,
+      timeout: 600)
+    try check(bundled, "greeter bundle")
+    let names = try FileManager.default.contentsOfDirectory(atPath: packages).sorted()
+    #expect(names == ["greeter-0.1.0-x86_64.tar.gz", "greeter_0.1.0_amd64.deb"], "\(names)")
+    var bare = environment
+    bare["PATH"] = "/usr/bin:/bin"
+    bare["LD_LIBRARY_PATH"] = nil
+
+    let unpacked = scratch.file("unpacked")
+    try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
+    try check(ChildProcess.run("tar", ["-xzf", packages + "/greeter-0.1.0-x86_64.tar.gz", "-C", unpacked]), "tar")
+    let command = unpacked + "/greeter-0.1.0/bin/greeter"
+    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: command)
+    let ldd = try ChildProcess.run("ldd", [unpacked + "/greeter-0.1.0/bin/" + executable])
+    try check(ldd, "ldd")
+    #expect(!ldd.stdout.contains("libswift"), "\(ldd.stdout)")
+    let fromArchive = try ChildProcess.run(command, ["Ada"], environment: bare, directory: scratch.path)
+    try check(fromArchive, "the unpacked greeter")
+    #expect(fromArchive.stdout == "(greeting #1)\nHello, Ada!\n")
+
+    guard getuid() == 0 else { return }  // Installing a .deb needs root (the tests run as root, CI too).
+    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+    defer { _ = try? ChildProcess.run("dpkg", ["--purge", "greeter"], environment: apt, timeout: 300) }
+    try check(
+      ChildProcess.run(
+        "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", packages + "/greeter_0.1.0_amd64.deb"],
+        environment: apt, timeout: 300), "apt-get install")
+    let installed = try ChildProcess.run("/usr/bin/greeter", ["Grace"], environment: bare, directory: scratch.path)
+    try check(installed, "the installed greeter")
+    #expect(installed.stdout == "(greeting #1)\nHello, Grace!\n")
+    try check(
+      ChildProcess.run(
+        "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "greeter"], environment: apt, timeout: 300),
+      "apt-get remove")
+    #expect(!FileManager.default.fileExists(atPath: "/usr/bin/greeter"))
   }
 
   /// Fails with the command's output when it did not exit 0.

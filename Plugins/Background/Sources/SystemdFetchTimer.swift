@@ -48,17 +48,7 @@ struct SystemdFetchTimer: Sendable {
 
   /// The `.service` text that runs `command`.
   func serviceText(_ command: FetchWakeCommand) -> String {
-    var text = """
-      [Unit]
-      Description=nbridge background fetch for \(appID)
-
-      [Service]
-      Type=oneshot
-
-      """
-    for (name, value) in command.environment { text += "Environment=\(Self.quoted("\(name)=\(value)"))\n" }
-    text += "ExecStart=\(command.arguments.map(Self.quoted).joined(separator: " "))\n"
-    return text
+    SystemdFetchUnits.service(appID: appID, arguments: command.arguments, environment: command.environment)
   }
 
   /// `YYYY-MM-DD HH:MM:SS UTC`, the next whole second at or after `milliseconds`.
@@ -68,27 +58,43 @@ struct SystemdFetchTimer: Sendable {
     return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8)) + " UTC"
   }
 
-  /// An argument as systemd reads it: double-quoted, with `\`, `"`, `%` and `$` escaped, when needed.
-  static func quoted(_ word: String) -> String {
-    let special: Set<Character> = [" ", "\t", "\"", "'", "\\", "%", "$", ";"]
-    guard word.contains(where: { special.contains($0) }) || word.isEmpty else { return word }
-    var out = "\""
-    for c in word {
-      switch c {
-      case "\\": out += "\\\\"
-      case "\"": out += "\\\""
-      case "%": out += "%%"
-      case "$": out += "$$"
-      default: out.append(c)
-      }
-    }
-    return out + "\""
+  /// The packaged service's drop-in folder in the user's units: `<unit>.service.d`.
+  var dropInFolder: String { "\(servicePath).d" }
+  /// The drop-in this runtime writes there.
+  var dropInPath: String { "\(dropInFolder)/run.conf" }
+
+  /// The service `nbridge bundle` shipped for this app (`/usr/lib/systemd/user/<unit>.service`),
+  /// when it is this executable's: its command starts with the executable running now.
+  func packagedService(for command: FetchWakeCommand) -> String? {
+    guard let text = POSIX.readText("\(packagedFolder)/\(unitName).service"),
+      let executable = command.arguments.first,
+      text.contains("\nExecStart=\(SystemdFetchUnits.quoted(executable)) ")
+    else { return nil }
+    return text
   }
+
+  /// Where packaged units are looked for (`/usr/lib/systemd/user`).
+  var packagedFolder: String { SystemdFetchUnits.packagedFolder }
 
   /// Writes both units and (re)starts the timer; false when `systemctl --user` refused.
   func install(dueAt: Int64, command: FetchWakeCommand) throws -> Bool {
     try POSIX.makeDirectories(folder)
-    try POSIX.writeAtomically(servicePath, Array(serviceText(command).utf8), mode: 0o644, syncs: false)
+    if let packaged = packagedService(for: command) {
+      // The package's service runs this app: a copy of it here would hide it. Only what this run
+      // adds (its variables, another command) goes into a drop-in.
+      _ = try POSIX.unlink(servicePath)
+      if let dropIn = SystemdFetchUnits.dropIn(
+        packaged: packaged, appID: appID, arguments: command.arguments, environment: command.environment)
+      {
+        try POSIX.makeDirectories(dropInFolder)
+        try POSIX.writeAtomically(dropInPath, Array(dropIn.utf8), mode: 0o644, syncs: false)
+      } else {
+        removeDropIn()
+      }
+    } else {
+      removeDropIn()
+      try POSIX.writeAtomically(servicePath, Array(serviceText(command).utf8), mode: 0o644, syncs: false)
+    }
     try POSIX.writeAtomically(timerPath, Array(timerText(dueAt: dueAt).utf8), mode: 0o644, syncs: false)
     guard Spawn.run(["systemctl", "--user", "daemon-reload"]) == 0 else { return false }
     return Spawn.run(["systemctl", "--user", "enable", "\(unitName).timer"]) == 0
@@ -101,7 +107,14 @@ struct SystemdFetchTimer: Sendable {
     if existed { _ = Spawn.run(["systemctl", "--user", "disable", "--now", "\(unitName).timer"]) }
     _ = try? POSIX.unlink(timerPath)
     _ = try? POSIX.unlink(servicePath)
+    removeDropIn()
     if existed { _ = Spawn.run(["systemctl", "--user", "daemon-reload"]) }
+  }
+
+  /// Removes this runtime's drop-in for the packaged service, and its folder when that is left empty.
+  func removeDropIn() {
+    _ = try? POSIX.unlink(dropInPath)
+    rmdir(dropInFolder)
   }
 
   /// Whether a systemd user manager answers (`systemctl --user show-environment` succeeds).

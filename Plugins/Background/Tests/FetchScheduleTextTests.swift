@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 import Testing
 
 @testable import NBridgeBackground
@@ -38,9 +39,25 @@ import Testing
   }
 
   @Test func unitArgumentsAreQuotedOnlyWhenTheyNeedIt() {
-    #expect(SystemdFetchTimer.quoted("/usr/bin/nbridge") == "/usr/bin/nbridge")
-    #expect(SystemdFetchTimer.quoted("/home/a b/app.js") == "\"/home/a b/app.js\"")
-    #expect(SystemdFetchTimer.quoted("100%$x\"") == "\"100%%$$x\\\"\"")
+    #expect(SystemdFetchUnits.quoted("/usr/bin/nbridge") == "/usr/bin/nbridge")
+    #expect(SystemdFetchUnits.quoted("/home/a b/app.js") == "\"/home/a b/app.js\"")
+    #expect(SystemdFetchUnits.quoted("100%$x\"") == "\"100%%$$x\\\"\"")
+  }
+
+  /// Beside a service shipped by `nbridge bundle`, a run writes only what it adds to it: nothing
+  /// for the same command, its variables, or (another command) an `ExecStart=` that replaces it.
+  @Test func aPackagedServiceGetsADropInOnlyForWhatTheRunAdds() {
+    let arguments = ["/usr/lib/dev.example/example", "run", "--fetch", "/usr/lib/dev.example/app/index.js"]
+    let packaged = SystemdFetchUnits.service(appID: "dev.example", arguments: arguments, environment: [])
+    #expect(SystemdFetchUnits.dropIn(packaged: packaged, appID: "dev.example", arguments: arguments, environment: []) == nil)
+    #expect(
+      SystemdFetchUnits.dropIn(
+        packaged: packaged, appID: "dev.example", arguments: arguments, environment: [("XDG_DATA_HOME", "/a b")])
+        == "[Service]\nEnvironment=\"XDG_DATA_HOME=/a b\"\n")
+    #expect(
+      SystemdFetchUnits.dropIn(
+        packaged: packaged, appID: "dev.example", arguments: arguments + ["--data-dir", "/d"], environment: [])
+        == "[Service]\nExecStart=\nExecStart=\(arguments.joined(separator: " ")) --data-dir /d\n")
   }
 
   @Test func theServiceRunsTheFetchWithTheRunsFolders() {
