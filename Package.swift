@@ -163,7 +163,7 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite", "CGio",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(
