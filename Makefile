@@ -45,7 +45,7 @@ install: deps
 TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
 	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
 	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeFSTests NBridgeWindowServiceTests \
-	NBridgeDialogTests NBridgeTrayTests PackageTests
+	NBridgeDialogTests NBridgeTrayTests NBridgeShortcutTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

@@ -32,7 +32,8 @@ let package = Package(
     .target(name: "CSQLite", path: "Plugins/Storage/CSQLite"),
     // AES-256-GCM for secure storage: OpenSSL's headers (libssl-dev); libcrypto.so.3 is opened on first use.
     .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
-    // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
+    // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use. The
+    // pasteboard's X11 clipboard and the shortcut plugin's key grabs use it.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
     // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
     .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
@@ -114,11 +115,14 @@ let package = Package(
       name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
       path: "Plugins/Tray/Sources", swiftSettings: strict),
     .target(
+      name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Shortcut/Sources",
+      swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
         "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
-        "NBridgeDialog", "NBridgeTray",
+        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut",
       ],
       swiftSettings: strict),
 
@@ -160,7 +164,7 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite",
+        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite", "CGio",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(
@@ -224,6 +228,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeTrayTests", dependencies: ["NBridgeTray", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeShortcutTests", dependencies: ["NBridgeShortcut", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Shortcut/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

@@ -27,7 +27,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs`
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs,tray`
 /// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`,
 /// `bundle` the sample app bundled by the release nbridge).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -189,6 +189,13 @@ if want("urls") {
   figures.xdgOpenHandoff = urls.xdgOpenMs
   figures.controlPing = urls.pingUs
   figures.unixEchoFloor = urls.echoFloorUs
+}
+
+if want("tray") {
+  progress("tray icon clicks over D-Bus")
+  let tray = TrayBench(nbridge: nbridgeBinary, directory: subdirectory("tray")).run(rounds: 10)
+  figures.trayClick = tray.clickMs
+  figures.dbusRoundTrip = tray.roundTripMs
 }
 
 if want("fs") {

@@ -33,9 +33,9 @@ import Testing
   /// `app.screenshot`, `app.openWindow` and `app.closeWindow` need a window (checked by the CLI's desktop and
   /// window tests);
   /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests);
-  /// every `window` action needs a window (checked by NBridgeWindowServiceTests under Xvfb).
+  /// every `window` action needs a window (checked by NBridgeWindowServiceTests under Xvfb);
   /// `tray.create`, `setIcon`, `setTooltip` and `setMenu` need a StatusNotifierWatcher on a session bus
-  /// (checked by TrayRunTests).
+  /// (checked by TrayRunTests); `shortcut.register` needs an X display (checked by ShortcutRunTests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("app.clearCache", "{}"),
@@ -53,7 +53,8 @@ import Testing
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
     ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
     ("background.getFetchStatus", "{}"), ("autostart.isEnabled", "{}"), ("autostart.disable", "{}"),
-    ("tray.remove", "{}"),
+    ("tray.remove", "{}"), ("shortcut.isRegistered", "{ accelerator: 'Ctrl+Alt+K' }"),
+    ("shortcut.unregister", "{ accelerator: 'Ctrl+Alt+K' }"),
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
@@ -79,7 +80,7 @@ import Testing
     let sampled = Set(
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
         + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "app.openWindow", "app.closeWindow",
-          "autostart.enable", "tray.create", "tray.setIcon", "tray.setTooltip", "tray.setMenu"]
+          "autostart.enable", "tray.create", "tray.setIcon", "tray.setTooltip", "tray.setMenu", "shortcut.register"]
         + Self.actions.map(\.name).filter { $0.hasPrefix("window.") })
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")

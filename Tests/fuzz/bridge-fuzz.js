@@ -595,6 +595,9 @@ const FIELDS = {
   'tray.setTooltip': { tooltip: 'text' },
   'tray.setMenu': { menu: 'any' },
   'tray.remove': {},
+  'shortcut.register': { accelerator: 'text' },
+  'shortcut.unregister': { accelerator: 'text' },
+  'shortcut.isRegistered': { accelerator: 'text' },
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are

@@ -45,7 +45,12 @@
   F(XFlush, int, (Display *d), (d)) \
   F(XSync, int, (Display *d, Bool discard), (d, discard)) \
   F(XPending, int, (Display *d), (d)) \
-  F(XNextEvent, int, (Display *d, XEvent *event), (d, event))
+  F(XNextEvent, int, (Display *d, XEvent *event), (d, event)) \
+  F(XGrabKey, int, (Display *d, int key, unsigned int mods, Window w, Bool owner, int pointer, int keyboard), \
+    (d, key, mods, w, owner, pointer, keyboard)) \
+  F(XUngrabKey, int, (Display *d, int key, unsigned int mods, Window w), (d, key, mods, w)) \
+  F(XKeysymToKeycode, KeyCode, (Display *d, KeySym keysym), (d, keysym)) \
+  F(XStringToKeysym, KeySym, (_Xconst char *name), (name))
 #define X11_VOID_FUNCTIONS(F) \
   F(XSetIOErrorExitHandler, void, (Display *d, XIOErrorExitHandler handler, void *data), (d, handler, data))
 #define XFIXES_VOID_FUNCTIONS(F) \

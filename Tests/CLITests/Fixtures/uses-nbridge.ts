@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   console.log(launchURL, claimed, completed === true);
   await nbridge.tray.create({ icon: 'icon.png', menu: [{ label: 'More', submenu: [{ id: 'a', label: 'A', checked: true }] }] });
   nbridge.tray.addListener('click', (click) => console.log(click.x, click.button === 'left'));
-  console.log(count, v, text, id, p, direct, nbridge.platform(), nbridge.args.length);
+  const held: boolean = await nbridge.shortcut.isRegistered({ accelerator: 'Ctrl+Alt+K' });
+  console.log(count, v, text, id, p, direct, nbridge.platform(), nbridge.args.length, held);
 }
 main();
