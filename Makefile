@@ -6,7 +6,8 @@ BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
 	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 \
 	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils util-linux iproute2 strace \
-	libssl-dev gnome-keyring lintian rpm appstream binutils geoclue-2.0 x11-apps imagemagick
+	libssl-dev gnome-keyring lintian rpm appstream binutils geoclue-2.0 xdg-desktop-portal xdg-desktop-portal-gtk \
+	x11-apps imagemagick
 
 DENO := .build-tools/venv/bin/deno
 
@@ -43,7 +44,8 @@ install: deps
 # plugin targets' tests drive it with a loop thread of their own.
 TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
 	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
-	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests PackageTests
+	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeFSTests NBridgeWindowServiceTests \
+	NBridgeDialogTests NBridgeTrayTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

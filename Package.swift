@@ -34,6 +34,8 @@ let package = Package(
     .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use.
     .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
+    .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
     .target(name: "CWebKitGTK"),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
@@ -64,6 +66,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
+      // and DesktopPortal write them out).
+      resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
       swiftSettings: strict),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
@@ -96,10 +101,23 @@ let package = Package(
       name: "NBridgeAutostart", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/Autostart/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",
+      swiftSettings: strict),
+    .target(
+      name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
+      path: "Plugins/Tray/Sources", swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
-        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart",
+        "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
+        "NBridgeDialog", "NBridgeTray",
       ],
       swiftSettings: strict),
 
@@ -189,10 +207,22 @@ let package = Package(
     .testTarget(
       name: "NBridgeLocationTests",
       dependencies: ["NBridgeLocation", "NBridgeDBus", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Location/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+      path: "Plugins/Location/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgeAutostartTests", dependencies: ["NBridgeAutostart", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Autostart/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeFSTests", dependencies: ["NBridgeFS", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/FS/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeWindowServiceTests", dependencies: ["NBridgeWindowService", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Window/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeDialogTests", dependencies: ["NBridgeDialog", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Dialog/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeTrayTests", dependencies: ["NBridgeTray", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

@@ -56,6 +56,11 @@ struct Figures {
   var bundleDebMiB: Double?
   var installedStartup: Double?
   var startupBesideInstalled: Double?
+  var fsRead: Double?
+  var fsReadFloor: Double?
+  var fsRoundTrip: Double?
+  var fsWrite: Double?
+  var fsWriteFloor: Double?
   /// Per-round ratios behind the medians (nbridge over its floor in the same round).
   var roundTripRatios: [Double] = []
   var storageSetRatios: [Double] = []
@@ -84,6 +89,8 @@ struct Figures {
       ("startup_module_hello_ms", startupModuleHello), ("esm_graph_load_ms", esmGraphLoad),
       ("esm_graph_load_uncached_ms", esmGraphLoadUncached), ("deno_esm_graph_load_ms", denoEsmGraphLoad),
       ("bundle_deb_mib", bundleDebMiB), ("installed_startup_ms", installedStartup),
+      ("fs_read_1mib_us", fsRead), ("read_1mib_floor_us", fsReadFloor), ("fs_write_atomic_us", fsWrite),
+      ("write_atomic_floor_us", fsWriteFloor),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -156,6 +163,10 @@ struct Figures {
       Goal(
         text: "installed_startup ≤ 1.05 × nbridge_startup (same rounds)",
         value: ratio(installedStartup, startupBesideInstalled), limit: 1.05),
+      Goal(
+        text: "fs_read_1mib ≤ 1.5 × read_1mib_floor + one fs round trip (µs)", value: fsRead,
+        limit: fsReadFloor.flatMap { floor in fsRoundTrip.map { 1.5 * floor + $0 } }),
+      Goal(text: "fs_write_atomic ≤ 1.3 × write_atomic_floor", value: ratio(fsWrite, fsWriteFloor), limit: 1.3),
     ]
   }
 
@@ -218,6 +229,11 @@ struct Figures {
       ("bundle_deb_mib", bundleDebMiB, "nbridge bundle www (release nbridge): the .deb's size"),
       ("installed_startup_ms", installedStartup, "unpacked archive's bin/<command> run hello.js, wall"),
       ("(nbridge_startup_ms, same rounds)", startupBesideInstalled, "nbridge run hello.js beside it (not in JSON)"),
+      ("fs_read_1mib_us", fsRead, "await fs.readFile of a 1 MiB file (a Uint8Array), sequential"),
+      ("read_1mib_floor_us", fsReadFloor, "open, fstat, read(2), close of the same file here, same round"),
+      ("(fs round trip, µs)", fsRoundTrip, "await fs.paths(), same run (not in JSON)"),
+      ("fs_write_atomic_us", fsWrite, "await fs.writeTextFile of 4 KiB: temporary file, fsync, rename, folder fsync"),
+      ("write_atomic_floor_us", fsWriteFloor, "the same four steps with plain system calls here, same folder"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

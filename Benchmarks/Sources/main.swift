@@ -27,7 +27,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle`
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs`
 /// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`,
 /// `bundle` the sample app bundled by the release nbridge).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -189,6 +189,16 @@ if want("urls") {
   figures.xdgOpenHandoff = urls.xdgOpenMs
   figures.controlPing = urls.pingUs
   figures.unixEchoFloor = urls.echoFloorUs
+}
+
+if want("fs") {
+  let files = FileBench(nbridge: nbridgeBinary, directory: subdirectory("fs"), environment: processes.environment)
+    .run(rounds: 5)
+  figures.fsRead = median(files.read)
+  figures.fsReadFloor = median(files.readFloor)
+  figures.fsRoundTrip = median(files.roundTrip)
+  figures.fsWrite = median(files.write)
+  figures.fsWriteFloor = median(files.writeFloor)
 }
 
 if want("bundle") {

@@ -15,6 +15,19 @@ typedef struct {
   char *message;
 } GError;
 typedef void (*GCallback)(void);
+typedef struct {
+  int x, y, width, height;
+} GdkRectangle;
+typedef struct GSList {
+  void *data;
+  struct GSList *next;
+} GSList;
+// GdkGeometry's layout (GDK 3).
+typedef struct {
+  int min_width, min_height, max_width, max_height, base_width, base_height, width_inc, height_inc;
+  double min_aspect, max_aspect;
+  int win_gravity;
+} GdkGeometry;
 typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
 
 // F(name, return type, parameters)
@@ -28,6 +41,47 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_show_all, void, (void *widget)) \
   F(gtk_widget_destroy, void, (void *widget)) \
   F(gtk_window_is_active, int, (void *window)) \
+  F(gtk_file_chooser_dialog_new, void *, (const char *title, void *parent, int action, const char *first, ...)) \
+  F(gtk_file_chooser_set_select_multiple, void, (void *chooser, int multiple)) \
+  F(gtk_file_chooser_set_current_folder, int, (void *chooser, const char *folder)) \
+  F(gtk_file_chooser_set_current_name, void, (void *chooser, const char *name)) \
+  F(gtk_file_chooser_set_filename, int, (void *chooser, const char *name)) \
+  F(gtk_file_chooser_set_do_overwrite_confirmation, void, (void *chooser, int confirm)) \
+  F(gtk_file_chooser_add_filter, void, (void *chooser, void *filter)) \
+  F(gtk_file_chooser_get_filenames, GSList *, (void *chooser)) \
+  F(gtk_file_filter_new, void *, (void)) \
+  F(gtk_file_filter_set_name, void, (void *filter, const char *name)) \
+  F(gtk_file_filter_add_pattern, void, (void *filter, const char *pattern)) \
+  F(gtk_message_dialog_new, void *, (void *parent, int flags, int type, int buttons, const char *format, ...)) \
+  F(gtk_dialog_add_button, void *, (void *dialog, const char *text, int response)) \
+  F(gtk_dialog_set_default_response, void, (void *dialog, int response)) \
+  F(gtk_window_set_modal, void, (void *window, int modal)) \
+  F(g_slist_free, void, (GSList * list)) \
+  F(gtk_window_get_position, void, (void *window, int *x, int *y)) \
+  F(gtk_window_get_size, void, (void *window, int *width, int *height)) \
+  F(gtk_window_get_title, const char *, (void *window)) \
+  F(gtk_window_move, void, (void *window, int x, int y)) \
+  F(gtk_window_resize, void, (void *window, int width, int height)) \
+  F(gtk_window_iconify, void, (void *window)) \
+  F(gtk_window_deiconify, void, (void *window)) \
+  F(gtk_window_maximize, void, (void *window)) \
+  F(gtk_window_unmaximize, void, (void *window)) \
+  F(gtk_window_fullscreen, void, (void *window)) \
+  F(gtk_window_unfullscreen, void, (void *window)) \
+  F(gtk_window_set_keep_above, void, (void *window, int setting)) \
+  F(gtk_window_set_decorated, void, (void *window, int setting)) \
+  F(gtk_window_set_geometry_hints, void, (void *window, void *widget, GdkGeometry * geometry, int mask)) \
+  F(gtk_widget_show, void, (void *widget)) \
+  F(gtk_widget_hide, void, (void *widget)) \
+  F(gtk_widget_get_visible, int, (void *widget)) \
+  F(gtk_widget_get_display, void *, (void *widget)) \
+  F(gdk_window_get_state, int, (void *window)) \
+  F(gdk_window_get_frame_extents, void, (void *window, GdkRectangle * rect)) \
+  F(gdk_display_get_monitor_at_window, void *, (void *display, void *window)) \
+  F(gdk_display_get_n_monitors, int, (void *display)) \
+  F(gdk_display_get_monitor, void *, (void *display, int index)) \
+  F(gdk_monitor_get_workarea, void, (void *monitor, GdkRectangle * rect)) \
+  F(gdk_monitor_get_geometry, void, (void *monitor, GdkRectangle * rect)) \
   F(gtk_widget_get_mapped, int, (void *widget)) \
   F(gtk_widget_get_window, void *, (void *widget)) \
   F(gtk_window_present_with_time, void, (void *window, uint32_t timestamp)) \
@@ -42,6 +96,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_widget_set_sensitive, void, (void *widget, int sensitive)) \
   F(gtk_widget_set_tooltip_text, void, (void *widget, const char *text)) \
   F(webkit_web_view_go_back, void, (void *view)) \
+  F(webkit_web_view_get_settings, void *, (void *view)) \
+  F(webkit_settings_set_enable_developer_extras, void, (void *settings, int enabled)) \
+  F(webkit_web_view_get_inspector, void *, (void *view)) \
+  F(webkit_web_inspector_show, void, (void *inspector)) \
   F(webkit_web_view_go_forward, void, (void *view)) \
   F(webkit_web_view_can_go_back, int, (void *view)) \
   F(webkit_web_view_can_go_forward, int, (void *view)) \
@@ -128,6 +186,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_geolocation_manager_failed, void, (void *manager, const char *message)) \
   F(webkit_geolocation_position_new, void *, (double latitude, double longitude, double accuracy)) \
   F(webkit_geolocation_position_free, void, (void *position)) \
+  F(webkit_geolocation_position_set_altitude, void, (void *position, double altitude)) \
+  F(webkit_geolocation_position_set_speed, void, (void *position, double speed)) \
+  F(webkit_geolocation_position_set_heading, void, (void *position, double heading)) \
+  F(webkit_geolocation_position_set_timestamp, void, (void *position, uint64_t timestamp)) \
   F(cairo_surface_write_to_png, int, (void *surface, const char *path)) \
   F(cairo_status_to_string, const char *, (int status)) \
   F(cairo_image_surface_get_width, int, (void *surface)) \
@@ -307,6 +369,240 @@ void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data) {
   CONNECT(window, "notify::is-active", on_is_active, w);
   CONNECT(window, "unmap-event", on_unmap, w);
   CONNECT(window, "map-event", on_map, w);
+}
+
+// MARK: Window management (the `window` service)
+
+enum { MAXIMIZED = 1 << 2, FULLSCREEN = 1 << 4 };
+
+// A window's reported place, to report only what changed.
+typedef struct {
+  Closure closure;
+  int x, y, width, height;
+  int active;
+} PlaceWatch;
+
+static int report(PlaceWatch *w, int kind, int a, int b) {
+  return ((nbw_window_event_cb)w->closure.callback)(kind, a, b, w->closure.data);
+}
+
+static int on_configure(void *window, void *event, PlaceWatch *w) {
+  int x = 0, y = 0, width = 0, height = 0;
+  gtk_window_get_position_(window, &x, &y);
+  gtk_window_get_size_(window, &width, &height);
+  if (width != w->width || height != w->height) {
+    w->width = width;
+    w->height = height;
+    report(w, NBW_WINDOW_RESIZED, width, height);
+  }
+  if (x != w->x || y != w->y) {
+    w->x = x;
+    w->y = y;
+    report(w, NBW_WINDOW_MOVED, x, y);
+  }
+  return 0;
+}
+
+static void on_active(void *window, void *pspec, PlaceWatch *w) {
+  int active = gtk_window_is_active_(window);
+  if (active == w->active) return;
+  w->active = active;
+  report(w, active ? NBW_WINDOW_FOCUS : NBW_WINDOW_BLUR, 0, 0);
+}
+
+static int on_delete(void *window, void *event, PlaceWatch *w) {
+  return report(w, NBW_WINDOW_CLOSE_REQUESTED, 0, 0) ? 1 : 0;
+}
+
+static int on_state_flags(void *window, WindowStateEvent *event, PlaceWatch *w) {
+  report(w, NBW_WINDOW_STATE, nbw_window_flags(window), 0);
+  return 0;
+}
+
+void nbw_window_watch_place(void *window, nbw_window_event_cb changed, void *data) {
+  PlaceWatch *w = calloc(1, sizeof *w);
+  w->closure.callback = changed;
+  w->closure.data = data;
+  gtk_window_get_size_(window, &w->width, &w->height);
+  w->x = w->y = -1000000;
+  CONNECT(window, "configure-event", on_configure, w);
+  CONNECT(window, "notify::is-active", on_active, w);
+  CONNECT(window, "delete-event", on_delete, w);
+  CONNECT(window, "window-state-event", on_state_flags, w);
+}
+
+int nbw_window_flags(void *window) {
+  void *gdk_window = gtk_widget_get_window_(window);
+  int state = gdk_window ? gdk_window_get_state_(gdk_window) : 0;
+  int flags = 0;
+  if (state & MAXIMIZED) flags |= NBW_FLAG_MAXIMIZED;
+  if (state & FULLSCREEN) flags |= NBW_FLAG_FULLSCREEN;
+  if (gtk_window_is_active_(window)) flags |= NBW_FLAG_FOCUSED;
+  if (gtk_widget_get_visible_(window) && !(state & (ICONIFIED | WITHDRAWN))) flags |= NBW_FLAG_VISIBLE;
+  return flags;
+}
+
+void nbw_window_place(void *window, int place[4]) {
+  gtk_window_get_position_(window, &place[0], &place[1]);
+  gtk_window_get_size_(window, &place[2], &place[3]);
+}
+
+const char *nbw_window_title(void *window) { return gtk_window_get_title_(window); }
+
+// Moves the window's frame to the middle of the work area of the monitor it is on.
+static void center(void *window) {
+  void *gdk_window = gtk_widget_get_window_(window);
+  if (!gdk_window) return;
+  void *monitor = gdk_display_get_monitor_at_window_(gtk_widget_get_display_(window), gdk_window);
+  if (!monitor) return;
+  GdkRectangle area, frame;
+  gdk_monitor_get_workarea_(monitor, &area);
+  gdk_window_get_frame_extents_(gdk_window, &frame);
+  gtk_window_move_(window, area.x + (area.width - frame.width) / 2, area.y + (area.height - frame.height) / 2);
+}
+
+void nbw_window_change(void *window, int change, int a, int b, const char *text) {
+  switch (change) {
+  case NBW_CHANGE_TITLE: gtk_window_set_title_(window, text); break;
+  case NBW_CHANGE_SIZE: gtk_window_resize_(window, a, b); break;
+  case NBW_CHANGE_MIN_SIZE: {
+    GdkGeometry geometry = {0};
+    geometry.min_width = a;
+    geometry.min_height = b;
+    gtk_window_set_geometry_hints_(window, NULL, &geometry, 1 << 1 /* GDK_HINT_MIN_SIZE */);
+    break;
+  }
+  case NBW_CHANGE_CENTER: center(window); break;
+  case NBW_CHANGE_POSITION: gtk_window_move_(window, a, b); break;
+  case NBW_CHANGE_MINIMIZE: gtk_window_iconify_(window); break;
+  case NBW_CHANGE_MAXIMIZE: gtk_window_maximize_(window); break;
+  case NBW_CHANGE_UNMAXIMIZE: gtk_window_unmaximize_(window); break;
+  case NBW_CHANGE_FULLSCREEN: if (a) gtk_window_fullscreen_(window); else gtk_window_unfullscreen_(window); break;
+  case NBW_CHANGE_ALWAYS_ON_TOP: gtk_window_set_keep_above_(window, a); break;
+  case NBW_CHANGE_SHOW:
+    gtk_widget_show_(window);
+    gtk_window_deiconify_(window);
+    break;
+  case NBW_CHANGE_HIDE: gtk_widget_hide_(window); break;
+  case NBW_CHANGE_DECORATED: gtk_window_set_decorated_(window, a); break;
+  }
+}
+
+int nbw_point_on_screen(void *window, int x, int y) {
+  void *display = gtk_widget_get_display_(window);
+  int count = gdk_display_get_n_monitors_(display);
+  for (int i = 0; i < count; i++) {
+    GdkRectangle r;
+    gdk_monitor_get_geometry_(gdk_display_get_monitor_(display, i), &r);
+    if (x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height) return 1;
+  }
+  return 0;
+}
+
+static void on_page_settled(void *view, void *result, void *data) {
+  Closure *c = data;
+  void *value = webkit_web_view_call_async_javascript_function_finish_(view, result, NULL);
+  if (value) g_object_unref_(value);
+  ((nbw_signal_cb)c->callback)(c->data);
+  free(c);
+}
+
+void nbw_view_after_scripts(void *view, nbw_signal_cb done, void *data) {
+  webkit_web_view_call_async_javascript_function_(
+    view, "return true", -1, NULL, NULL, NULL, NULL, on_page_settled, closure(done, data));
+}
+
+// MARK: Dialogs (the `dialog` service)
+
+enum { RESPONSE_ACCEPT = -3, RESPONSE_CANCEL = -6 };
+
+typedef struct {
+  nbw_files_cb done;
+  void *data;
+} FileDialog;
+
+static void on_file_response(void *dialog, int response, FileDialog *f) {
+  if (response != RESPONSE_ACCEPT) {
+    f->done(NULL, 0, f->data);
+  } else {
+    GSList *list = gtk_file_chooser_get_filenames_(dialog);
+    int count = 0;
+    for (GSList *l = list; l; l = l->next) count++;
+    const char **paths = calloc((size_t)count + 1, sizeof *paths);
+    int i = 0;
+    for (GSList *l = list; l; l = l->next) paths[i++] = l->data;
+    f->done(paths, count, f->data);
+    for (GSList *l = list; l; l = l->next) g_free_(l->data);
+    g_slist_free_(list);
+    free(paths);
+  }
+  free(f);
+  gtk_widget_destroy_(dialog);
+}
+
+void nbw_file_dialog(
+  void *parent, int mode, const char *title, int multiple, const char *folder, const char *name,
+  const char *const *filters, int filter_count, nbw_files_cb done, void *data) {
+  // GtkFileChooserAction: 0 open, 1 save, 2 select folder.
+  const char *accept = mode == 1 ? "_Save" : mode == 2 ? "_Select" : "_Open";
+  void *dialog = gtk_file_chooser_dialog_new_(
+    title, parent, mode, "_Cancel", RESPONSE_CANCEL, accept, RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response_(dialog, RESPONSE_ACCEPT);
+  gtk_window_set_modal_(dialog, 1);
+  if (mode != 1) gtk_file_chooser_set_select_multiple_(dialog, multiple);
+  if (mode == 1) gtk_file_chooser_set_do_overwrite_confirmation_(dialog, 1);
+  if (folder) gtk_file_chooser_set_current_folder_(dialog, folder);
+  if (name) gtk_file_chooser_set_current_name_(dialog, name);
+  for (int i = 0; i < filter_count; i++) {
+    // Each filter: its name, then its patterns separated by '\n'.
+    const char *text = filters[i];
+    const char *newline = strchr(text, '\n');
+    if (!newline) continue;
+    void *filter = gtk_file_filter_new_();
+    char *label = strndup(text, (size_t)(newline - text));
+    gtk_file_filter_set_name_(filter, label);
+    free(label);
+    for (const char *p = newline + 1; *p;) {
+      const char *end = strchr(p, '\n');
+      size_t length = end ? (size_t)(end - p) : strlen(p);
+      char *pattern = strndup(p, length);
+      gtk_file_filter_add_pattern_(filter, pattern);
+      free(pattern);
+      p += length + (end ? 1 : 0);
+    }
+    gtk_file_chooser_add_filter_(dialog, filter);
+  }
+  FileDialog *f = malloc(sizeof *f);
+  f->done = done;
+  f->data = data;
+  CONNECT(dialog, "response", on_file_response, f);
+  gtk_widget_show_(dialog);
+}
+
+typedef struct {
+  nbw_choice_cb done;
+  void *data;
+} MessageDialog;
+
+static void on_message_response(void *dialog, int response, MessageDialog *m) {
+  m->done(response >= 0 ? response : -1, m->data);
+  free(m);
+  gtk_widget_destroy_(dialog);
+}
+
+void nbw_message_dialog(
+  void *parent, int kind, const char *title, const char *message, const char *const *buttons, int button_count,
+  int default_button, nbw_choice_cb done, void *data) {
+  // GtkDialogFlags: modal | destroy with parent; GtkButtonsType: none.
+  void *dialog = gtk_message_dialog_new_(parent, 1 | 2, kind, 0, "%s", message);
+  if (title) gtk_window_set_title_(dialog, title);
+  for (int i = 0; i < button_count; i++) gtk_dialog_add_button_(dialog, buttons[i], i);
+  if (default_button >= 0) gtk_dialog_set_default_response_(dialog, default_button);
+  MessageDialog *m = malloc(sizeof *m);
+  m->done = done;
+  m->data = data;
+  CONNECT(dialog, "response", on_message_response, m);
+  gtk_widget_show_(dialog);
 }
 
 // MARK: Context and scheme
@@ -493,6 +789,12 @@ void *nbw_view_new(
 }
 
 void nbw_view_load(void *view, const char *uri) { webkit_web_view_load_uri_(view, uri); }
+
+void nbw_view_set_developer_extras(void *view, int enabled) {
+  webkit_settings_set_enable_developer_extras_(webkit_web_view_get_settings_(view), enabled);
+}
+
+void nbw_view_show_inspector(void *view) { webkit_web_inspector_show_(webkit_web_view_get_inspector_(view)); }
 void nbw_view_reload(void *view) { webkit_web_view_reload_(view); }
 const char *nbw_view_uri(void *view) { return webkit_web_view_get_uri_(view); }
 
@@ -585,17 +887,37 @@ void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data) 
   CONNECT(view, "permission-request", on_permission_request, closure(allowed, data));
 }
 
-static int on_geolocation_start(void *manager, Closure *c) {
-  return ((nbw_provider_cb)c->callback)(manager, c->data);
+typedef struct {
+  nbw_manager_cb start;
+  nbw_manager_cb stop;
+  void *data;
+} GeolocationProvider;
+
+static int on_geolocation_start(void *manager, GeolocationProvider *p) {
+  p->start(manager, p->data);
+  return 1;  // handled: WebKit's own provider stays off
 }
 
-void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data) {
+static void on_geolocation_stop(void *manager, GeolocationProvider *p) { p->stop(manager, p->data); }
+
+void nbw_context_provide_geolocation(void *context, nbw_manager_cb start, nbw_manager_cb stop, void *data) {
   void *manager = webkit_web_context_get_geolocation_manager_(context);
-  CONNECT(manager, "start", on_geolocation_start, closure(start, data));
+  GeolocationProvider *p = malloc(sizeof *p);
+  p->start = start;
+  p->stop = stop;
+  p->data = data;
+  CONNECT(manager, "start", on_geolocation_start, p);
+  CONNECT(manager, "stop", on_geolocation_stop, p);
 }
 
-void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy) {
+void nbw_geolocation_update(
+  void *manager, double latitude, double longitude, double accuracy, double altitude, double speed, double heading,
+  unsigned long long timestamp) {
   void *position = webkit_geolocation_position_new_(latitude, longitude, accuracy);
+  if (altitude == altitude) webkit_geolocation_position_set_altitude_(position, altitude);
+  if (speed == speed) webkit_geolocation_position_set_speed_(position, speed);
+  if (heading == heading) webkit_geolocation_position_set_heading_(position, heading);
+  if (timestamp) webkit_geolocation_position_set_timestamp_(position, timestamp);
   webkit_geolocation_manager_update_position_(manager, position);
   webkit_geolocation_position_free_(position);
 }

@@ -27,6 +27,16 @@ extension NBridgeCommand {
     @Flag(help: "Exit once --script has settled.")
     var exitAfterScript = false
 
+    @Flag(help: "Open WebKit's Web Inspector with the window; the page's context menu gets \"Inspect Element\".")
+    var inspect = false
+
+    @Option(
+      name: .customLong("inspect-server"),
+      help: ArgumentHelp(
+        "Serve WebKit's remote inspector on HOST:PORT, a loopback address (also spelled --inspect=HOST:PORT): open http://HOST:PORT in a browser.",
+        valueName: "host:port"))
+    var inspectServer: String?
+
     @Argument(parsing: .postTerminator, help: "Arguments for the page (after --).")
     var pageArguments: [String] = []
 
@@ -43,11 +53,14 @@ extension NBridgeCommand {
       try request.validate()
       if let script, !fileIsReadable(script) { throw ValidationError("cannot read --script \(script): no such file") }
       if exitAfterScript && script == nil { throw ValidationError("--exit-after-script needs --script FILE") }
+      if let inspectServer, let problem = InspectArgument.problem(inspectServer) { throw ValidationError(problem) }
     }
 
     func run() throws {
       var configuration = try request.configuration()
-      switch configuration.claimControlSocket(url: request.url, background: request.background) {
+      switch configuration.claimControlSocket(
+        url: request.url, background: request.background, launchArguments: request.launchHandOff)
+      {
       case .run: break
       case .handedOff: throw ExitCode(0)
       case .failed: throw ExitCode(1)
@@ -57,11 +70,19 @@ extension NBridgeCommand {
       options.width = manifest.window?.width ?? options.width
       options.height = manifest.window?.height ?? options.height
       options.resizable = manifest.window?.resizable ?? options.resizable
+      options.minWidth = manifest.window?.minWidth
+      options.minHeight = manifest.window?.minHeight
+      options.decorations = manifest.window?.decorations ?? options.decorations
+      options.remembersState = manifest.window?.rememberState ?? options.remembersState
       options.allowNavigation = manifest.allowNavigation ?? []
       options.remote = manifest.remote ?? []
       options.screenshot = screenshot.map { absolutePath($0) }
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript
+      options.inspect = inspect
+      // WebKit's UI process reads it when it starts its inspector server (WebKitGTK 2.50: an HTTP
+      // page listing the targets, each opening the inspector over a WebSocket).
+      if let inspectServer { setenv("WEBKIT_INSPECTOR_HTTP_SERVER", inspectServer, 1) }
       let status = WindowApp.run(configuration, options: options)
       configuration.controlListener?.close()  // when the window never opened
       fflush(nil)

@@ -26,6 +26,9 @@ struct AppOptions: ParsableArguments {
   @Flag(help: "Start in background (run; an autostart entry does); with --url: hand the URL over without making the app active.")
   var background = false
 
+  @Flag(help: "Start another instance even when the app runs already (env NBRIDGE_NEW_INSTANCE=1); otherwise the launch hands its arguments to the running one and exits 0.")
+  var newInstance = false
+
   var allowed: [String] { split(allow) }
   var denied: [String] { split(deny) }
 

@@ -4,12 +4,15 @@ import NBridgeRuntime
 import NBridgeSystem
 
 extension NBridgeCommand {
-  /// `nbridge init [--plugin NAME] [--nbridge URL|PATH] [--force] DIR`.
+  /// `nbridge init [--template page|headless|vite] [--plugin NAME] [--nbridge URL|PATH] [--force] DIR`.
   struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Make a new app in DIR, or with --plugin a Swift package: a plugin and its own nbridge CLI.",
       discussion: """
-        An app: www/index.js, www/nbridge.json (its id made from DIR's name), Tests/js and a README. \
+        An app: www/index.html and its page.js, www/index.js (the headless entry beside the page), \
+        www/nbridge.json (its id made from DIR's name), Tests/js and a README; --template headless makes \
+        no page, --template vite adds package.json and vite.config.js and a manifest whose "dev" names \
+        Vite's dev server. \
         With --plugin NAME, also a Swift package that depends on nbridge \(NBridgeVersion.current) or later: \
         Sources/<NAME>Plugin (one action, one event), Sources/<name>/main.swift (the whole CLI with the \
         plugin in it), a Swift test and a Makefile ('make run', 'make test'). DIR must be empty or new.
@@ -27,13 +30,16 @@ extension NBridgeCommand {
         valueName: "url-or-path"))
     var nbridge: String = NBridgeVersion.repository
 
+    @Option(help: "What to make: page (index.html calling a plugin, its headless entry beside it), headless, or vite (a page Vite serves while developing).")
+    var template: AppTemplate = .page
+
     @Flag(help: "Write into DIR even when it is not empty (files of the same name are replaced).")
     var force = false
 
     var scaffold: Scaffold {
       get throws {
         let folder = absolutePath(directory)
-        guard let plugin else { return Scaffold.app(in: folder) }
+        guard let plugin else { return Scaffold.app(in: folder, template: template) }
         guard let names = PluginNames(plugin) else {
           throw ValidationError(
             "--plugin must be a Swift type name of letters and digits that starts with a letter, such as Greeter (got \"\(plugin)\")"

@@ -58,7 +58,7 @@ public struct NBridgeCommand: ParsableCommand {
   /// status 2 (ArgumentParser's own is 64).
   static func mainWithUsageStatus(_ arguments: [String]) -> Never {
     do {
-      var command = try parseAsRoot(arguments)
+      var command = try parseAsRoot(InspectArgument.spelledApart(arguments))
       try command.run()
       Glibc.exit(0)
     } catch let code as ExitCode {

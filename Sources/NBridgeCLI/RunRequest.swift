@@ -18,6 +18,8 @@ struct RunRequest {
   var fetch: String? = nil
   var url: String? = nil
   var background = false
+  /// `--new-instance`: run even when the app runs already.
+  var newInstance = false
 
   /// The plain form `run FILE [-- ARGS...]` (no option), read without the argument parser:
   /// it is what most runs are, and the parser's reflection costs about 2 ms of a 20 ms
@@ -42,6 +44,7 @@ struct RunRequest {
     logQueue = app.logQueue
     url = app.url
     background = app.background
+    newInstance = app.newInstance
     scriptArguments = arguments
   }
 
@@ -55,6 +58,18 @@ struct RunRequest {
       throw ValidationError("--log-level must be one of \(LogLevel.accepted) (got \"\(logLevel)\")")
     }
     if let logQueue, logQueue < 1 { throw ValidationError("--log-queue must be at least 1 (got \(logQueue))") }
+  }
+
+  /// The arguments a launch hands to the app's running instance instead of running (single
+  /// instance): this launch's own, for an app (an entry with an `nbridge.json`); nil with
+  /// `--new-instance` (or env `NBRIDGE_NEW_INSTANCE=1`), for a fetch launch, and for a script without a manifest, which runs as
+  /// often as it is started.
+  var launchHandOff: [String]? {
+    let forced = ProcessEnvironment.value("NBRIDGE_NEW_INSTANCE").map { !$0.isEmpty && $0 != "0" } ?? false
+    guard !newInstance, !forced, fetch == nil, fileIsReadable(AppSetup.manifestPath(forEntry: file)) else {
+      return nil
+    }
+    return scriptArguments
   }
 
   /// Whether the file is a page (`nbridge app`), not a script.
@@ -91,7 +106,7 @@ struct RunRequest {
   /// hook by then.
   func run(_ configuration: RuntimeConfiguration) -> Never {
     var configuration = configuration
-    switch configuration.claimControlSocket(url: url, background: background) {
+    switch configuration.claimControlSocket(url: url, background: background, launchArguments: launchHandOff) {
     case .run: break
     case .handedOff: _exit(0)
     case .failed: _exit(1)

@@ -9,10 +9,48 @@ struct Scaffold {
   /// What to do next, as `init` prints it after `DIR`.
   var steps: [String]
 
-  /// An app: `www/index.js`, `www/greeting.js`, `www/nbridge.json`, a JS test and a README.
-  static func app(in root: String) -> Scaffold {
+  /// An app of `template`: a page with its headless entry beside it, a headless app, or a page
+  /// that Vite serves while developing.
+  static func app(in root: String, template: AppTemplate) -> Scaffold {
     let names = AppNames(folder: root)
-    return Scaffold(
+    switch template {
+    case .headless: return headless(in: root, names: names)
+    case .page:
+      return Scaffold(
+        root: root,
+        files: [
+          ("www/index.html", PageTemplates.html(names)),
+          ("www/page.js", PageTemplates.page),
+          ("www/index.js", PageTemplates.index),
+          ("www/greeting.js", PageTemplates.greeting),
+          ("www/nbridge.json", AppTemplates.manifest(names, permissions: ["app", "storage"])),
+          ("Tests/js/greeting.test.js", PageTemplates.test),
+          ("README.md", PageTemplates.readme(names)),
+          (".gitignore", AppTemplates.gitignore),
+        ],
+        steps: ["nbridge app www/", "nbridge test"])
+    case .vite:
+      return Scaffold(
+        root: root,
+        files: [
+          ("package.json", ViteTemplates.package(names)),
+          ("vite.config.js", ViteTemplates.config),
+          ("www/index.html", PageTemplates.html(names)),
+          ("www/page.js", PageTemplates.page),
+          ("www/index.js", PageTemplates.index),
+          ("www/greeting.js", PageTemplates.greeting),
+          ("www/nbridge.json", ViteTemplates.manifest(names)),
+          ("Tests/js/greeting.test.js", PageTemplates.test),
+          ("README.md", ViteTemplates.readme(names)),
+          (".gitignore", ViteTemplates.gitignore),
+        ],
+        steps: ["npm install", "nbridge app --dev www/"])
+    }
+  }
+
+  /// A headless app: `www/index.js`, `www/greeting.js`, `www/nbridge.json`, a JS test and a README.
+  static func headless(in root: String, names: AppNames) -> Scaffold {
+    Scaffold(
       root: root,
       files: [
         ("www/index.js", AppTemplates.index),

@@ -6,7 +6,7 @@ extension NBridgeCommand {
   /// `nbridge test [PATH...]`.
   struct Test: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Run every *.test.js under the paths (default: Tests/js).")
+      abstract: "Run every *.test.js, *.test.mjs and *.test.ts under the paths (default: Tests/js).")
 
     @Argument(help: "Test files or folders.")
     var paths: [String] = []

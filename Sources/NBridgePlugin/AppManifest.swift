@@ -34,6 +34,10 @@ public struct AppManifest: Sendable, Hashable, Codable {
   public var urlSchemes: [String]?
   /// What `nbridge bundle` needs besides the fields above (`bundle`).
   public var bundle: BundleSettings?
+  /// The files the `fs` service may reach besides the app's own folders (`fs`).
+  public var fs: FileSystemSettings?
+  /// The bundler's dev server for `nbridge app --dev` (`dev`).
+  package var dev: DevSettings?
 
   /// `"module"`: every `.js` file of a headless run is an ES module (`type`; default: detected).
   public var type: String?
@@ -63,13 +67,29 @@ public struct WindowSettings: Sendable, Hashable, Codable {
   public var height: Int?
   /// Whether the user may resize it (default true).
   public var resizable: Bool?
+  /// The smallest width the user may give it, in pixels (default: the page's own minimum).
+  public var minWidth: Int?
+  /// The smallest height the user may give it, in pixels (default: the page's own minimum).
+  public var minHeight: Int?
+  /// Whether the window manager draws its frame and title bar (default true).
+  public var decorations: Bool?
+  /// Whether its size, position, maximized and full-screen state are saved when it closes and
+  /// restored at the next launch (default true).
+  public var rememberState: Bool?
 
   /// Settings; nil fields take the defaults.
-  public init(title: String? = nil, width: Int? = nil, height: Int? = nil, resizable: Bool? = nil) {
+  public init(
+    title: String? = nil, width: Int? = nil, height: Int? = nil, resizable: Bool? = nil, minWidth: Int? = nil,
+    minHeight: Int? = nil, decorations: Bool? = nil, rememberState: Bool? = nil
+  ) {
     self.title = title
     self.width = width
     self.height = height
     self.resizable = resizable
+    self.minWidth = minWidth
+    self.minHeight = minHeight
+    self.decorations = decorations
+    self.rememberState = rememberState
   }
 }
 

@@ -107,25 +107,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func decodeNil(forKey key: Key) throws -> Bool { (object[key.stringValue] ?? .null).isNull }
 
+  // A raw `JSONValue` or a string field is returned without building the coding path (it is
+  // only needed for errors and nested values) and without a dynamic cast or an optional of
+  // the generic type (each asks the runtime for type metadata): the common fields of the hot path.
+
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let value = try value(for: key)
-    if let plain = plainValue(type, value) { return plain }
+    if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+    if T.self == String.self, case .string(let string) = value { return unsafeBitCast(string, to: T.self) }
     return try decodeScalar(type, value, codingPath + [key])
   }
 
   func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
     guard let value = object[key.stringValue] else { return nil }
-    if let plain = plainValue(type, value) { return plain }
+    if T.self == JSONValue.self { return unsafeBitCast(value, to: T.self) }
+    if T.self == String.self, case .string(let string) = value { return unsafeBitCast(string, to: T.self) }
     if value.isNull { return nil }
     return try decodeScalar(type, value, codingPath + [key])
-  }
-
-  /// A raw `JSONValue` or a string field, without building the coding path (it is only
-  /// needed for errors and nested values): the common fields of the hot path.
-  private func plainValue<T>(_ type: T.Type, _ value: JSONValue) -> T? {
-    if T.self == JSONValue.self { return (value as! T) }
-    if T.self == String.self, case .string(let string) = value { return (string as! T) }
-    return nil
   }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

@@ -20,6 +20,9 @@ final class LazyShape: Sendable {
     self.make = make
   }
 
+  /// The shape when it is known without making it (declared, or read before), else nil.
+  var known: Shape? { state.withLock { $0 } }
+
   /// The shape, made now if it was not yet.
   var value: Shape {
     state.withLock { shape in

@@ -81,6 +81,8 @@ public struct ActionInfo: Sendable, Hashable {
   /// Whether it answers even when the app may not use the service.
   public var answersWithoutPermission: Bool = false
   private var lazyOptions: LazyShape
+  /// The options shape when the action declared it (or it was read before); nil, never recorded here.
+  package var declaredOptions: Shape? { lazyOptions.known }
 
   init(
     name: String, lazyOptions: LazyShape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,

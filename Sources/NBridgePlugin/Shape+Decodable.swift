@@ -64,6 +64,7 @@ struct ShapeRecorder: Decoder {
   static func sample<T: Decodable>(_ type: T.Type) -> (T, Shape)? {
     if T.self == JSONValue.self { return (JSONValue.string("x") as! T, .any) }
     if T.self == String.self { return ("x" as! T, .string) }
+    if T.self == Bytes.self { return (Bytes([]) as! T, .bytes) }
     if T.self == Bool.self { return (true as! T, .boolean) }
     if let integer = T.self as? any BinaryInteger.Type { return (one(integer) as! T, .integer) }
     if let float = T.self as? any BinaryFloatingPoint.Type { return (one(float) as! T, .number) }

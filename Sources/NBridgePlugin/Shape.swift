@@ -19,6 +19,9 @@ public indirect enum Shape: Sendable, Hashable {
   case string
   /// One exact string, such as `'granted'`.
   case literal(String)
+  /// Bytes: a `Uint8Array` in JavaScript, Base64 text on the way (`Bytes` in Swift). In options a
+  /// top-level field of this shape also takes an `ArrayBuffer` or any other view.
+  case bytes
   /// An array of one shape.
   case array(Shape)
   /// An object with named fields.
@@ -72,6 +75,7 @@ extension Shape {
     case .number, .integer: return "number"
     case .string: return "string"
     case .literal(let s): return "'\(s)'"
+    case .bytes: return "Uint8Array"
     case .array(let element):
       let inner = element.typeScript
       if case .oneOf = element { return "(\(inner))[]" }

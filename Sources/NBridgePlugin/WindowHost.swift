@@ -25,6 +25,134 @@ public protocol WindowHost: AnyObject {
   /// Closes the window `openWindow` opened as `id` (its `closed` runs); `not_found` when no
   /// such window is open.
   func closeWindow(id: String) throws(BridgeError)
+
+  /// The app's open windows: the main one (`main`) first, then the others (`createWindow`'s
+  /// and `openWindow`'s), each with its page's URL and its title.
+  func windowList() -> [WindowSummary]
+
+  /// Where window `id` is and what state it is in; `not_found` when no such window is open.
+  func windowState(id: String) throws(BridgeError) -> WindowState
+
+  /// Asks the window manager to change window `id`; `not_found` when no such window is open.
+  /// Returns at once: the window moves when the window manager has done it.
+  func changeWindow(id: String, _ change: WindowChange) throws(BridgeError)
+
+  /// Opens another window of the app, a peer of the main one, showing `url` (a path of the app's
+  /// own, a URL of its origin or an `http(s)` URL, with the same origin rule as `openWindow`);
+  /// returns its id.
+  func createWindow(url: String, title: String?, width: Int?, height: Int?) throws(BridgeError) -> String
+
+  /// Receives the windows' events (nil: none). While `holdsClose` is true, a window the user asks
+  /// to close stays open and `.closeRequested` is reported instead: close it with `closeWindow`.
+  func observeWindows(holdsClose: Bool, _ observer: (@BridgeActor (WindowEvent) -> Void)?)
+
+  /// Calls `done` once the main page has run every event and script sent to it before now (its
+  /// listeners' calls made in the meantime have been answered).
+  func afterPageScripts(_ done: @escaping @BridgeActor () -> Void)
+
+  /// Shows GTK's file chooser over the app's window; `done` gets the paths chosen once, nil when
+  /// the user cancelled (Escape, Cancel, or closing it).
+  func chooseFiles(_ request: FileDialogRequest, _ done: @escaping @BridgeActor ([String]?) -> Void)
+
+  /// Shows a message dialog over the app's window; `done` gets the index of the button pressed
+  /// once, nil when it was closed without one (Escape).
+  func showMessage(_ request: MessageDialogRequest, _ done: @escaping @BridgeActor (Int?) -> Void)
+}
+
+/// An open window of the app (`WindowHost.windowList`).
+public struct WindowSummary: Sendable, Equatable, Codable {
+  /// `main`, or the id `createWindow`/`openWindow` gave it.
+  public var id: String
+  /// The URL its page shows (empty before the first load).
+  public var url: String
+  /// The window's title.
+  public var title: String
+
+  /// A window's summary.
+  public init(id: String, url: String, title: String) {
+    self.id = id
+    self.url = url
+    self.title = title
+  }
+}
+
+/// Where a window is and its state (`WindowHost.windowState`): the frame's top-left corner on the
+/// screen and the size of its content (without the window manager's frame), in pixels.
+public struct WindowState: Sendable, Equatable, Codable {
+  /// The frame's left edge.
+  public var x: Int
+  /// The frame's top edge.
+  public var y: Int
+  /// The content's width.
+  public var width: Int
+  /// The content's height.
+  public var height: Int
+  /// Whether it is maximized.
+  public var maximized: Bool
+  /// Whether it is full screen.
+  public var fullscreen: Bool
+  /// Whether it has the keyboard focus.
+  public var focused: Bool
+  /// Whether it is shown (neither hidden nor minimized).
+  public var visible: Bool
+
+  /// A window's state.
+  public init(
+    x: Int, y: Int, width: Int, height: Int, maximized: Bool, fullscreen: Bool, focused: Bool, visible: Bool
+  ) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+    self.maximized = maximized
+    self.fullscreen = fullscreen
+    self.focused = focused
+    self.visible = visible
+  }
+}
+
+/// What `WindowHost.changeWindow` asks of the window manager.
+public enum WindowChange: Sendable, Equatable {
+  /// Sets the title.
+  case title(String)
+  /// Resizes the content to `width` x `height`.
+  case size(width: Int, height: Int)
+  /// The user cannot make the content smaller than `width` x `height`.
+  case minSize(width: Int, height: Int)
+  /// Moves the window to the middle of its monitor's work area.
+  case center
+  /// Moves the frame's top-left corner to (`x`, `y`).
+  case position(x: Int, y: Int)
+  /// Minimizes (iconifies) the window.
+  case minimize
+  /// Maximizes the window.
+  case maximize
+  /// Leaves the maximized state.
+  case unmaximize
+  /// Enters (true) or leaves full screen.
+  case fullscreen(Bool)
+  /// Keeps it above other windows (true) or not.
+  case alwaysOnTop(Bool)
+  /// Shows it (after `hide`, or minimized).
+  case show
+  /// Hides it (unmapped; `show` brings it back).
+  case hide
+}
+
+/// What happened to one of the app's windows (`WindowHost.observeWindows`); `id` names it.
+public enum WindowEvent: Sendable, Equatable {
+  /// Its content now measures `width` x `height`.
+  case resized(id: String, width: Int, height: Int)
+  /// Its frame's top-left corner is now at (`x`, `y`).
+  case moved(id: String, x: Int, y: Int)
+  /// It got the keyboard focus.
+  case focus(id: String)
+  /// It lost the keyboard focus.
+  case blur(id: String)
+  /// The user asked to close it; it stays open (the observer holds close requests).
+  case closeRequested(id: String)
+  /// The window closed.
+  case closed(id: String)
 }
 
 /// A PNG written by `WindowHost.snapshot`: its size in pixels.

@@ -12,8 +12,11 @@ public enum AppSetup {
   static let manifestFields: Set<String> = [
     "id", "name", "version", "build", "permissions", "window", "allowNavigation", "lifecycle", "background",
     "urlSchemes", "type", "imports", "scopes", "log", "remote", "pageProtocol", "description", "bundle",
+    "fs", "dev",
   ]
-  static let windowFields: Set<String> = ["title", "width", "height", "resizable"]
+  static let windowFields: Set<String> = [
+    "title", "width", "height", "resizable", "minWidth", "minHeight", "decorations", "rememberState",
+  ]
 
   /// Loads `nbridge.json` beside `entry`, or makes the defaults when there is none: the folder's
   /// name plus a short hash of its path, every service allowed.
@@ -94,6 +97,8 @@ public enum AppSetup {
     manifest.urlSchemes = try urlSchemes(object["urlSchemes"], path: path)
     manifest.description = try descriptionLine(object["description"], path: path)
     manifest.bundle = try bundleSettings(object["bundle"], path: path)
+    manifest.fs = try fileSystemSettings(object["fs"], path: path)
+    manifest.dev = try devSettings(object["dev"], path: path)
     return manifest
   }
 
@@ -141,7 +146,8 @@ public enum AppSetup {
     return origins
   }
 
-  /// `window`: `{title, width, height, resizable}`, each optional.
+  /// `window`: `{title, width, height, resizable, minWidth, minHeight, decorations, rememberState}`,
+  /// each optional.
   static func windowSettings(_ value: JSONValue?, path: String) throws(Problem) -> WindowSettings? {
     guard let value else { return nil }
     guard case .object(let fields) = value else {
@@ -160,19 +166,38 @@ public enum AppSetup {
       try checkLine(s, field: "window.title", path: path)
       settings.title = s
     }
-    for key in ["width", "height"] {
+    for key in ["width", "height", "minWidth", "minHeight"] {
       guard let size = fields[key] else { continue }
       guard case .number(let n) = size, n == n.rounded(), n >= 100, n <= 16384 else {
         throw Problem(
           description: "\(path): field \"window.\(key)\" must be a whole number of pixels from 100 to 16384")
       }
-      if key == "width" { settings.width = Int(n) } else { settings.height = Int(n) }
-    }
-    if let resizable = fields["resizable"] {
-      guard case .bool(let b) = resizable else {
-        throw Problem(description: "\(path): field \"window.resizable\" must be true or false")
+      switch key {
+      case "width": settings.width = Int(n)
+      case "height": settings.height = Int(n)
+      case "minWidth": settings.minWidth = Int(n)
+      default: settings.minHeight = Int(n)
       }
-      settings.resizable = b
+    }
+    for (least, size) in [("minWidth", "width"), ("minHeight", "height")] {
+      let minimum = least == "minWidth" ? settings.minWidth : settings.minHeight
+      let value = size == "width" ? settings.width : settings.height
+      if let minimum, let value, minimum > value {
+        throw Problem(
+          description:
+            "\(path): field \"window.\(least)\" (\(minimum)) must not be larger than \"window.\(size)\" (\(value))")
+      }
+    }
+    for key in ["resizable", "decorations", "rememberState"] {
+      guard let flag = fields[key] else { continue }
+      guard case .bool(let b) = flag else {
+        throw Problem(description: "\(path): field \"window.\(key)\" must be true or false")
+      }
+      switch key {
+      case "resizable": settings.resizable = b
+      case "decorations": settings.decorations = b
+      default: settings.rememberState = b
+      }
     }
     return settings
   }

@@ -17,12 +17,16 @@ final class CallSlot {
   let settlement: Settlement
   let callback: JSObjectRef?
   var task: Task<Void, Never>?
-  /// The reply of a `Reply` action; weak, so a reply the plugin drops is seen (and rejects).
-  weak var reply: AnyReply?
+  /// The reply of a `Reply` action, not kept alive by the slot, so a reply the plugin drops is
+  /// seen (and rejects). Unowned rather than weak (a weak reference allocates a side table per
+  /// reply): a reply that goes away unanswered closes its slot first, and a cancelled one is
+  /// let go of here when it is cancelled.
+  unowned var reply: AnyReply?
   var timer: Int?
   /// The context its JS functions are protected in (kept alive with them), when it has any.
   private let context: JSContext?
-  private let contextRef: JSGlobalContextRef?
+  /// What the slot protects: the context and up to three functions (resolve, reject, callback).
+  private let protected: ProtectedFunctions?
 
   /// A pending call; `context` is asked for only when there are JS values to keep. Its JS
   /// functions are protected here and unprotected in the destructor: a call holds them, with
@@ -31,30 +35,46 @@ final class CallSlot {
     self.label = label
     self.settlement = settlement
     self.callback = callback
-    var needsContext = callback != nil
-    if case .promise = settlement { needsContext = true }
+    var functions: (JSObjectRef?, JSObjectRef?) = (nil, nil)
+    if case .promise(let resolve, let reject) = settlement { functions = (resolve, reject) }
+    let needsContext = callback != nil || functions.0 != nil
     let held = needsContext ? context() : nil
     self.context = held
-    contextRef = held?.ref
-    guard let contextRef else { return }
-    if case .promise(let resolve, let reject) = settlement {
-      JSValueProtect(contextRef, resolve)
-      JSValueProtect(contextRef, reject)
-    }
-    if let callback { JSValueProtect(contextRef, callback) }
+    protected = held.map { ProtectedFunctions(context: $0.ref, functions.0, functions.1, callback) }
   }
 
-  isolated deinit {
-    guard let contextRef else { return }
-    if case .promise(let resolve, let reject) = settlement {
-      JSValueUnprotect(contextRef, resolve)
-      JSValueUnprotect(contextRef, reject)
-    }
-    if let callback { JSValueUnprotect(contextRef, callback) }
-  }
+  // Not isolated: it only unprotects, which JavaScriptCore allows from the thread that drops the
+  // slot (the loop's, in practice), and an isolated destructor costs a check of the executor.
+  deinit { protected?.unprotect() }
 
   func cancel() {
     task?.cancel()
-    reply?.cancel()
+    let cancelled = reply
+    reply = nil
+    cancelled?.cancel()
+  }
+}
+
+/// JS functions protected from the GC while a call is pending, unprotected by `unprotect()`.
+private struct ProtectedFunctions: @unchecked Sendable {
+  let context: JSGlobalContextRef
+  let first: JSObjectRef?
+  let second: JSObjectRef?
+  let third: JSObjectRef?
+
+  init(context: JSGlobalContextRef, _ first: JSObjectRef?, _ second: JSObjectRef?, _ third: JSObjectRef?) {
+    self.context = context
+    self.first = first
+    self.second = second
+    self.third = third
+    if let first { JSValueProtect(context, first) }
+    if let second { JSValueProtect(context, second) }
+    if let third { JSValueProtect(context, third) }
+  }
+
+  func unprotect() {
+    if let first { JSValueUnprotect(context, first) }
+    if let second { JSValueUnprotect(context, second) }
+    if let third { JSValueUnprotect(context, third) }
   }
 }

@@ -158,6 +158,16 @@ final class JSContext {
     }
   }
 
+  /// `value` as a JS value when making it allocates nothing (null, a boolean, a number), else nil.
+  func immediateValue(_ value: JSONValue) -> JSValueRef? {
+    switch value {
+    case .null: JSValueMakeNull(ref)
+    case .bool(let b): JSValueMakeBoolean(ref, b)
+    case .number(let n): JSValueMakeNumber(ref, n)
+    case .string, .array, .object: nil
+    }
+  }
+
   /// Parses a JS string value holding JSON text straight from its UTF-16 buffer.
   func parseJSONString(_ value: JSValueRef) throws(JSONSyntaxError) -> JSONValue {
     guard let s = JSValueToStringCopy(ref, value, nil) else { return .null }

@@ -35,19 +35,22 @@ extension Runtime {
   /// `within`: the permissions of a remote page's origin (`remote` in the manifest), a subset
   /// of the app's; nil for the app's own code.
   func refusal(_ slot: ServiceSlot, _ aid: Int, within permissions: Set<String>? = nil) -> BridgeError? {
-    let names = ["service": slot.definition.service, "permission": slot.definition.permission]
+    // The names are filled in only for a refusal: an allowed call builds nothing.
+    func names() -> [String: String] { ["service": slot.definition.service, "permission": slot.definition.permission] }
     if let permissions, !permissions.contains(slot.definition.permission) {
-      return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names))
+      return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names()))
     }
     guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
-    return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names))
+    return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names()))
   }
 
   /// Starts `slot`'s action `aid` with `options`; it settles through `settlement` now or later.
+  /// Returns the id of its slot in `callSlots` while it runs (nil when it settled at once).
+  @discardableResult
   func dispatch(
     _ slot: ServiceSlot, _ aid: Int, _ options: JSONValue, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
-  ) {
+  ) -> Int? {
     let action = slot.definition.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
@@ -56,20 +59,14 @@ extension Runtime {
       let context = slot.context!
       switch plugin.invocations[aid] {
       case .sync(let body):
-        let call: Call
-        if sink == nil, let reused = slot.plainCalls[aid] {
-          call = reused
-        } else {
-          call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
-          if sink == nil { slot.plainCalls[aid] = call }
-        }
         do {
-          settle(settlement, .success(try body(options, call)), label: label)
+          settle(settlement, .success(try body(options, plainCall(slot, aid, context, sink))), label: label)
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
+        return nil
       case .async(let body):
-        startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+        return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
           let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
           return try await body(options, call)
         }
@@ -77,11 +74,11 @@ extension Runtime {
         let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
         let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
         callSlots[id]?.reply = reply
-        let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
-        do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
+        do { try body(options, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
+        return id
       }
     case .starting(let start):
-      startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+      return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
         await start.value
         return try await self.invokeStarted(slot: slot, action: aid, options: options, sink: sink)
       }
@@ -90,6 +87,19 @@ extension Runtime {
     case .idle:
       settle(settlement, .failure(BridgeError(.unknownError, "the plugin did not start")), label: label)
     }
+    return nil
+  }
+
+  /// The `Call` of an action: without a sink, one object per action, made once (a `Call` holds
+  /// nothing of one call but its sink), rather than one per call.
+  private func plainCall(
+    _ slot: ServiceSlot, _ aid: Int, _ context: PluginContext, _ sink: (@BridgeActor (JSONValue) -> Void)?
+  ) -> Call {
+    if sink == nil, let reused = slot.plainCalls[aid] { return reused }
+    let call = Call(
+      service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    if sink == nil { slot.plainCalls[aid] = call }
+    return call
   }
 
   /// Settles a call: resolves or rejects its Promise (the error's message prefixed with the label), or calls its handler.
@@ -141,10 +151,11 @@ extension Runtime {
   }
 
   /// Runs an action as a task on the loop; it starts inline and settles whenever it returns.
+  @discardableResult
   private func startAsync(
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
-  ) {
+  ) -> Int {
     let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: timeLimit)
     // Weak: an action still running when the run ends (cancelled, say) resumes later, maybe
     // when this runtime is gone; it then has nothing to settle.
@@ -154,6 +165,7 @@ extension Runtime {
       self?.closeCallSlot(id, outcome)
     }
     callSlots[id]?.task = task
+    return id
   }
 
   /// Opens a slot for a call in flight (its resolvers, and a timer for its time limit); returns its id.
@@ -174,15 +186,68 @@ extension Runtime {
     return id
   }
 
-  private func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
+  func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
     guard let callSlot = callSlots.removeValue(forKey: id) else { return }
     if let timer = callSlot.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }
+    if AnswerBatch.depth > 0, !lifecycle.isSuspended {
+      if heldAnswers.isEmpty { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
+      heldAnswers.append((callSlot, outcome.mapError { bridgeError(from: $0) }))
+      return
+    }
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
       self.settle(callSlot.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: callSlot.label)
       self.afterCallback()
     }
+  }
+
+  /// Settles the answers held during an `AnswerBatch`, in order: Promises resolved with a value
+  /// that needs no allocation (null, a boolean, a number) go to JS in one call of the
+  /// prelude's `settleAll`; any other answer is settled on its own, after those before it.
+  func deliverHeldAnswers() {
+    let held = heldAnswers
+    heldAnswers = []
+    guard exitCode == nil else { return }
+    if lifecycle.isSuspended {
+      for (callSlot, outcome) in held {
+        deliverToJS { [weak self] in
+          guard let self, self.exitCode == nil else { return }
+          self.settle(callSlot.settlement, outcome, label: callSlot.label)
+          self.afterCallback()
+        }
+      }
+      return
+    }
+    // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.
+    // The functions are kept from the GC by their call slots, alive in `held` until the end.
+    var list: [JSValueRef?] = []
+    list.reserveCapacity(held.count * 2)
+    for (callSlot, outcome) in held {
+      if case .promise(let resolve, _) = callSlot.settlement, case .success(let value) = outcome,
+        let immediate = js.immediateValue(value)
+      {
+        list.append(resolve)
+        list.append(immediate)
+        continue
+      }
+      settleAll(&list)
+      settle(callSlot.settlement, outcome, label: callSlot.label)
+    }
+    settleAll(&list)
+    afterCallback()
+  }
+
+  /// Calls each function of `list` (function, value, function, value...) with the value after it, in one entry into JS.
+  private func settleAll(_ list: inout [JSValueRef?]) {
+    guard !list.isEmpty else { return }
+    if list.count == 2, let function = js.object(list[0]) {
+      js.settle(function, list[1] ?? JSValueMakeUndefined(js.ref))
+    } else if let settleAll = js.object(js.property(hooks, "settleAll")) {
+      let array = list.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, $0.count, $0.baseAddress, nil) }
+      js.settle(settleAll, array ?? JSValueMakeUndefined(js.ref))
+    }
+    list.removeAll(keepingCapacity: true)
   }
 
   /// A JS `NBridgeError` with `code` and `message`.

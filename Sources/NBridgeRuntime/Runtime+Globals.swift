@@ -15,7 +15,7 @@ extension Runtime {
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
       ("evaluateModuleBody", nativeEvaluateModuleBody),
     ]
-    for (name, callback) in functions + WebNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + WebNatives.functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
 
@@ -52,6 +52,7 @@ extension Runtime {
         "allowed": .bool(slot.allowed),
         "actions": .array(slot.definition.actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+        "bytes": slot.definition.byteActions,
       ])
     }
     let (codes, messages) = BridgeMessages.prelude
@@ -177,7 +178,8 @@ private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let path = runtime.js.toString(args[0])
     guard let bytes = try runtime.readLoadableFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
-    return runtime.js.string(String(decoding: bytes, as: UTF8.self))
+    let text = String(decoding: bytes, as: UTF8.self)
+    return runtime.js.string(try runtime.runnableSource(text, path: path))
   }
 }
 

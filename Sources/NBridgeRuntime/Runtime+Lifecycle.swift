@@ -123,6 +123,8 @@ extension Runtime {
   /// Runs `body` (which enters JS) now, or, while the app is suspended, when it wakes; a `key`
   /// replaces a waiting delivery with the same key (a pasteboard `change` is coalesced).
   func deliverToJS(coalescing key: String? = nil, _ body: @escaping @BridgeActor () -> Void) {
+    // Answers held in an AnswerBatch were given before this: they reach JS first.
+    if !heldAnswers.isEmpty { deliverHeldAnswers() }
     guard lifecycle.isSuspended else { return body() }
     if let key, let index = heldDeliveries.firstIndex(where: { $0.key == key }) {
       heldDeliveries[index].body = body

@@ -18,8 +18,8 @@ extension Runtime {
   /// Whether the entry `path` with `source` runs as a module: `.mjs`, the manifest's
   /// `"type": "module"`, or a static `import`/`export` at its top level.
   func isModuleEntry(_ path: String, source: String) -> Bool {
-    if path.hasSuffix(".mjs") { return true }
-    if path.hasSuffix(".cjs") { return false }
+    if path.hasSuffix(".mjs") || path.hasSuffix(".mts") { return true }
+    if path.hasSuffix(".cjs") || path.hasSuffix(".cts") { return false }
     if configuration.manifest.type == "module" { return true }
     return ScriptSyntax.isModule(source)
   }
@@ -182,7 +182,7 @@ let nativeCompile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exc
     if runtime.moduleCache != nil, let entry = runtime.moduleCache?.lookup(path, source: source.map { Array($0.utf16) })
     {
       if detect && !entry.hasModuleSyntax { return NativeResult(value: JSValueMakeNull(runtime.js.ref)) }
-      if let source { runtime.sources[path] = source }
+      if let source, runtime.sources[path] == nil || !TypeStripper.isTypeScript(path) { runtime.sources[path] = source }
       return runtime.compiledModule(
         path: path, script: entry.script, plain: entry.plainScript, program: entry.programScript, record: entry.record)
     }
@@ -200,7 +200,8 @@ extension Runtime {
     let units: [UInt16]
     var stamp: ModuleCache.Stamp?
     if let source {
-      sources[path] = source
+      // A TypeScript entry's own text was kept by the run (error excerpts show it, not the erased one).
+      if sources[path] == nil || !TypeStripper.isTypeScript(path) { sources[path] = source }
       units = Array(source.utf16)
       if moduleCache != nil { stamp = .byText }
     } else {
@@ -214,7 +215,11 @@ extension Runtime {
       }
       guard let bytes = read else { return NativeResult(value: JSValueMakeUndefined(js.ref)) }
       sources[path] = String(decoding: bytes, as: UTF8.self)
-      units = utf16Units(bytes)
+      do throws(JSException) {
+        units = try runnableUnits(utf16Units(bytes), path: path)
+      } catch {
+        return NativeResult(exception: error.value)
+      }
     }
     let info: ModuleRecordInfo
     do throws(ModuleSyntaxError) {

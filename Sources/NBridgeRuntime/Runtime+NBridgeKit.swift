@@ -48,7 +48,8 @@ extension Runtime {
         let script = "nbridge.resolvePromise(\(id), \(value.jsonText), null)"
         if inPopup { host?.evaluateInPage(script) } else { self?.page?.evaluateInPage(script) }
       }
-      return callByName(service, action, options, permissions: permissions, sink: sink, answer)
+      callByName(service, action, options, permissions: permissions, sink: sink, answer)
+      return
     }
     let request: NBridgeKitPreference.Request
     do {

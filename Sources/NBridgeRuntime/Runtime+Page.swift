@@ -35,6 +35,7 @@ extension Runtime {
           "name": .string(slot.definition.service), "permission": .string(slot.definition.permission),
           "allowed": .bool(allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
           "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+          "bytes": slot.definition.byteActions,
         ]
       })
     let (codes, messages) = BridgeMessages.prelude
@@ -188,17 +189,21 @@ extension Runtime {
 
   /// Calls `service.action` by name with `options` (null: none) for a page's seed-system
   /// protocol: unknown names, options that are not an object and refused permissions settle
-  /// `done` with their error codes. `sink` gets a streaming action's partial results.
+  /// `done` with their error codes. `sink` gets a streaming action's partial results. Returns
+  /// the call's id in `callSlots` while it runs (nil when it settled at once).
+  @discardableResult
   func callByName(
     _ service: String, _ action: String, _ options: JSONValue, permissions: Set<String>?,
     sink: (@BridgeActor (JSONValue) -> Void)?, _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
-  ) {
+  ) -> Int? {
     guard let sid = slots.firstIndex(where: { $0.definition.service == service }) else {
-      return done(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
+      done(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
+      return nil
     }
     guard let aid = slots[sid].definition.actions.firstIndex(where: { $0.name == action }) else {
       let message = BridgeMessages.fill(BridgeMessages.unknownAction, ["service": service, "action": action])
-      return done(.failure(BridgeError(.invalidActionName, message)))
+      done(.failure(BridgeError(.invalidActionName, message)))
+      return nil
     }
     let slot = slots[sid]
     let settlement = Settlement.handler(done)
@@ -206,13 +211,15 @@ extension Runtime {
     if options == .null { options = .object(JSONObject()) }
     guard case .object = options else {
       let problem = BridgeError(.invalidParameter, "options must be an object")
-      return settle(settlement, .failure(problem), label: slot.labels[aid])
+      settle(settlement, .failure(problem), label: slot.labels[aid])
+      return nil
     }
     if let refusal = refusal(slot, aid, within: permissions) {
-      return settle(settlement, .failure(refusal), label: slot.labels[aid])
+      settle(settlement, .failure(refusal), label: slot.labels[aid])
+      return nil
     }
     let streams = slot.definition.actions[aid].streams != nil
-    dispatch(slot, aid, options, settlement, callback: nil, sink: streams ? sink : nil)
+    return dispatch(slot, aid, options, settlement, callback: nil, sink: streams ? sink : nil)
   }
 
   /// A new document replaced the page: the listeners it had are gone.

@@ -25,6 +25,8 @@ public final class Runtime {
   var formatErrorFunction: JSObjectRef!
   var exitCode: Int32?
   var callSlots: [Int: CallSlot] = [:]
+  /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
+  var heldAnswers: [(CallSlot, Result<JSONValue, BridgeError>)] = []
   var nextCallID = 1
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
@@ -174,15 +176,27 @@ public final class Runtime {
     return runMain(source: source, name: absolutePath(file))
   }
 
-  func runMain(source: String, name: String) -> Int32 {
+  func runMain(source text: String, name: String) -> Int32 {
+    var source = text
+    var refused: ModuleSyntaxError?
+    if TypeStripper.isTypeScript(name) {
+      do throws(ModuleSyntaxError) {
+        source = try TypeStripper.strip(text)
+      } catch {
+        refused = error
+        source = ""
+      }
+    }
     let isModule = isModuleEntry(name, source: source)
     let usesLoader = isModule && !ScriptSyntax.runsWithoutLoader(source)
     if usesLoader { startReadingModuleCache(entry: name, source: source) }
     if let status = prepare(entry: name) { return status }
-    sources[name] = source
+    sources[name] = text
     entryDirectory = dirOf(name)
     entryPath = name
-    if isModule {
+    if let refused {
+      reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
+    } else if isModule {
       if !usesLoader {
         runModuleWithoutLoader(source, url: name)
       } else {

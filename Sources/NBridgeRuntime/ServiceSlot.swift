@@ -18,8 +18,8 @@ final class ServiceSlot {
   var listenerCounts: [String: Int] = [:]
   var listenerHolds: [String: Int] = [:]
 
-  /// One `Call` per action for synchronous calls without a `retainCallback`: they finish
-  /// before the next call starts, so the object can be reused instead of allocated per call.
+  /// One `Call` per action for calls without a `retainCallback`: a `Call` holds nothing of
+  /// one call but its sink, so the object is shared instead of allocated per call.
   var plainCalls: [Call?] = []
 
   /// `service.action` for each action, the prefix of its error messages.

@@ -20,7 +20,10 @@ public struct TestRunner: Sendable {
   /// A runner for `plugins`.
   public init(plugins: PluginRegistry) { self.plugins = plugins }
 
-  /// Every `*.test.js` and `*.test.mjs` under `paths` (files are taken as given), sorted.
+  /// The names of test files: JavaScript, and TypeScript whose types are erased.
+  static let testSuffixes = [".test.js", ".test.mjs", ".test.ts", ".test.mts"]
+
+  /// Every `*.test.js`, `*.test.mjs`, `*.test.ts` and `*.test.mts` under `paths` (files are taken as given), sorted.
   public static func discover(_ paths: [String]) -> [String] {
     var found: [String] = []
     for path in paths {
@@ -43,7 +46,7 @@ public struct TestRunner: Sendable {
       guard stat(path, &st) == 0 else { continue }
       if (st.st_mode & S_IFMT) == S_IFDIR {
         walk(path, into: &found)
-      } else if name.hasSuffix(".test.js") || name.hasSuffix(".test.mjs") {
+      } else if TestRunner.testSuffixes.contains(where: { name.hasSuffix($0) }) {
         found.append(path)
       }
     }
@@ -53,7 +56,7 @@ public struct TestRunner: Sendable {
   public func run(paths: [String]) -> Int32 {
     let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
     guard !files.isEmpty else {
-      writeError("nbridge test: no *.test.js or *.test.mjs files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
+      writeError("nbridge test: no *.test.js, *.test.mjs or *.test.ts files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
       return 1
     }
     var passed = 0
@@ -141,10 +144,11 @@ extension Runtime {
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
       var ready: JSValueRef = JSValueMakeUndefined(js.ref)
       do {
-        if isModuleEntry(file, source: source) {
+        let runnable = try runnableSource(source, path: file)
+        if isModuleEntry(file, source: runnable) {
           ready = try startModuleTest(file)
         } else {
-          try evaluateAllowingTopLevelAwait(source, url: file)
+          try evaluateAllowingTopLevelAwait(runnable, url: file)
         }
       } catch {
         setupError = error.value

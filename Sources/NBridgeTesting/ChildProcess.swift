@@ -76,6 +76,20 @@ public final class ChildProcess: Sendable {
   /// Sends `signal` to the PID started.
   public func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
 
+  /// Waits until `signal`, sent to it, is no longer pending (`/proc/PID/status`' `ShdPnd` and
+  /// `SigPnd`): its handler has run or is running. A second signal sent after this is a second
+  /// delivery, not merged into the first.
+  @discardableResult
+  public func waitUntilDelivered(_ signal: Int32, timeout: Double = 10) -> Bool {
+    let bit = UInt64(1) << UInt64(signal - 1)
+    return waitUntil(timeout: timeout) {
+      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+      let pending = status.split(separator: "\n").filter { $0.hasPrefix("ShdPnd:") || $0.hasPrefix("SigPnd:") }
+        .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+      return pending.allSatisfy { $0 & bit == 0 }
+    }
+  }
+
   /// Waits up to `timeout` seconds for exit; returns the exit status (128+n for a signal), or nil if still running.
   @discardableResult
   public func wait(timeout: Double = 30) -> Int32? {

@@ -20,16 +20,32 @@ public enum NBridgeBinary {
   public static func run(
     _ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil, timeout: Double = 60
   ) throws -> (status: Int32, stdout: String, stderr: String) {
-    try ChildProcess.run(path, arguments, environment: environment, stdin: stdin, timeout: timeout)
+    try ChildProcess.run(path, arguments, environment: separateInstances(environment), stdin: stdin, timeout: timeout)
   }
 
   /// Starts `nbridge` with `arguments` in the background.
   public static func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> ChildProcess {
-    try ChildProcess(path, arguments, environment: environment)
+    try ChildProcess(path, arguments, environment: separateInstances(environment))
   }
 
-  /// An environment with no desktop: no X, Wayland or session bus.
+  /// `environment` with `NBRIDGE_NEW_INSTANCE=1` unless it names that variable (a nil value
+  /// leaves it unset): tests run side by side, in this process and others, often with one app id
+  /// and one runtime folder, and a launch of an app that runs already would hand itself over to
+  /// another test's instance (single instance). A test of single instance passes it as nil.
+  static func separateInstances(_ environment: [String: String?]) -> [String: String?] {
+    guard environment.index(forKey: newInstanceVariable) == nil else { return environment }
+    var separate = environment
+    separate[newInstanceVariable] = "1"
+    return separate
+  }
+
+  /// The variable that makes every launch a new instance, as `--new-instance` does.
+  static let newInstanceVariable = "NBRIDGE_NEW_INSTANCE"
+
+  /// An environment with no desktop: no X, Wayland or session bus; and every launch a new
+  /// instance (`NBRIDGE_NEW_INSTANCE=1`, see `separateInstances`), also for a test that starts
+  /// the binary through a shell or `ChildProcess`.
   public static let headless: [String: String?] = [
-    "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "DBUS_SESSION_BUS_ADDRESS": nil,
+    "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "DBUS_SESSION_BUS_ADDRESS": nil, newInstanceVariable: "1",
   ]
 }

@@ -3,18 +3,18 @@ import NBridgePlugin
 import NBridgeRuntime
 
 /// WebKit's own `navigator.geolocation` in the window: its permission request is answered by the
-/// manifest's `location` permission, and with `NBRIDGE_LOCATION` set the positions it asks for
-/// are that fixed fix (as `nbridge.location`'s simulated source gives); without it WebKit asks
-/// GeoClue itself.
+/// manifest's `location` permission, and its positions come from `nbridge.location`'s source
+/// (GeoClue2 with the app's id, the Location portal in a sandbox, or the simulated source that
+/// `NBRIDGE_LOCATION` sets), so a page's web API and `nbridge.location` agree. WebKit's own
+/// GeoClue provider is never used.
 extension AppWindow {
   static let locationPermission = "location"
-  static let simulatedLocationVariable = "NBRIDGE_LOCATION"
 
   /// Connects the permission answer to `view` and the position provider to `context`.
   func answerGeolocation(context: UnsafeMutableRawPointer?, view: UnsafeMutableRawPointer?) {
     let me = Unmanaged.passUnretained(self).toOpaque()
     nbw_view_answer_geolocation(view, onGeolocationPermission, me)
-    nbw_context_provide_geolocation(context, onGeolocationStart, me)
+    nbw_context_provide_geolocation(context, onGeolocationStart, onGeolocationStop, me)
   }
 
   /// Whether the page shown now may learn the position: the app's own page when the app has
@@ -28,40 +28,34 @@ extension AppWindow {
     return remotePages.contains { $0.origin == shown && $0.permissions.contains(Self.locationPermission) }
   }
 
-  /// WebKit starts asking for positions: with `NBRIDGE_LOCATION` set, its fix (or why it cannot
-  /// be used) on the next turn of the loop; false leaves it to WebKit's GeoClue provider.
-  func startGeolocation(manager: UnsafeMutableRawPointer?) -> Bool {
-    guard let setting = ProcessEnvironment.value(Self.simulatedLocationVariable) else { return false }
+  /// WebKit starts asking for positions (a page's `getCurrentPosition` or `watchPosition`, after
+  /// its permission request was allowed): a `location.watch` of the window's own feeds them
+  /// until WebKit stops; its failure (no GeoClue, refused) is the page's POSITION_UNAVAILABLE.
+  func startGeolocation(manager: UnsafeMutableRawPointer?) {
+    guard geolocationWatch == nil else { return }
     nonisolated(unsafe) let manager = manager
-    _ = runtime.addTimer(after: .zero, repeating: nil) {
-      switch SimulatedFix(setting) {
-      case .some(let fix): nbw_geolocation_update(manager, fix.latitude, fix.longitude, fix.accuracy)
-      case .none:
-        nbw_geolocation_failed(
-          manager, "\(Self.simulatedLocationVariable) must be 'latitude,longitude' or 'latitude,longitude,accuracy'")
-      }
-    }
-    return true
+    geolocationWatch = runtime.startHostCall(
+      "location", "watch", options: .object(JSONObject()),
+      sink: { fix in
+        guard let latitude = fix["latitude"]?.numberValue, let longitude = fix["longitude"]?.numberValue else { return }
+        let unknown = Double.nan
+        let seconds = (fix["timestamp"]?.numberValue).map { UInt64(max(0, $0) / 1000) } ?? 0
+        nbw_geolocation_update(
+          manager, latitude, longitude, fix["accuracy"]?.numberValue ?? 0, fix["altitude"]?.numberValue ?? unknown,
+          fix["speed"]?.numberValue ?? unknown, fix["heading"]?.numberValue ?? unknown, seconds)
+      },
+      done: { [weak self] outcome in
+        self?.geolocationWatch = nil
+        // A watch ends with a failure only (nothing here clears it); WebKit hands the message on.
+        if case .failure(let error) = outcome { nbw_geolocation_failed(manager, error.message) }
+      })
   }
-}
 
-/// A fix written `latitude,longitude[,accuracy]` (metres; 0 when not given, since WebKit's
-/// position needs a number); nil when it is not one.
-struct SimulatedFix {
-  let latitude: Double
-  let longitude: Double
-  let accuracy: Double
-
-  init?(_ setting: String) {
-    let parts = setting.split(separator: ",", omittingEmptySubsequences: false).map {
-      Double($0.filter { !$0.isWhitespace })
-    }
-    guard (2...3).contains(parts.count), let latitude = parts[0], let longitude = parts[1],
-      (-90...90).contains(latitude), (-180...180).contains(longitude)
-    else { return nil }
-    let accuracy = parts.count == 3 ? parts[2] : 0
-    guard let accuracy, accuracy >= 0, accuracy.isFinite else { return nil }
-    (self.latitude, self.longitude, self.accuracy) = (latitude, longitude, accuracy)
+  /// No page asks for positions any more: the window's watch ends, and with it the source's
+  /// session unless `nbridge.location` still uses it.
+  func stopGeolocation() {
+    geolocationWatch?.cancel()
+    geolocationWatch = nil
   }
 }
 
@@ -74,7 +68,10 @@ private func withWindow<T: Sendable>(_ data: UnsafeMutableRawPointer?, _ body: @
 private let onGeolocationPermission: nbw_decide_cb = { data in
   withWindow(data) { $0.mayLocate() ? 1 : 0 }
 }
-private let onGeolocationStart: nbw_provider_cb = { manager, data in
+private let onGeolocationStart: nbw_manager_cb = { manager, data in
   nonisolated(unsafe) let manager = manager
-  return withWindow(data) { $0.startGeolocation(manager: manager) ? 1 : 0 }
+  withWindow(data) { $0.startGeolocation(manager: manager) }
+}
+private let onGeolocationStop: nbw_manager_cb = { _, data in
+  withWindow(data) { $0.stopGeolocation() }
 }

@@ -1,6 +1,8 @@
+import CWebKitGTK
 import NBridgePlugin
 
-/// Popup web windows for plugins (`app.openWindow` / `closeWindow`). Each is kept for the
+/// Popup web windows for plugins (`app.openWindow` / `closeWindow`; `closeWindow` closes the
+/// main window too, as `main`). Each is kept for the
 /// process's life (its C callbacks hold an unretained pointer); it is open while it has a window.
 extension AppWindow {
   func openWindow(
@@ -19,6 +21,7 @@ extension AppWindow {
   }
 
   func closeWindow(id: String) throws(BridgeError) {
+    if id == Self.mainID, let window { return nbw_window_destroy(window) }
     guard let popup = popups.first(where: { $0.id == id && $0.window != nil }) else {
       throw .notFound("no open window with id \"\(id)\"")
     }

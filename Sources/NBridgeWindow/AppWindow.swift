@@ -34,6 +34,16 @@ final class AppWindow: PageHost {
   var popups: [PopupWindow] = []
   /// Whether the manifest grants `location` (`navigator.geolocation` asks it too).
   var allowsLocation = false
+  /// The app's data dir (the saved window placement).
+  var dataDirectory = ""
+  /// The `window` service's observer of the windows' events, and whether it holds close requests.
+  var windowObserver: (@BridgeActor (WindowEvent) -> Void)?
+  var holdsClose = false
+  /// The main window's placement as last seen, and the timer that saves it a moment after it changed.
+  var placement: WindowPlacement?
+  var placementSave: Int?
+  /// The `location.watch` feeding `navigator.geolocation` while WebKit asks for positions.
+  var geolocationWatch: HostCall?
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
@@ -58,12 +68,19 @@ final class AppWindow: PageHost {
     answerGeolocation(context: context, view: view)
     window = nbw_window_new(
       options.title, Int32(options.width), Int32(options.height), options.resizable ? 1 : 0, onDestroy, me)
+    self.dataDirectory = dataDirectory
+    prepareWindow()
     nbw_window_watch_state(window, onWindowState, me)
+    nbw_window_watch_place(window, onMainPlace, me)
     nbw_window_show(window, view)
     hold = runtime.holdRun(reason: "window")
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
     nbw_view_load(view, origin + entryPath)
+    if options.inspect {
+      nbw_view_set_developer_extras(view, 1)
+      nbw_view_show_inspector(view)
+    }
   }
 
   // MARK: PageHost
@@ -168,6 +185,7 @@ final class AppWindow: PageHost {
   }
 
   func closed() {
+    savePlacement()
     runtime.lifecycle.presentHandler = nil
     window = nil
     view = nil
@@ -260,6 +278,9 @@ private let onClose: nbw_signal_cb = { data in
 }
 private let onWindowState: nbw_state_cb = { state, data in
   withWindow(data) { $0.windowStateChanged(state) }
+}
+private let onMainPlace: nbw_window_event_cb = { kind, a, b, data in
+  withWindow(data) { $0.windowEvent(id: AppWindow.mainID, kind: kind, a: a, b: b) ? 1 : 0 }
 }
 private let onDestroy: nbw_signal_cb = { data in
   withWindow(data) { $0.closed() }

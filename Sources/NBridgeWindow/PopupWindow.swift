@@ -21,8 +21,30 @@ final class PopupWindow: PageHost {
     self.onClosed = closed
   }
 
-  /// Creates the view and its window and loads `url`.
+  /// Creates the view and its popup window (a header bar, over the app's) and loads `url`.
   func open(url: String, title: String, navigation: Bool) {
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    let view = makeView()
+    window = nbw_popup_new(
+      app.window, view, title, Int32(app.options.width), Int32(app.options.height), navigation ? 1 : 0,
+      onPopupDestroy, me)
+    nbw_window_watch_place(window, onPopupPlace, me)
+    nbw_view_load(view, url)
+  }
+
+  /// Creates the view in a window of its own (`window.create`: a peer of the main window, framed
+  /// by the window manager) and loads `url`.
+  func open(url: String, title: String, width: Int, height: Int) {
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    let view = makeView()
+    window = nbw_window_new(title, Int32(width), Int32(height), 1, onPopupDestroy, me)
+    nbw_window_watch_place(window, onPopupPlace, me)
+    nbw_window_show(window, view)
+    nbw_view_load(view, url)
+  }
+
+  /// The view, with the main window's page script and handlers that check its token.
+  private func makeView() -> UnsafeMutableRawPointer? {
     let me = Unmanaged.passUnretained(self).toOpaque()
     let manager = nbw_content_manager_new()
     nbw_content_manager_add_script(manager, app.runtime.pageScript(token: app.token), app.origin + "/*")
@@ -31,10 +53,7 @@ final class PopupWindow: PageHost {
     let view = nbw_view_new(
       app.webContext, manager, onPopupLoad, onPopupTerminated, onPopupDialog, onPopupPolicy, onPopupClose, me)
     self.view = view
-    window = nbw_popup_new(
-      app.window, view, title, Int32(app.options.width), Int32(app.options.height), navigation ? 1 : 0,
-      onPopupDestroy, me)
-    nbw_view_load(view, url)
+    return view
   }
 
   /// Destroys the window; `closed()` follows from its "destroy" signal.
@@ -46,6 +65,7 @@ final class PopupWindow: PageHost {
     window = nil
     view = nil
     onClosed(id)
+    app.windowObserver?(.closed(id: id))
   }
 
   func evaluateInPage(_ script: String) {
@@ -134,6 +154,9 @@ private let onPopupPolicy: nbw_policy_cb = { decision, _, _, uri, data in
 }
 private let onPopupClose: nbw_signal_cb = { data in
   withPopup(data) { $0.close() }
+}
+private let onPopupPlace: nbw_window_event_cb = { kind, a, b, data in
+  withPopup(data) { $0.app.windowEvent(id: $0.id, kind: kind, a: a, b: b) ? 1 : 0 }
 }
 private let onPopupDestroy: nbw_signal_cb = { data in
   withPopup(data) { $0.closed() }

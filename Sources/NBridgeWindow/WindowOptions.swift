@@ -11,6 +11,13 @@ package struct WindowOptions: Sendable {
   package var height = 768
   /// Whether the user may resize the window.
   package var resizable = true
+  /// The smallest size the user may give the window (nil: the page's own minimum).
+  package var minWidth: Int?
+  package var minHeight: Int?
+  /// Whether the window manager draws its frame and title bar.
+  package var decorations = true
+  /// Whether the window's place and state are saved when it closes and restored at the next launch.
+  package var remembersState = true
   /// Write a PNG of the page here once it has loaded (and `script` has settled), then exit 0.
   package var screenshot: String?
   /// A file evaluated in the page after load as the body of an async function.
@@ -21,6 +28,10 @@ package struct WindowOptions: Sendable {
   package var allowNavigation: [String] = []
   /// `https` origins whose pages get `nbridge`, each with its permissions (`remote`).
   package var remote: [RemoteOrigin] = []
+
+  /// Development: "Inspect Element" in the context menu, and WebKit's Web Inspector opened with
+  /// the window (`--inspect`).
+  package var inspect = false
 
   /// Options for the page at `page`, titled `title`.
   package init(page: String, title: String) {

@@ -53,10 +53,9 @@ import Testing
 
   @Test func openWindowShowsAPopupWhereOnlyTheAppsOriginHasTheBridge() throws {
     let desktop = try AppWindowTests.Desktop()
-    let port = 20000 + Int(getpid() % 20000) + 7
-    let server = try ChildProcess(
-      "python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", AppWindowTests.fixtures])
-    defer { server.stop() }
+    let server = try StaticFileServer(directory: AppWindowTests.fixtures)
+    defer { withExtendedLifetime(server) {} }
+    let port = server.port
     let app = try NBridgeBinary.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("popup.js"), "--exit-after-script", "--", String(port)],
       environment: desktop.env)

@@ -22,7 +22,6 @@ import Testing
     #expect(r.stderr.contains("[WARN] ") && r.stderr.contains("from the page 42\n"), "\(r.stderr)")
     #expect(!r.stdout.contains("hidden") && !r.stderr.contains("hidden"))
     #expect(!r.stderr.contains("not delivered"), "\(r.stderr)")
-    usleep(300_000)
     viewer.stop()
     let records = viewer.records
     let logged = records.filter { $0["src"] as? String == "log" }

@@ -197,11 +197,9 @@ import Testing
 
   @Test func aPageNavigatedToAnotherOriginDoesNoWork() throws {
     let desktop = try Desktop()
-    let port = 20000 + Int(getpid() % 20000)
-    let server = try ChildProcess(
-      "python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", AppWindowTests.fixtures])
-    defer { server.stop() }
-    Thread.sleep(forTimeInterval: 1)
+    let server = try StaticFileServer(directory: AppWindowTests.fixtures)
+    defer { withExtendedLifetime(server) {} }
+    let port = server.port
     // The navigated page cannot close a window it did not open: the test ends the run (SIGTERM).
     let app = try NBridgeBinary.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("navigate.js"), "--", String(port)],

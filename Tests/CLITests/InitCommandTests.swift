@@ -13,7 +13,11 @@ import Testing
     let made = try NBridgeBinary.run(["init", app])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(made.stdout.contains("cd '\(app)' && nbridge test"))
-    for file in ["www/index.js", "www/greeting.js", "www/nbridge.json", "Tests/js/greeting.test.js", "README.md"] {
+    #expect(made.stdout.contains("cd '\(app)' && nbridge app www/"))
+    for file in [
+      "www/index.html", "www/page.js", "www/index.js", "www/greeting.js", "www/nbridge.json", "Tests/js/greeting.test.js",
+      "README.md",
+    ] {
       #expect(FileManager.default.fileExists(atPath: app + "/" + file), "\(file)")
     }
     let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app + "/www/nbridge.json")))
@@ -27,6 +31,71 @@ import Testing
     let tests = try ChildProcess.run(NBridgeBinary.path, ["test"], environment: environment, directory: app)
     #expect(tests.status == 0, "\(tests.stdout)\(tests.stderr)")
     #expect(tests.stdout.hasSuffix("3 passed, 0 failed\n"))
+  }
+
+  /// The default app's page, opened in a window as `nbridge init` says: it greets with the app's
+  /// name from `nbridge.app.appInfo()`, and its button counts in `storage`.
+  @Test func theDefaultAppsPageCallsPluginsInAWindow() throws {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-init")
+    let app = scratch.file("clicker")
+    #expect(try NBridgeBinary.run(["init", app]).status == 0)
+    let xvfb = try XvfbServer()
+    var environment: [String: String?] = NBridgeBinary.headless
+    environment["DISPLAY"] = xvfb.display
+    environment["NBRIDGE_DATA_DIR"] = scratch.file("data")
+    environment["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
+    let click = try scratch.write(
+      "click.js",
+      """
+      const clicks = document.getElementById('clicks');
+      const until = async (done) => { for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 50)); };
+      await until(() => clicks.textContent !== '');
+      document.getElementById('count').click();
+      await until(() => clicks.textContent.startsWith('clicked 1 '));
+      return { greeting: document.getElementById('greeting').textContent, clicks: clicks.textContent };
+      """)
+    let r = try NBridgeBinary.run(
+      ["app", app + "/www/", "--script", click, "--exit-after-script"], environment: environment, timeout: 60)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("{\"clicks\":\"clicked 1 times (kept in storage)\",\"greeting\":\"Hello from clicker (launch #1)\"}"), "\(r.stdout)")
+  }
+
+  @Test func theHeadlessTemplateMakesNoPage() throws {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-init")
+    let made = try NBridgeBinary.run(["init", "--template", "headless", scratch.file("h")])
+    #expect(made.status == 0, "\(made.stderr)")
+    #expect(made.stdout.contains("nbridge run www/index.js"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.file("h/www/index.html")))
+    let tests = try ChildProcess.run(NBridgeBinary.path, ["test"], environment: NBridgeBinary.headless, directory: scratch.file("h"))
+    #expect(tests.stdout.hasSuffix("3 passed, 0 failed\n"), "\(tests.stdout)")
+  }
+
+  /// Vite's files (npm is not run: its registry is out of reach here) and a manifest whose `dev`
+  /// the runtime accepts; a `dev.url` on another host is refused.
+  @Test func theViteTemplateNamesItsDevServerInTheManifest() throws {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-init")
+    let app = scratch.file("v")
+    let made = try NBridgeBinary.run(["init", "--template", "vite", app])
+    #expect(made.status == 0, "\(made.stderr)")
+    let package = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app + "/package.json"))) as? [String: Any]
+    #expect((package?["scripts"] as? [String: String])?["dev"] == "vite")
+    #expect((package?["devDependencies"] as? [String: String])?["vite"] != nil)
+    let config = try String(contentsOfFile: app + "/vite.config.js", encoding: .utf8)
+    #expect(config.contains("port: 5173") && config.contains("root: 'www'"))
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app + "/www/nbridge.json"))) as? [String: Any]
+    #expect(manifest?["dev"] as? [String: String] == ["url": "http://127.0.0.1:5173", "command": "npm run dev"])
+    var environment: [String: String?] = NBridgeBinary.headless
+    environment["NBRIDGE_DATA_DIR"] = scratch.file("data")
+    let run = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "Hello from v (launch #1)\n")
+
+    let text = try String(contentsOfFile: app + "/www/nbridge.json", encoding: .utf8)
+    try text.replacingOccurrences(of: "http://127.0.0.1:5173", with: "http://example.com:5173")
+      .write(toFile: app + "/www/nbridge.json", atomically: true, encoding: .utf8)
+    let refused = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("field \"dev.url\" must be on a loopback host"), "\(refused.stderr)")
   }
 
   @Test func aFolderThatIsNotEmptyIsRefusedWithNothingWritten() throws {

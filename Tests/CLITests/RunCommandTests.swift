@@ -132,7 +132,7 @@ import Testing
     let child = try NBridgeBinary.start(["run", path], environment: env)
     #expect(child.waitForOutput("ready"))
     child.signal(SIGINT)
-    usleep(200_000)
+    #expect(child.waitUntilDelivered(SIGINT))
     child.signal(SIGINT)
     #expect(child.wait(timeout: 10) == 130)
   }

@@ -132,7 +132,11 @@ import Testing
   @Test func typesDeclareEveryBuiltIn() throws {
     let r = try NBridgeBinary.run(["types"])
     #expect(r.status == 0)
-    for service in ["app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart"] {
+    let builtIns = [
+      "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+      "window", "dialog", "tray",
+    ]
+    for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
     }
     #expect(
@@ -143,7 +147,8 @@ import Testing
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [
-        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart",
+        "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
+        "window", "dialog", "tray",
       ])
     #expect(
       r.stdout.contains(

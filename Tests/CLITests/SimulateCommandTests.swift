@@ -33,9 +33,12 @@ import Testing
     #expect(background.stdout == "background (suspended)\n")
     #expect(app.waitForOutput("state background\npause\n"))
     let frozen = Self.ticks(app.stdout)
-    usleep(400_000)
+    // Round trips through the app's loop (ps) until the interval's period has passed eight
+    // times: a tick that came due meanwhile would have been printed before the last answer.
+    let frozenAt = Date()
+    var listed = try NBridgeBinary.run(["ps"], environment: env)
+    while Date().timeIntervalSince(frozenAt) < 0.4 { listed = try NBridgeBinary.run(["ps"], environment: env) }
     #expect(Self.ticks(app.stdout) == frozen, "the interval ran while suspended")
-    let listed = try NBridgeBinary.run(["ps"], environment: env)
     #expect(listed.stdout.contains("com.example.simulated") && listed.stdout.contains("background"), "\(listed.stdout)")
 
     // By folder, then by id.

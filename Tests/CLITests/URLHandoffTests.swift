@@ -344,11 +344,11 @@ import Testing
     let r = try nbridge(["open", "--background", "dbuurl://localhost/quiet"])
     #expect(r.status == 0, "\(r.stderr)")
     // `--background` hands the URL over without bringing the app forward: it stays in background
-    // (suspended, so its listener waits) until something makes it active.
+    // (suspended, so its listener waits) until something makes it active. `open` returned once the
+    // app took the URL; `ps` then asks the app's loop, which would have run the listener first.
     let ps = try nbridge(["ps", "--json"])
     let row = try JSONValue(parsing: ps.stdout).arrayValue?.first { $0["app"]?.stringValue == id }
     #expect(row?["state"]?.stringValue == "background", "\(ps.stdout)")
-    usleep(300_000)
     #expect(!app.stdout.contains("url "))
     #expect(try nbridge(["simulate", "foreground", id]).status == 0)
     #expect(app.wait(timeout: 20) == 0)

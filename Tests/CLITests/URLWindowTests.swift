@@ -157,6 +157,17 @@ extension URLWindowTests {
       let ps = try nbridge(["ps", "--json"], display: display)
       return try JSONValue(parsing: ps.stdout).arrayValue?.first { $0["app"]?.stringValue == id }?["state"]?.stringValue
     }
+    // A later URL, handed over in background, through the same window: once its line is in, what
+    // the window did for the URLs before it (a raise, a state line) has been done and printed.
+    var pings = 0
+    func ping() throws -> String {
+      pings += 1
+      let url = "dbuwin://localhost/ping\(pings)"
+      _ = try nbridge(["open", "--background", url], display: display)
+      let line = #"url {"url":"\#(url)","launch":false}"#
+      _ = waitForPageLine(line, in: { app.stdout })
+      return line
+    }
 
     // Another window in front: the app is shown but not focused.
     let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
@@ -173,8 +184,8 @@ extension URLWindowTests {
     #expect(opened.status == 0, "\(opened.stderr)")
     let quiet = #"url {"url":"dbuwin://localhost/quiet","launch":false}"#
     _ = waitForPageLine(quiet, in: { app.stdout })
-    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == [quiet])
-    usleep(500_000)  // a raise, had there been one, would have happened by now
+    var pinged = try ping()
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == [quiet, pinged])
     #expect(try activeWindow() == otherWindow)
     #expect(try state() == "inactive")
 
@@ -185,8 +196,8 @@ extension URLWindowTests {
     let front = #"url {"url":"dbuwin://localhost/front","launch":false}"#
     _ = waitForPageLine(front, in: { app.stdout })
     #expect(try waitForActive(window), "the app's window is the active one")
-    usleep(300_000)  // a state line that came late (a flicker through inactive) would be here by now
-    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", front])
+    pinged = try ping()  // a state line that came late (a flicker through inactive) is in before it
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", front, pinged])
     #expect(try state() == "active")
 
     // Minimized (background, suspended): the URL restores the window and focuses it.
@@ -199,7 +210,7 @@ extension URLWindowTests {
     let restore = #"url {"url":"dbuwin://localhost/restore","launch":false}"#
     _ = waitForPageLine(restore, in: { app.stdout })
     #expect(try waitForActive(window), "the minimized window is restored in front")
-    usleep(300_000)
-    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", restore])
+    pinged = try ping()
+    #expect(Array(Self.pageLines(app.stdout).dropFirst(mark)) == ["state active", restore, pinged])
   }
 }

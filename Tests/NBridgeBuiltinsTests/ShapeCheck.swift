@@ -45,6 +45,13 @@ enum ShapeCheck {
     case (.any, _), (.void, .null), (.null, .null), (.boolean, .bool), (.number, .number), (.string, .string):
       return []
     case (.integer, .number(let n)): return n == n.rounded() ? [] : wrong
+    case (.bytes, .string): return []
+    case (.bytes, .object(let object)):
+      // A Uint8Array read back as JSON: its indices as keys, a byte each.
+      let isBytes = object.members.enumerated().allSatisfy { index, member in
+        member.0 == String(index) && member.1.numberValue.map { $0 >= 0 && $0 <= 255 && $0 == $0.rounded() } == true
+      }
+      return isBytes ? [] : wrong
     case (.literal(let text), .string(let s)): return text == s ? [] : wrong
     case (.array(let element), .array(let items)):
       return items.enumerated().flatMap { Self.value($1, against: element, at: "\(path)[\($0)]") }

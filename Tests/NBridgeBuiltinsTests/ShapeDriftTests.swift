@@ -32,7 +32,10 @@ import Testing
   /// `app.openBrowser`, `app.goSettings` and `app.share` start desktop programs and
   /// `app.screenshot`, `app.openWindow` and `app.closeWindow` need a window (checked by the CLI's desktop and
   /// window tests);
-  /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests).
+  /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests);
+  /// every `window` action needs a window (checked by NBridgeWindowServiceTests under Xvfb).
+  /// `tray.create`, `setIcon`, `setTooltip` and `setMenu` need a StatusNotifierWatcher on a session bus
+  /// (checked by TrayRunTests).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("app.clearCache", "{}"),
@@ -50,16 +53,34 @@ import Testing
     ("background.beginTask", "{ name: 'drift' }"), ("background.timeRemaining", "{}"),
     ("background.endTask", "{ id: 1 }"), ("background.setMinimumFetchInterval", "{ interval: 'minimum' }"),
     ("background.getFetchStatus", "{}"), ("autostart.isEnabled", "{}"), ("autostart.disable", "{}"),
+    ("tray.remove", "{}"),
     ("location.simulate", "{ latitude: 37.5665, longitude: 126.978 }"), ("location.available", "{}"),
     ("location.current", "{ timeout: 5000 }"),
     ("location.watch", "{ retainCallback: () => nbridge.location.clearWatch() }"), ("location.clearWatch", "{}"),
+    ("fs.paths", "{}"), ("fs.writeTextFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt', contents: 'drift' }"),
+    ("fs.appendFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt', contents: '!' }"),
+    ("fs.readTextFile", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.writeFile", "{ path: (await nbridge.fs.paths()).data + '/d.bin', data: new Uint8Array([1, 2]) }"),
+    ("fs.readFile", "{ path: (await nbridge.fs.paths()).data + '/d.bin' }"),
+    ("fs.exists", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.stat", "{ path: (await nbridge.fs.paths()).data + '/d.txt' }"),
+    ("fs.mkdir", "{ path: (await nbridge.fs.paths()).data + '/a/b', recursive: true }"),
+    ("fs.readDir", "{ path: (await nbridge.fs.paths()).data }"),
+    ("fs.copyFile", "{ from: (await nbridge.fs.paths()).data + '/d.txt', to: (await nbridge.fs.paths()).data + '/e.txt' }"),
+    ("fs.rename", "{ from: (await nbridge.fs.paths()).data + '/e.txt', to: (await nbridge.fs.paths()).data + '/f.txt' }"),
+    ("fs.remove", "{ path: (await nbridge.fs.paths()).data + '/a', recursive: true }"),
+    ("fs.watch", "{ path: (await nbridge.fs.paths()).data, retainCallback: (setTimeout(() => nbridge.fs.unwatch({})), () => {}) }"),
+    ("fs.unwatch", "{}"), ("fs.simulatePick", "{ path: '/etc/hostname' }"), ("fs.forget", "{}"),
+    ("dialog.simulate", "{ answers: ['/a', null, 'OK', true] }"), ("dialog.open", "{}"), ("dialog.save", "{}"),
+    ("dialog.message", "{ message: 'm' }"), ("dialog.confirm", "{ message: 'q' }"),
   ]
 
   @Test func everyActionHasASampleCall() {
     let sampled = Set(
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
         + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "app.openWindow", "app.closeWindow",
-          "autostart.enable"])
+          "autostart.enable"] + Self.actions.map(\.name).filter { $0.hasPrefix("window.") })
+          "autostart.enable", "tray.create", "tray.setIcon", "tray.setTooltip", "tray.setMenu"])
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

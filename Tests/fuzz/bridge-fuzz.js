@@ -551,11 +551,57 @@ const FIELDS = {
   'autostart.enable': {},
   'autostart.disable': {},
   'autostart.isEnabled': {},
+  'fs.paths': {},
+  'fs.readTextFile': { path: 'path' },
+  'fs.readFile': { path: 'path' },
+  'fs.writeTextFile': { path: 'path', contents: 'text' },
+  'fs.writeFile': { path: 'path', data: 'any' },
+  'fs.appendFile': { path: 'path', contents: 'text', data: 'any' },
+  'fs.exists': { path: 'path' },
+  'fs.stat': { path: 'path' },
+  'fs.readDir': { path: 'path' },
+  'fs.mkdir': { path: 'path', recursive: 'any' },
+  'fs.remove': { path: 'path', recursive: 'any' },
+  'fs.rename': { from: 'path', to: 'path' },
+  'fs.copyFile': { from: 'path', to: 'path' },
+  'fs.watch': { path: 'path' },
+  'fs.unwatch': { path: 'path' },
+  'fs.forget': { path: 'path' },
+  'fs.simulatePick': { path: 'path', folder: 'any' },
+  'window.setTitle': { title: 'text', id: 'id' },
+  'window.setSize': { width: 'number', height: 'number', id: 'id' },
+  'window.setMinSize': { width: 'number', height: 'number', id: 'id' },
+  'window.center': { id: 'id' },
+  'window.setPosition': { x: 'number', y: 'number', id: 'id' },
+  'window.minimize': { id: 'id' },
+  'window.maximize': { id: 'id' },
+  'window.unmaximize': { id: 'id' },
+  'window.setFullscreen': { fullscreen: 'any', id: 'id' },
+  'window.setAlwaysOnTop': { alwaysOnTop: 'any', id: 'id' },
+  'window.show': { id: 'id' },
+  'window.hide': { id: 'id' },
+  'window.getState': { id: 'id' },
+  'window.create': { url: 'url', title: 'text', width: 'number', height: 'number' },
+  'window.close': { id: 'id' },
+  'window.list': {},
+  'window.keepOpen': { id: 'id', result: 'any' },
+  'dialog.open': { multiple: 'any', directory: 'any', filters: 'any', title: 'text', defaultPath: 'text' },
+  'dialog.save': { defaultPath: 'text', filters: 'any', title: 'text' },
+  'dialog.message': { message: 'text', title: 'text', kind: 'text', buttons: 'any' },
+  'dialog.confirm': { message: 'text', title: 'text', kind: 'text', okLabel: 'text', cancelLabel: 'text' },
+  'dialog.simulate': { answers: 'any' },
+  'tray.create': { icon: 'text', tooltip: 'text', title: 'text', menu: 'any' },
+  'tray.setIcon': { icon: 'text' },
+  'tray.setTooltip': { tooltip: 'text' },
+  'tray.setMenu': { menu: 'any' },
+  'tray.remove': {},
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
 // rationed (the run's environment has no display and no installed app: nothing opens).
-const SKIPPED = new Set(['app.exit']);
+// `fs.simulatePick` would let the fuzzer grant itself '/' as a folder and then write or remove
+// anywhere the user may (tests may run as root): its checks are in Tests/js/fs.test.js.
+const SKIPPED = new Set(['app.exit', 'fs.simulatePick']);
 const RATIONED = new Set(['app.openURL', 'app.canOpenURL']);
 
 const POOL = {
@@ -568,6 +614,8 @@ const POOL = {
   interval: ['never', 'minimum', 600, 3600, 599, 0, 9.2e15, 1e16, -1, 'sometimes'],
   result: ['newData', 'noData', 'failed', 'maybe'],
   code: [0, 1, 7, 255],
+  // Outside any scope, a relative path, NUL, `..` out of the data folder: fs refuses them all.
+  path: ['/etc/hostname', '/', 'relative', '/tmp/\u0000x', '/proc/self/../../etc', '/nonexistent/a/b'],
 };
 const taskIds = [];
 

@@ -2,15 +2,22 @@
 
 const nextMessage = (port) => new Promise((resolve) => port.addEventListener('message', resolve, { once: true }));
 
+// A task queued now runs after every message delivery already queued (each is a task queued
+// when its message is posted, or when start() lets held ones go): what has not arrived by then
+// was not sent.
+const afterQueuedTasks = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 test('a message posted on one port arrives at the other as a clone, in a later task', async () => {
   const { port1, port2 } = new MessageChannel();
   const seen = [];
-  port2.onmessage = (event) => seen.push(event);
+  let both;
+  const arrived = new Promise((resolve) => (both = resolve));
+  port2.onmessage = (event) => seen.push(event) === 2 && both();
   const sent = { list: [1, 2], when: new Date(5), map: new Map([['k', 'v']]) };
   port1.postMessage(sent);
   port1.postMessage('second');
   assert.equal(seen.length, 0);
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await arrived;
   assert.equal(seen.length, 2);
   assert.ok(seen[0] instanceof MessageEvent);
   assert.equal(seen[0].type, 'message');
@@ -29,10 +36,10 @@ test('addEventListener waits for start(); messages posted before it are kept', a
   const seen = [];
   port2.addEventListener('message', (event) => seen.push(event.data));
   port1.postMessage('early');
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await afterQueuedTasks();
   assert.deepEqual(seen, []);
   port2.start();
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await afterQueuedTasks();
   assert.deepEqual(seen, ['early']);
   port2.postMessage('back');
   port1.start();
@@ -47,7 +54,7 @@ test('close() stops delivery both ways; a closed port posts nothing', async () =
   port2.close();
   port1.postMessage('after');
   port2.postMessage('from closed');
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await afterQueuedTasks();
   assert.deepEqual(seen, []);
 });
 

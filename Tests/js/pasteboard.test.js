@@ -67,14 +67,16 @@ test('named pasteboards: create, use, remove', async () => {
 
 test('every action but create on a missing named pasteboard is not_found', async () => {
   const name = 'never-created';
-  for (const call of [
-    () => pb.getString({ name }),
-    () => pb.setString({ name, string: 'x' }),
-    () => pb.hasString({ name }),
-    () => pb.clear({ name }),
-    () => pb.changeCount({ name }),
-    () => pb.remove({ name }),
-  ]) {
+  for (
+    const call of [
+      () => pb.getString({ name }),
+      () => pb.setString({ name, string: 'x' }),
+      () => pb.hasString({ name }),
+      () => pb.clear({ name }),
+      () => pb.changeCount({ name }),
+      () => pb.remove({ name }),
+    ]
+  ) {
     await assert.rejects(call, 'not_found');
   }
   const error = await rejection(pb.getString({ name }));
@@ -128,7 +130,9 @@ test('a removed listener hears nothing more', async () => {
   let calls = 0;
   const handle = pb.addListener('change', () => calls++);
   handle.remove();
+  // A listener that stays hears the change: by then the removed one would have heard it too.
+  const heard = nextChange();
   await pb.setString({ string: 'unheard' });
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await heard;
   assert.equal(calls, 0);
 });

@@ -125,6 +125,22 @@ test('10,000 sets fired at once all resolve and are all stored', async () => {
   assert.equal(await nbridge.storage.get({ key: 'bulk9999', group: 'bulk' }), 9999);
 });
 
+test('the sets of one transaction are acknowledged together, in the order they were made', async () => {
+  const settled = [];
+  const sets = [];
+  for (let i = 0; i < 100; i++) {
+    sets.push(nbridge.storage.set({ key: 'together' + i, value: i }).then(() => settled.push(i)));
+  }
+  // The first caller resumes a microtask after its set resolved: the whole transaction has been
+  // acknowledged by then, not only the writes before it.
+  await sets[0];
+  await null;
+  assert.equal(settled.length, 100);
+  assert.deepEqual(settled, [...Array(100).keys()]);
+  await Promise.all(sets);
+  assert.equal(await nbridge.storage.get({ key: 'together99' }), 99);
+});
+
 test('the callToNative form reaches the same store', async () => {
   await nbridge.callToNative('storage', 'set', { key: 'via', value: 'callToNative' });
   assert.equal(await nbridge.storage.get({ key: 'via' }), 'callToNative');

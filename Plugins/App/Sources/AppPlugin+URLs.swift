@@ -32,7 +32,11 @@ extension AppPlugin {
     EventSpec(
       "appUrlOpen", payload: .named("URLOpen", .fields(["url": .string, "launch": .boolean])),
       summary: "A URL for this app, verbatim, each once, in order (the launch URL too, held until a listener exists).",
-      keepsAlive: true)
+      keepsAlive: true),
+    EventSpec(
+      "appLaunch", payload: .named("AppLaunch", .fields(["args": .array(.string), "cwd": .string])),
+      summary: "The app was started again while running: that launch's arguments, handed over instead of a second instance.",
+      keepsAlive: true),
   ]
 
   /// Runs `nbridge <arguments>` (this program) with the run's environment; its exit status.

@@ -72,7 +72,8 @@ public final class AppPlugin: Plugin {
     ]))
 
   let context: PluginContext
-  private var urls: URLInbox?
+  private var urls: HandOffInbox<URLOpen>?
+  private var launches: HandOffInbox<LaunchArguments>?
   private let probe = DeviceProbe()
   private var session: SessionWatcher?
   private var record: Result<LaunchRecord, BridgeError>?
@@ -81,12 +82,17 @@ public final class AppPlugin: Plugin {
   /// Keeps the context; the launch is counted in `start()`.
   public init(context: PluginContext) throws {
     self.context = context
-    urls = URLInbox(context: context)
+    urls = HandOffInbox(
+      context: context, op: "url", event: "appUrlOpen", what: "URLs",
+      first: context.launchURL.map { URLOpen(url: $0, launch: true) }, read: URLOpen.read)
+    launches = HandOffInbox(
+      context: context, op: "launch", event: "appLaunch", what: "launches", read: LaunchArguments.read)
   }
 
-  /// Delivers waiting URLs once `appUrlOpen` has a listener.
+  /// Delivers waiting URLs and launches once `appUrlOpen` or `appLaunch` has a listener.
   public func listenersChanged(event: String, count: Int) {
-    if event == URLInbox.event { urls?.listenersChanged(count: count) }
+    if event == urls?.event { urls?.listenersChanged(count: count) }
+    if event == launches?.event { launches?.listenersChanged(count: count) }
   }
 
   /// Counts this launch in the data dir, on a thread of its own (a read, a write and a rename

@@ -42,9 +42,11 @@ package struct DBusError: Error, Sendable, CustomStringConvertible {
 /// thread of ours, and callbacks run where `@BridgeActor` code may run.
 @BridgeActor
 package final class DBusConnection {
-  private let connection: OpaquePointer
-  private let mainContext: OpaquePointer?
+  let connection: OpaquePointer
+  let mainContext: OpaquePointer?
   private var subscriptions: Set<UInt32> = []
+  /// The objects `export` registered, unregistered by `close()`.
+  var exports: Set<UInt32> = []
 
   private init(connection: OpaquePointer, mainContext: OpaquePointer?) {
     self.connection = connection
@@ -155,6 +157,17 @@ package final class DBusConnection {
   package func close() {
     for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
     subscriptions = []
+    for id in exports { g_dbus_connection_unregister_object(connection, id) }
+    exports = []
+  }
+
+  /// Closes the connection (`g_dbus_connection_close`) after `close()`: the bus drops the names
+  /// it owned and its peers see them go. Replies already queued are written out first
+  /// (`g_dbus_connection_flush_sync`), so an answer sent just before is not lost if the process ends.
+  package func disconnect() {
+    close()
+    g_dbus_connection_flush_sync(connection, nil, nil)
+    g_dbus_connection_close(connection, nil, nil, nil)
   }
 
   isolated deinit {
@@ -165,7 +178,7 @@ package final class DBusConnection {
 
 /// Runs `body` with `context` as the thread-default GLib main context, so the
 /// asynchronous operations it starts report back through that context.
-private func withThreadDefault<T>(_ context: OpaquePointer?, _ body: () -> T) -> T {
+func withThreadDefault<T>(_ context: OpaquePointer?, _ body: () -> T) -> T {
   guard let context else { return body() }
   g_main_context_push_thread_default(context)
   defer { g_main_context_pop_thread_default(context) }

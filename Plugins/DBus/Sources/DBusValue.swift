@@ -21,12 +21,19 @@ package indirect enum DBusValue: Equatable, Sendable {
   case bool(Bool)
   /// `as`.
   case strings([String])
+  /// `ay`: raw bytes (an icon's pixels).
+  case bytes([UInt8])
+  /// An array of any other element type, given by its type string: `.array("i", ...)` is `ai`,
+  /// `.array("(iiay)", ...)` an icon pixmap list; the elements must all have that type.
+  case array(String, [DBusValue])
   /// `v`.
   case variant(DBusValue)
   /// `a{sv}`: hints and other string-keyed maps.
   case dictionary([String: DBusValue])
   /// A struct, such as a method's argument list: `(susssasa{sv}i)`.
   case tuple([DBusValue])
+  /// An array of `elementType` (a D-Bus type string such as `(us)` or `y`), to send.
+  case array(String, [DBusValue])
   /// Anything else that was read, by its type string.
   case other(String)
 
@@ -42,6 +49,11 @@ package indirect enum DBusValue: Equatable, Sendable {
     case .byte(let b): return g_variant_new_byte(b)
     case .bool(let b): return g_variant_new_boolean(b ? 1 : 0)
     case .strings(let list): return Self.array(of: "s", list.map { g_variant_new_string($0) })
+    case .bytes(let bytes):
+      return bytes.withUnsafeBytes {
+        g_variant_new_fixed_array(g_variant_type_checked_("y"), $0.baseAddress, gsize($0.count), 1)
+      }
+    case .array(let elementType, let elements): return Self.array(of: elementType, elements.map { $0.makeVariant() })
     case .variant(let inner): return g_variant_new_variant(inner.makeVariant())
     case .dictionary(let map):
       let entries = map.sorted { $0.key < $1.key }.map { key, value in
@@ -51,6 +63,7 @@ package indirect enum DBusValue: Equatable, Sendable {
     case .tuple(let members):
       let children: [OpaquePointer?] = members.map { $0.makeVariant() }
       return children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+    case .array(let elementType, let items): return Self.array(of: elementType, items.map { $0.makeVariant() })
     case .other(let type): preconditionFailure("cannot build a D-Bus value of type \(type)")
     }
   }
@@ -78,6 +91,10 @@ package indirect enum DBusValue: Equatable, Sendable {
       self = .variant(DBusValue(reading: inner))
     case "as":
       self = .strings(Self.children(of: variant).map { if case .string(let s) = $0 { s } else { "" } })
+    case "ay":
+      var count: gsize = 0
+      let base = g_variant_get_fixed_array(variant, &count, 1)
+      self = .bytes(base.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(count))) } ?? [])
     case "a{sv}":
       var map: [String: DBusValue] = [:]
       for entry in Self.children(of: variant) {
@@ -88,6 +105,8 @@ package indirect enum DBusValue: Equatable, Sendable {
     default:
       if type.hasPrefix("(") || type.hasPrefix("{") {
         self = .tuple(Self.children(of: variant))
+      } else if type.hasPrefix("a") {
+        self = .array(String(type.dropFirst()), Self.children(of: variant))
       } else {
         self = .other(type)
       }
@@ -116,6 +135,10 @@ package indirect enum DBusValue: Equatable, Sendable {
   package var double: Double? { if case .double(let d) = self { d } else { nil } }
   /// The `t`, when this is one.
   package var uint64: UInt64? { if case .uint64(let t) = self { t } else { nil } }
+  /// The `i`, when this is one.
+  package var int32: Int32? { if case .int32(let i) = self { i } else { nil } }
+  /// The elements, when this is an array read as `.array` (not `as`, `ay` or `a{sv}`).
+  package var elements: [DBusValue]? { if case .array(_, let e) = self { e } else { nil } }
   /// The map, when this is an `a{sv}`.
   package var dictionary: [String: DBusValue]? { if case .dictionary(let map) = self { map } else { nil } }
 }

@@ -4,7 +4,7 @@ import NBridgePlugin
 /// Positions from the Location portal (`org.freedesktop.portal.Location` on the session bus),
 /// the way into GeoClue from inside a Flatpak sandbox: `CreateSession`, `Start` (the portal may
 /// ask the user; its `Response` says how that went), then `LocationUpdated` signals until the
-/// session is closed. A running session keeps the accuracy it started with.
+/// session is closed. A finer accuracy than the running session's takes a new session.
 @BridgeActor
 final class LocationPortalSource: PositionSource {
   static let busName = "org.freedesktop.portal.Desktop"
@@ -51,10 +51,12 @@ final class LocationPortalSource: PositionSource {
     }
     self.session = session
     self.sink = sink
+    // The session is the signal's first argument, an object path: a match rule's `arg0` matches
+    // strings only (the D-Bus specification; GDBus likewise), so the session is compared here.
     subscriptions.append(
-      bus.subscribe(interface: Self.interface, path: Self.objectPath, arg0: session) { [weak self] signal, arguments in
-        guard let self, signal == "LocationUpdated", let map = arguments.members.last?.dictionary,
-          let position = Position(dbus: map, now: self.clock())
+      bus.subscribe(interface: Self.interface, path: Self.objectPath) { [weak self] signal, arguments in
+        guard let self, signal == "LocationUpdated", arguments.members.first?.string == session,
+          let map = arguments.members.last?.dictionary, let position = Position(dbus: map, now: self.clock())
         else { return }
         self.sink?.position(position)
       })
@@ -91,7 +93,17 @@ final class LocationPortalSource: PositionSource {
     }
   }
 
-  func refine(to accuracy: Accuracy) async {}
+  /// A session keeps the accuracy it was created with, so a finer level takes a new session
+  /// (`available()`'s coarse probe followed by `current()` would otherwise never get a fix).
+  func refine(to accuracy: Accuracy) async {
+    guard let sink, session != nil else { return }
+    await stop()
+    do {
+      try await start(accuracy: accuracy, sink: sink)
+    } catch {
+      sink.failure(error as? BridgeError ?? .unavailable("\(error)"))
+    }
+  }
 
   func stop() async {
     answer(2)

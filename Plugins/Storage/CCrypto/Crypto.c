@@ -183,6 +183,18 @@ int nbcrypto_dh_session_key(const uint8_t *private_key, const uint8_t *peer, siz
   return ok;
 }
 
+int nbcrypto_hkdf_sha256(const uint8_t *secret, size_t length, const uint8_t *info, size_t info_length, uint8_t *key) {
+  if (nbcrypto_load_error() != NULL || info_length > 256) return 0;
+  uint8_t salt[32] = {0}, prk[32], input[256 + 1];
+  unsigned int size = 0;
+  memcpy(input, info, info_length);
+  input[info_length] = 1;  // the first (only) block's counter
+  int ok = real_HMAC(real_EVP_sha256(), salt, sizeof salt, secret, length, prk, &size) != NULL &&
+           real_HMAC(real_EVP_sha256(), prk, sizeof prk, input, info_length + 1, key, &size) != NULL;
+  memset(prk, 0, sizeof prk);
+  return ok;
+}
+
 int nbcrypto_cbc(int encrypt, const uint8_t *key, const uint8_t *iv, const uint8_t *input, size_t length,
                  uint8_t *output, size_t *output_length) {
   if (nbcrypto_load_error() != NULL || length > INT_MAX - NBCRYPTO_BLOCK_BYTES) return 0;

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import NBridgePlugin
 
 /// The secure-storage keys of this process, one per app, fetched from the Secret Service on
@@ -19,7 +20,14 @@ final class AppKeys {
   private let queue = DispatchQueue(label: "nbridge.storage.secret-service")
   private let fetch: Fetch
 
-  init(fetch: @escaping Fetch = { try SecretService(address: $0, appID: $1).appKey() }) { self.fetch = fetch }
+  init(fetch: @escaping Fetch = AppKeys.fromDesktop) { self.fetch = fetch }
+
+  /// Inside a Flatpak sandbox (`/.flatpak-info`), the Secret portal's secret for the app;
+  /// elsewhere the app's key item in the Secret Service.
+  static let fromDesktop: Fetch = { address, appID in
+    if access("/.flatpak-info", F_OK) == 0 { return try SecretPortal(address: address).appKey() }
+    return try SecretService(address: address, appID: appID).appKey()
+  }
 
   /// Calls `body` on the loop with `appID`'s key: at once when it is known, else once the
   /// Secret Service on the session bus at `address` (nil: none) has answered.

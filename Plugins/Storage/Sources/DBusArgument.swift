@@ -18,6 +18,8 @@ indirect enum DBusArgument {
   case properties([String: DBusArgument])
   /// A struct.
   case tuple([DBusArgument])
+  /// `h`: the index of a file descriptor passed with the call.
+  case handle(Int32)
 
   /// A new floating `GVariant` (`g_variant_new_*`); the call that takes it consumes it.
   func make() -> OpaquePointer {
@@ -25,6 +27,7 @@ indirect enum DBusArgument {
     case .string(let s): return g_variant_new_string(s)
     case .objectPath(let path): return g_variant_new_object_path(path)
     case .bool(let b): return g_variant_new_boolean(b ? 1 : 0)
+    case .handle(let index): return g_variant_new_handle(index)
     case .bytes(let bytes):
       return bytes.withUnsafeBytes {
         g_variant_new_fixed_array(g_variant_type_checked_("y"), $0.baseAddress, gsize(bytes.count), 1)

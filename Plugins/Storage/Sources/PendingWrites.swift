@@ -4,6 +4,10 @@
 /// Each write carries the sequence number it was queued with; once the transaction
 /// holding writes up to some number has finished, `forget(through:)` drops them and
 /// reads go back to the file, which then holds them.
+///
+/// Writes are kept as a list; the index by group and key that reads need is built at the
+/// first read and kept up to date from then on, until a transaction finishes. A burst of
+/// writes with no read among them (10,000 `set`s at once) never hashes a key here.
 struct PendingWrites {
   /// What the pending writes say about one key.
   enum Lookup: Equatable {
@@ -22,10 +26,27 @@ struct PendingWrites {
     var entries: [ExactString: (sequence: UInt64, json: String?)] = [:]
   }
 
-  private var groups: [ExactString: Group] = [:]
+  /// The pending writes in the order they were queued (their numbers grow).
+  private var log: [(sequence: UInt64, write: StoreWrite)] = []
+  /// The latest pending write of each key by group, once a read has asked (nil: not built).
+  private var index: [ExactString: Group]?
 
   /// Records `write`, queued as number `sequence` (numbers only grow).
   mutating func record(_ write: StoreWrite, sequence: UInt64) {
+    log.append((sequence, write))
+    if index != nil { Self.apply(write, sequence: sequence, to: &index!) }
+  }
+
+  /// The index of the pending writes, built from the list when first needed.
+  private mutating func indexed() -> [ExactString: Group] {
+    if let index { return index }
+    var built: [ExactString: Group] = [:]
+    for entry in log { Self.apply(entry.write, sequence: entry.sequence, to: &built) }
+    index = built
+    return built
+  }
+
+  private static func apply(_ write: StoreWrite, sequence: UInt64, to groups: inout [ExactString: Group]) {
     switch write {
     case .set(let group, let key, let json):
       groups[ExactString(group), default: Group()].entries[ExactString(key)] = (sequence, json)
@@ -37,15 +58,15 @@ struct PendingWrites {
   }
 
   /// What is pending for `key` in `group`.
-  func lookup(key: String, group: String) -> Lookup {
-    guard let pending = groups[ExactString(group)] else { return .unknown }
+  mutating func lookup(key: String, group: String) -> Lookup {
+    guard !log.isEmpty, let pending = indexed()[ExactString(group)] else { return .unknown }
     if let entry = pending.entries[ExactString(key)] { return entry.json.map(Lookup.json) ?? .absent }
     return pending.clearedAt == nil ? .unknown : .absent
   }
 
   /// The keys of `group` once the pending writes land on `stored` (the file's keys), sorted by UTF-8 bytes.
-  func keys(group: String, stored: [String]) -> [String] {
-    guard let pending = groups[ExactString(group)] else { return stored }
+  mutating func keys(group: String, stored: [String]) -> [String] {
+    guard !log.isEmpty, let pending = indexed()[ExactString(group)] else { return stored }
     var keys = Set((pending.clearedAt == nil ? stored : []).map(ExactString.init))
     for (key, entry) in pending.entries {
       if entry.json == nil { keys.remove(key) } else { keys.insert(key) }
@@ -55,10 +76,10 @@ struct PendingWrites {
 
   /// Drops every write numbered `sequence` or lower: its transaction has finished.
   mutating func forget(through sequence: UInt64) {
-    for (name, var group) in groups {
-      if let cleared = group.clearedAt, cleared <= sequence { group.clearedAt = nil }
-      group.entries = group.entries.filter { $0.value.sequence > sequence }
-      groups[name] = group.clearedAt == nil && group.entries.isEmpty ? nil : group
-    }
+    let finished = log.prefix { $0.sequence <= sequence }.count
+    guard finished > 0 else { return }
+    log.removeFirst(finished)
+    // Rebuilt from what is left at the next read.
+    index = nil
   }
 }

@@ -65,7 +65,8 @@ enum SealedValue {
     return data
   }
 
-  private static var cryptoProblem: String {
+  /// Why libcrypto failed: it could not be opened, or it refused.
+  static var cryptoProblem: String {
     nbcrypto_load_error().map { "libcrypto (OpenSSL 3) cannot be used: \(String(cString: $0))" }
       ?? "libcrypto refused the operation"
   }

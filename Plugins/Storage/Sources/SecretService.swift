@@ -77,8 +77,6 @@ struct SecretService {
     } catch let error as SecretServiceCallError where Self.missingNames.contains(error.name ?? "") {
       throw BridgeError.unavailable(
         "secure storage needs the Secret Service (org.freedesktop.secrets), and none runs on the session bus"
-          + (access("/.flatpak-info", F_OK) == 0
-            ? " reachable from this Flatpak sandbox (the Secret portal is not supported yet)" : "")
           + "; start gnome-keyring or another Secret Service provider and unlock it")
     } catch let error as SecretServiceCallError {
       throw BridgeError.unavailable("the Secret Service refused OpenSession: \(error.message)")

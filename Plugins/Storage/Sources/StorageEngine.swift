@@ -186,7 +186,10 @@ final class StorageEngine {
   private func settle(through: UInt64, _ done: [Done], _ result: Result<Void, any Error>) {
     transactionCount += 1
     pending.forget(through: through)
-    for answer in done { answer(result) }
+    // One transaction, one delivery: its callers' Promises settle in one entry into JS.
+    AnswerBatch.run {
+      for answer in done { answer(result) }
+    }
   }
 
   /// Checkpoints the WAL on the writer thread (it syncs files), one at a time.

@@ -55,6 +55,78 @@ typedef void (*nbw_state_cb)(int state, void *data);
 /// Watches `window-state-event`, `notify::is-active` and map/unmap, calling `changed` with the state.
 void nbw_window_watch_state(void *window, nbw_state_cb changed, void *data);
 
+/// What `nbw_window_watch_place` reports. RESIZED: a, b = the new width and height (the
+/// content's, without the window manager's frame); MOVED: a, b = the frame's new top-left corner
+/// on the screen; FOCUS, BLUR: the window became active or stopped being; CLOSE_REQUESTED: the
+/// user (or the window manager) asked to close it: return 1 to keep it open, 0 to let it close;
+/// STATE: a = nbw_window_flags after a change of maximized, fullscreen or minimized.
+enum {
+  NBW_WINDOW_RESIZED = 0,
+  NBW_WINDOW_MOVED = 1,
+  NBW_WINDOW_FOCUS = 2,
+  NBW_WINDOW_BLUR = 3,
+  NBW_WINDOW_CLOSE_REQUESTED = 4,
+  NBW_WINDOW_STATE = 5,
+};
+typedef int (*nbw_window_event_cb)(int kind, int a, int b, void *data);
+/// Watches "configure-event", "notify::is-active", "delete-event" and "window-state-event",
+/// calling `changed` with what changed (size and position only when they differ from the last).
+void nbw_window_watch_place(void *window, nbw_window_event_cb changed, void *data);
+/// The window's flags now: gdk_window_get_state (maximized, fullscreen, iconified),
+/// gtk_window_is_active and gtk_widget_get_visible.
+enum { NBW_FLAG_MAXIMIZED = 1, NBW_FLAG_FULLSCREEN = 2, NBW_FLAG_FOCUSED = 4, NBW_FLAG_VISIBLE = 8 };
+int nbw_window_flags(void *window);
+/// gtk_window_get_position (the frame's top-left corner) and gtk_window_get_size (the
+/// content's): x, y, width, height.
+void nbw_window_place(void *window, int place[4]);
+/// gtk_window_get_title.
+const char *nbw_window_title(void *window);
+/// What nbw_window_change does: TITLE gtk_window_set_title(text); SIZE gtk_window_resize(a, b);
+/// MIN_SIZE gtk_window_set_geometry_hints with a minimum of a x b; CENTER gtk_window_move to the
+/// middle of its monitor's work area (gdk_monitor_get_workarea); POSITION gtk_window_move(a, b);
+/// MINIMIZE gtk_window_iconify; MAXIMIZE, UNMAXIMIZE; FULLSCREEN gtk_window_fullscreen when a,
+/// else _unfullscreen; ALWAYS_ON_TOP gtk_window_set_keep_above(a); SHOW gtk_widget_show and
+/// gtk_window_deiconify; HIDE gtk_widget_hide; DECORATED gtk_window_set_decorated(a).
+enum {
+  NBW_CHANGE_TITLE,
+  NBW_CHANGE_SIZE,
+  NBW_CHANGE_MIN_SIZE,
+  NBW_CHANGE_CENTER,
+  NBW_CHANGE_POSITION,
+  NBW_CHANGE_MINIMIZE,
+  NBW_CHANGE_MAXIMIZE,
+  NBW_CHANGE_UNMAXIMIZE,
+  NBW_CHANGE_FULLSCREEN,
+  NBW_CHANGE_ALWAYS_ON_TOP,
+  NBW_CHANGE_SHOW,
+  NBW_CHANGE_HIDE,
+  NBW_CHANGE_DECORATED,
+};
+void nbw_window_change(void *window, int change, int a, int b, const char *text);
+/// 1 when (x, y) is on one of the display's monitors (gdk_monitor_get_geometry).
+int nbw_point_on_screen(void *window, int x, int y);
+/// Calls `done` once the page has run every script sent to it before (an empty function through
+/// webkit_web_view_call_async_javascript_function, whose answer comes after theirs).
+void nbw_view_after_scripts(void *view, nbw_signal_cb done, void *data);
+
+/// The paths chosen (`count` of them), or NULL when the dialog was cancelled (Escape, Cancel, closed).
+typedef void (*nbw_files_cb)(const char *const *paths, int count, void *data);
+/// A GtkFileChooserDialog over `parent` (modal): `mode` 0 open, 1 save (asks before replacing a
+/// file), 2 choose a folder; `multiple` lets the user pick several (open, folder); `folder`,
+/// `name` (save) preset it (NULL: GTK's); each of `filters` is a filter's name and its glob
+/// patterns, separated by '\n' (gtk_file_filter_add_pattern). `done` is called once.
+void nbw_file_dialog(
+  void *parent, int mode, const char *title, int multiple, const char *folder, const char *name,
+  const char *const *filters, int filter_count, nbw_files_cb done, void *data);
+/// The index of the button pressed, or -1 when the dialog was closed without one (Escape).
+typedef void (*nbw_choice_cb)(int button, void *data);
+/// A GtkMessageDialog over `parent` (modal): `kind` GtkMessageType (0 info, 1 warning, 2
+/// question, 3 error), `title` (NULL: none), `message`, and `buttons` in order, the one at
+/// `default_button` (or none: -1) answering Return. `done` is called once.
+void nbw_message_dialog(
+  void *parent, int kind, const char *title, const char *message, const char *const *buttons, int button_count,
+  int default_button, nbw_choice_cb done, void *data);
+
 /// webkit_web_context_new_with_website_data_manager with its folders under `data_dir` and `cache_dir`.
 void *nbw_context_new(const char *data_dir, const char *cache_dir);
 /// webkit_web_context_allow_tls_certificate_for_host with the PEM certificate in `pem_file`
@@ -89,6 +161,10 @@ void *nbw_view_new(
 void nbw_view_load(void *view, const char *uri);
 /// webkit_web_view_reload.
 void nbw_view_reload(void *view);
+/// WebKitSettings' enable-developer-extras: the context menu's "Inspect Element" and the inspector.
+void nbw_view_set_developer_extras(void *view, int enabled);
+/// webkit_web_inspector_show: opens WebKit's Web Inspector for the view (developer extras on).
+void nbw_view_show_inspector(void *view);
 /// webkit_web_view_get_uri (NULL before any load).
 const char *nbw_view_uri(void *view);
 /// webkit_web_view_evaluate_javascript in the main frame, result ignored.
@@ -105,13 +181,18 @@ typedef int (*nbw_decide_cb)(void *data);
 /// webkit_permission_request_allow when `allowed` returns 1, else _deny. Other requests keep
 /// WebKit's default.
 void nbw_view_answer_geolocation(void *view, nbw_decide_cb allowed, void *data);
-/// The context's WebKitGeolocationManager asks for positions ("start"): return 1 when the app
-/// gives them (nbw_geolocation_update / _failed on `manager`), 0 for WebKit's own GeoClue provider.
-typedef int (*nbw_provider_cb)(void *manager, void *data);
-/// Connects `start` to webkit_web_context_get_geolocation_manager's "start" signal.
-void nbw_context_provide_geolocation(void *context, nbw_provider_cb start, void *data);
-/// webkit_geolocation_manager_update_position with webkit_geolocation_position_new(latitude, longitude, accuracy).
-void nbw_geolocation_update(void *manager, double latitude, double longitude, double accuracy);
+/// A WebKitGeolocationManager's signal, with the manager.
+typedef void (*nbw_manager_cb)(void *manager, void *data);
+/// The context's WebKitGeolocationManager: "start" (a page asks for positions) calls `start`,
+/// "stop" (no page asks any more) calls `stop`; the app answers with nbw_geolocation_update /
+/// _failed on the manager. Handling "start" keeps WebKit's own GeoClue provider out.
+void nbw_context_provide_geolocation(void *context, nbw_manager_cb start, nbw_manager_cb stop, void *data);
+/// webkit_geolocation_manager_update_position with webkit_geolocation_position_new(latitude,
+/// longitude, accuracy) and, where not NaN, its altitude (metres), speed (m/s) and heading
+/// (degrees); `timestamp` in seconds since the epoch (0: now).
+void nbw_geolocation_update(
+  void *manager, double latitude, double longitude, double accuracy, double altitude, double speed, double heading,
+  unsigned long long timestamp);
 /// webkit_geolocation_manager_failed: the page's error callback gets POSITION_UNAVAILABLE with `message`.
 void nbw_geolocation_failed(void *manager, const char *message);
 

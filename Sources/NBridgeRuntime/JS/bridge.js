@@ -247,6 +247,55 @@
     return reject(codes.invalidParameter, label + ': options could not be read (' + describe(e) + ')');
   }
 
+  // ---------------------------------------------------------------- bytes (Shape.bytes)
+  // Bytes cross as Base64 text: a typed array, DataView or ArrayBuffer in one of the action's
+  // bytes fields is encoded before the options are read, and a bytes result decoded into a
+  // Uint8Array. Natively in a headless run; with the page's atob/btoa in a window.
+  const toBase64 = native.bytesToBase64 || ((view) => {
+    let binary = '';
+    for (let i = 0; i < view.length; i += 0x8000) {
+      binary += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
+    }
+    return global.btoa(binary);
+  });
+  const fromBase64 = native.base64ToBytes || ((text) => {
+    const binary = global.atob(text);
+    const out = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+    return out;
+  });
+  const ObjectToString = Object.prototype.toString;
+  function asBytes(v) {
+    if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    const tag = ObjectToString.call(v);
+    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(v);
+    return undefined;
+  }
+  function bytesAction(action, sid, aid, l, bytes) {
+    return {
+      [action](options) {
+        if (bytes.in.length && options !== null && typeof options === 'object') {
+          let copy;
+          for (const field of bytes.in) {
+            let view;
+            try {
+              view = asBytes(options[field]);
+            } catch (e) {
+              return refused(l, new Refusal([field], 'could not be read (' + describe(e) + ')'));
+            }
+            if (view === undefined) continue;
+            if (!copy) copy = Object.assign({}, options);
+            copy[field] = toBase64(view);
+          }
+          if (copy) options = copy;
+        }
+        const promise = invoke(sid, aid, l, options);
+        if (!bytes.out) return promise;
+        return promise.then((value) => typeof value === 'string' ? fromBase64(value) : value);
+      },
+    }[action];
+  }
+
   // ---------------------------------------------------------------- the nbridge object
   const listeners = new Map();
   const nb = {};
@@ -270,7 +319,8 @@
     );
     svc.actions.forEach((action, aid) => {
       const l = label(action);
-      obj[action] = {
+      const bytes = svc.bytes && hasOwn.call(svc.bytes, action) ? svc.bytes[action] : undefined;
+      obj[action] = bytes ? bytesAction(action, sid, aid, l, bytes) : {
         [action](options) {
           return invoke(sid, aid, l, options);
         },

@@ -28,6 +28,10 @@
       }
       return inspect(e, 1, []);
     },
+    // Settles calls answered together (Runtime.deliverHeldAnswers): [resolve, value, resolve, value, ...].
+    settleAll(list) {
+      for (let i = 0; i < list.length; i += 2) list[i](list[i + 1]);
+    },
     inspect: (v) => inspect(v, 0, []),
     formatStack,
   };

@@ -192,8 +192,8 @@
     if (type === 'json') return 'json';
     if (type !== undefined && type !== null) return 'bad-type';
     if (base.endsWith('.json')) return 'json-untyped';
-    if (base.endsWith('.cjs')) return 'cjs';
-    if (base.endsWith('.mjs') || internal.moduleType) return 'esm';
+    if (base.endsWith('.cjs') || base.endsWith('.cts')) return 'cjs';
+    if (base.endsWith('.mjs') || base.endsWith('.mts') || internal.moduleType) return 'esm';
     return 'detect';
   }
 

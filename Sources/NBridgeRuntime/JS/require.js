@@ -43,7 +43,7 @@
   function requireFile(path, text) {
     const cached = modules.get(path);
     if (cached) return cached.exports;
-    if (path.endsWith('.mjs')) return native.loader().require(path);
+    if (path.endsWith('.mjs') || path.endsWith('.mts')) return native.loader().require(path);
     const source = text === undefined ? native.readFile(path) : text;
     if (source === undefined) throw new Error("Cannot find module '" + path + "'");
     const module = { exports: {}, filename: path, loaded: false };

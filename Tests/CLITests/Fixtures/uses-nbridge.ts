@@ -16,6 +16,8 @@ async function main(): Promise<void> {
   const claimed: boolean = await nbridge.app.canOpenURL({ url: 'dbuurl://localhost/data' });
   const { completed } = await nbridge.app.openURL({ url: 'dbuurl://localhost/data' });
   console.log(launchURL, claimed, completed === true);
+  await nbridge.tray.create({ icon: 'icon.png', menu: [{ label: 'More', submenu: [{ id: 'a', label: 'A', checked: true }] }] });
+  nbridge.tray.addListener('click', (click) => console.log(click.x, click.button === 'left'));
   console.log(count, v, text, id, p, direct, nbridge.platform(), nbridge.args.length);
 }
 main();

@@ -60,13 +60,15 @@ test('a setInterval is frozen while suspended and goes on in order after resume'
 
 test('a timer set in the pause listener waits for resume', async () => {
   const order = [];
+  let timerRan;
+  const ran = new Promise((resolve) => (timerRan = resolve));
   nbridge.app.addListener('resume', () => order.push('resume'));
   nbridge.app.addListener('pause', () => {
     order.push('pause');
-    setTimeout(() => order.push('timer'), 0);
+    setTimeout(() => timerRan(order.push('timer')), 0);
   });
   await simulate('background', { for: 300 });
-  await new Promise((r) => setTimeout(r, 20));
+  await ran;
   nbridge.app.removeAllListeners();
   assert.deepEqual(order, ['pause', 'resume', 'timer']);
 });

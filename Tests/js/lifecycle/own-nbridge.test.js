@@ -16,11 +16,11 @@ test("a script's own nbridge object hears pause and resume", async () => {
 });
 
 test('webkit.messageHandlers is still there and answers through the built-in services', async () => {
-  const answers = [];
-  globalThis.nbridge.resolvePromise = (id, data, error) => answers.push([id, data, error]);
+  const answered = new Promise((resolve) => {
+    globalThis.nbridge.resolvePromise = (id, data, error) => resolve([id, data, error]);
+  });
   webkit.messageHandlers.WKBridge.postMessage(
     JSON.stringify({ service: 'app', action: 'getState', promiseId: 7, option: {} }),
   );
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(answers, [[7, { state: 'active', isActive: true }, null]]);
+  assert.deepEqual(await answered, [7, { state: 'active', isActive: true }, null]);
 });

@@ -44,4 +44,9 @@ int nbcrypto_dh_session_key(const uint8_t *private_key, const uint8_t *peer, siz
 int nbcrypto_cbc(int encrypt, const uint8_t *key, const uint8_t *iv, const uint8_t *input, size_t length,
                  uint8_t *output, size_t *output_length);
 
+/// HKDF-SHA256 (RFC 5869) with an all-zero salt: 32 bytes of `key` from `length` bytes of
+/// `secret` and `info_length` bytes of `info` (the Secret portal's per-app secret to this app's
+/// storage key). 1 on success, 0 on failure (libcrypto missing).
+int nbcrypto_hkdf_sha256(const uint8_t *secret, size_t length, const uint8_t *info, size_t info_length, uint8_t *key);
+
 #endif

@@ -2,5 +2,6 @@ alert('hello');
 const confirmed = confirm('sure?');
 const answer = prompt('name?');
 setTimeout(() => { throw new Error('thrown in a timer'); });
-await new Promise((resolve) => setTimeout(resolve, 100));
+// Timers run in the order they came due: by this one, the throwing one has run and been reported.
+await new Promise((resolve) => setTimeout(resolve));
 return { confirmed, answer, alive: true };

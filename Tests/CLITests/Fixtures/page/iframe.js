@@ -8,6 +8,6 @@ const body = "<script>" +
 const answer = new Promise((resolve) => addEventListener('message', (e) => resolve(e.data)));
 frame.src = 'data:text/html,' + encodeURIComponent(body);
 document.body.appendChild(frame);
+// The window takes the frame's messages in order: the WKBridge one was refused before this reply.
 const reply = await answer;
-await new Promise((resolve) => setTimeout(resolve, 200));
 return { frameReply: reply, hasNbridgeInFrame: frame.contentWindow === null ? 'opaque' : 'unknown' };

@@ -1,0 +1,87 @@
+import NBridgePlugin
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Paths as text, and the few calls that turn them into canonical ones.
+enum PathText {
+  /// The longest path taken, in bytes (`PATH_MAX` less its NUL).
+  static let maxBytes = Int(PATH_MAX) - 1
+  /// `O_PATH` (Glibc's module leaves it out): a descriptor that only names a file or folder.
+  static let pathOnly: Int32 = 0o1000_0000
+  /// The longest name of one file, in bytes (`NAME_MAX`).
+  static let maxNameBytes = Int(NAME_MAX)
+
+  /// Refuses what cannot be a path: not absolute, a NUL, longer than `maxBytes` or a name longer
+  /// than `maxNameBytes` (`invalid_parameter` naming `field`).
+  static func check(_ path: String, field: String) throws(BridgeError) {
+    let count = path.utf8.count
+    guard count <= maxBytes else {
+      throw .invalidParameter(field, "must be at most \(maxBytes) bytes (got \(count))")
+    }
+    guard !path.utf8.contains(0) else { throw .invalidParameter(field, "must not contain NUL") }
+    guard path.hasPrefix("/") else {
+      throw .invalidParameter(
+        field, "must be an absolute path (fs.paths() gives the app's folders), got \(JSONValue.string(path).jsonText)")
+    }
+    if path.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > maxNameBytes }) {
+      throw .invalidParameter(field, "has a name longer than \(maxNameBytes) bytes")
+    }
+  }
+
+  /// The folder part and the last name of an absolute path; `.` and empty names are dropped, and
+  /// a path ending in `..` (or `/`) is its own folder with the name `.`.
+  static func split(_ path: String) -> (folder: String, name: String) {
+    let parts = path.split(separator: "/").filter { $0 != "." }
+    guard let last = parts.last, last != ".." else { return (path.isEmpty ? "/" : path, ".") }
+    return ("/" + parts.dropLast().joined(separator: "/"), String(last))
+  }
+
+  /// `folder/name` without a doubled slash.
+  static func join(_ folder: String, _ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+
+  /// Whether the canonical `root` covers the canonical `path` (it or something beneath it).
+  static func covers(_ root: String, _ path: String) -> Bool {
+    path == root || root == "/" || (path.hasPrefix(root) && path.utf8.dropFirst(root.utf8.count).first == UInt8(ascii: "/"))
+  }
+
+  /// `realpath(3)`; nil (with `errno`) when it fails.
+  static func realpath(_ path: String) -> String? {
+    guard let resolved = Glibc.realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The path the kernel has for the folder `fd` holds (`/proc/self/fd/N`), or nil.
+  static func descriptorPath(_ fd: Int32) -> String? { readLink("/proc/self/fd/\(fd)", in: AT_FDCWD) }
+
+  /// The target of the link `name` in the folder `fd`, or nil when it is not a link.
+  static func linkTarget(_ fd: Int32, _ name: String) -> String? { readLink(name, in: fd) }
+
+  private static func readLink(_ name: String, in fd: Int32) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlinkat(fd, name, &buffer, buffer.count - 1)
+    guard count > 0, count < buffer.count - 1 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Where `path` would be once made: the canonical path of its deepest existing folder with the
+  /// rest appended (`..` going up, `.` dropped); nil when no folder of it exists.
+  static func lexicalCandidate(_ path: String) -> String? {
+    var parts = path.split(separator: "/").map(String.init)
+    var rest: [String] = []
+    while true {
+      if let base = realpath("/" + parts.joined(separator: "/")) {
+        var result = base.split(separator: "/").map(String.init)
+        for part in rest {
+          if part == "." { continue }
+          if part == ".." { _ = result.popLast() } else { result.append(part) }
+        }
+        return "/" + result.joined(separator: "/")
+      }
+      guard let last = parts.popLast() else { return nil }
+      rest.insert(last, at: 0)
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// `Shape.bytes` on the bridge: a result's Base64 text turned into a `Uint8Array`, and a typed
+/// array in the options turned into Base64 text, without a JavaScript loop over the bytes.
+enum BytesNatives {
+  /// The functions added to the prelude's `internal.native`.
+  static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
+    ("base64ToBytes", base64ToBytes), ("bytesToBase64", bytesToBase64),
+  ]
+}
+
+/// The Base64 value of an ASCII code unit (0xFF: not a Base64 digit).
+private let base64Values: [UInt8] = {
+  var table = [UInt8](repeating: 0xFF, count: 256)
+  for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+    table[Int(byte)] = UInt8(index)
+  }
+  return table
+}()
+
+/// `base64ToBytes(text)`: a `Uint8Array` of the bytes Base64 `text` holds (what the plugin's
+/// `Bytes` wrote), or null when it is not Base64.
+private let base64ToBytes: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    guard let value = args[0], JSValueIsString(ctx, value), let text = JSValueToStringCopy(ctx, value, nil) else {
+      return JSValueMakeNull(ctx)
+    }
+    defer { JSStringRelease(text) }
+    let length = JSStringGetLength(text)
+    guard let units = JSStringGetCharactersPtr(text) else { return JSValueMakeNull(ctx) }
+    var end = length
+    while end > 0, units[end - 1] == UInt16(UInt8(ascii: "=")) { end -= 1 }
+    guard length - end <= 2, end % 4 != 1 else { return JSValueMakeNull(ctx) }
+    let capacity = end * 3 / 4
+    let out = malloc(max(capacity, 1))!.assumingMemoryBound(to: UInt8.self)
+    let valid = base64Values.withUnsafeBufferPointer { table -> Bool in
+      var group: UInt32 = 0
+      var o = 0
+      for i in 0..<end {
+        let unit = units[i]
+        guard unit < 256 else { return false }
+        let digit = table[Int(unit)]
+        guard digit != 0xFF else { return false }
+        group = group << 6 | UInt32(digit)
+        if i & 3 == 3 {
+          out[o] = UInt8(truncatingIfNeeded: group >> 16)
+          out[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+          out[o + 2] = UInt8(truncatingIfNeeded: group)
+          o += 3
+          group = 0
+        }
+      }
+      switch end & 3 {
+      case 2: out[o] = UInt8(truncatingIfNeeded: group >> 4)
+      case 3:
+        out[o] = UInt8(truncatingIfNeeded: group >> 10)
+        out[o + 1] = UInt8(truncatingIfNeeded: group >> 2)
+      default: break
+      }
+      return true
+    }
+    guard valid else {
+      free(out)
+      return JSValueMakeNull(ctx)
+    }
+    return JSObjectMakeTypedArrayWithBytesNoCopy(
+      ctx, kJSTypedArrayTypeUint8Array, out, capacity, freeBytes, nil, nil)
+  }
+}
+
+/// `bytesToBase64(view)`: the Base64 text of a typed array, `DataView` or `ArrayBuffer`; null for another value.
+private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    let ctx = runtime.js.ref
+    guard let value = args[0], let object = runtime.js.object(value) else { return JSValueMakeNull(ctx) }
+    var base: UnsafeRawPointer?
+    var count = 0
+    switch JSValueGetTypedArrayType(ctx, value, nil) {
+    case kJSTypedArrayTypeArrayBuffer:
+      base = UnsafeRawPointer(JSObjectGetArrayBufferBytesPtr(ctx, object, nil))
+      count = JSObjectGetArrayBufferByteLength(ctx, object, nil)
+    case kJSTypedArrayTypeNone:
+      return JSValueMakeNull(ctx)
+    default:
+      base = UnsafeRawPointer(JSObjectGetTypedArrayBytesPtr(ctx, object, nil))?.advanced(
+        by: JSObjectGetTypedArrayByteOffset(ctx, object, nil))
+      count = JSObjectGetTypedArrayByteLength(ctx, object, nil)
+    }
+    guard let base, count > 0 else { return runtime.js.string("") }
+    let bytes = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count))
+    return runtime.js.string(Base64Text.encode(bytes))
+  }
+}

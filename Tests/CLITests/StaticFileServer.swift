@@ -1,0 +1,31 @@
+import Foundation
+import NBridgeTesting
+
+/// Python's `http.server` serving a folder on 127.0.0.1 and a port the system picks, ready
+/// (listening) when made, stopped by its PID when the test lets go of it.
+final class StaticFileServer {
+  private let process: ChildProcess
+  /// The port it listens on.
+  let port: Int
+
+  /// Starts it on `directory`; throws when it does not say it listens within 20 s.
+  init(directory: String) throws {
+    let process = try ChildProcess(
+      "python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory])
+    self.process = process
+    // "Serving HTTP on 127.0.0.1 port N (...)", printed once it listens.
+    let listening = #/Serving HTTP on \S+ port (\d+)/#
+    var found: Int?
+    _ = waitUntil(timeout: 20) {
+      found = (try? listening.firstMatch(in: process.stdout)).flatMap { Int($0.output.1) }
+      return found != nil || !process.isRunning
+    }
+    guard let found else {
+      process.stop()
+      throw ChildProcessError.notReady("http.server: \(process.stderr)")
+    }
+    port = found
+  }
+
+  deinit { process.stop() }
+}
