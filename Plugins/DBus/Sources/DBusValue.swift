@@ -32,8 +32,6 @@ package indirect enum DBusValue: Equatable, Sendable {
   case dictionary([String: DBusValue])
   /// A struct, such as a method's argument list: `(susssasa{sv}i)`.
   case tuple([DBusValue])
-  /// An array of `elementType` (a D-Bus type string such as `(us)` or `y`), to send.
-  case array(String, [DBusValue])
   /// Anything else that was read, by its type string.
   case other(String)
 
@@ -63,7 +61,6 @@ package indirect enum DBusValue: Equatable, Sendable {
     case .tuple(let members):
       let children: [OpaquePointer?] = members.map { $0.makeVariant() }
       return children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    case .array(let elementType, let items): return Self.array(of: elementType, items.map { $0.makeVariant() })
     case .other(let type): preconditionFailure("cannot build a D-Bus value of type \(type)")
     }
   }
