@@ -104,7 +104,8 @@ let package = Package(
       name: "NBridgeFS", dependencies: ["NBridgePlugin", "NBridgeSystem"], path: "Plugins/FS/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus"], path: "Plugins/Dialog/Sources",
+      name: "NBridgeDialog", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "NBridgeFS"],
+      path: "Plugins/Dialog/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeWindowService", dependencies: ["NBridgePlugin"], path: "Plugins/Window/Sources",

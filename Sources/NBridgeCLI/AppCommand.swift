@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import NBridgeRuntime
+import NBridgeSystem
 import NBridgeWindow
 
 extension NBridgeCommand {
@@ -26,6 +27,15 @@ extension NBridgeCommand {
 
     @Flag(help: "Exit once --script has settled.")
     var exitAfterScript = false
+
+    @Option(help: ArgumentHelp("Load the page from a bundler's dev server (http:// on a loopback host), its origin given the bridge.", valueName: "url"))
+    var devURL: String?
+
+    @Flag(help: "Development: start the manifest's dev.command and load its dev.url (as --dev-url).")
+    var dev = false
+
+    @Flag(help: "Reload the page when a file under its folder changes (a script that does not parse is shown over the page instead).")
+    var watch = false
 
     @Flag(help: "Open WebKit's Web Inspector with the window; the page's context menu gets \"Inspect Element\".")
     var inspect = false
@@ -53,6 +63,7 @@ extension NBridgeCommand {
       try request.validate()
       if let script, !fileIsReadable(script) { throw ValidationError("cannot read --script \(script): no such file") }
       if exitAfterScript && script == nil { throw ValidationError("--exit-after-script needs --script FILE") }
+      if let devURL, let problem = DevServerURL.problem(devURL) { throw ValidationError("--dev-url \(problem)") }
       if let inspectServer, let problem = InspectArgument.problem(inspectServer) { throw ValidationError(problem) }
     }
 
@@ -80,10 +91,37 @@ extension NBridgeCommand {
       options.script = script.map { absolutePath($0) }
       options.exitAfterScript = exitAfterScript
       options.inspect = inspect
+      options.watch = watch
+      var server: DevServer?
+      if dev || devURL != nil {
+        let settings = configuration.manifest.dev
+        guard let url = devURL ?? settings?.url else {
+          writeStderr("nbridge app: --dev needs --dev-url URL or the manifest's dev.url\n")
+          throw ExitCode(ExitStatus.usage)
+        }
+        options.devURL = url
+        if dev, let command = settings?.command {
+          // From the project's folder: the one above the page's folder, where package.json is.
+          let pageFolder = String(options.page[..<(options.page.lastIndex(of: "/") ?? options.page.endIndex)])
+          let project = String(pageFolder[..<(pageFolder.lastIndex(of: "/") ?? pageFolder.endIndex)])
+          do throws(SystemError) {
+            server = try DevServer.start(command, in: project.isEmpty ? "/" : project)
+          } catch {
+            writeStderr("nbridge app: cannot start dev.command: \(error)\n")
+            throw ExitCode(1)
+          }
+        }
+        if !DevServer.waitUntilReachable(url, seconds: 60) {
+          writeStderr("nbridge app: nothing answers at \(url) after 60 s\n")
+          server?.stop()
+          throw ExitCode(1)
+        }
+      }
       // WebKit's UI process reads it when it starts its inspector server (WebKitGTK 2.50: an HTTP
       // page listing the targets, each opening the inspector over a WebSocket).
       if let inspectServer { setenv("WEBKIT_INSPECTOR_HTTP_SERVER", inspectServer, 1) }
       let status = WindowApp.run(configuration, options: options)
+      server?.stop()
       configuration.controlListener?.close()  // when the window never opened
       fflush(nil)
       _exit(status)

@@ -27,7 +27,7 @@ enum PageTemplates {
 
   static let page = """
     // The page's script: `nbridge app www/` opens index.html in a window, where `nbridge` calls
-    // the same plugins as a headless run.
+    // the same plugins as a headless run. Edit it while `nbridge app --watch www/` runs.
     import { greeting } from './greeting.js';
 
     const info = await nbridge.app.appInfo();
@@ -90,6 +90,7 @@ enum PageTemplates {
 
     ```sh
     nbridge app www/           # opens www/index.html in a window
+    nbridge app --watch www/   # the same, reloaded when a file under www/ changes
     nbridge run www/index.js   # the headless entry (data under ~/.local/share/nbridge/apps/\(names.id))
     nbridge test               # runs Tests/js/*.test.js
     nbridge types > www/nbridge.d.ts   # TypeScript declarations of the nbridge object, for your editor

@@ -20,6 +20,9 @@ extension NBridgeCommand {
       help: "Run for a background fetch: start in background, deliver one fetch, end when it is done and no task is open.")
     var fetch = false
 
+    @Flag(help: "Run the script again when a file under its folder changes (storage is kept; a change that does not parse is reported and the running script left alone).")
+    var watch = false
+
     @Argument(parsing: .postTerminator, help: "Arguments for the script (after --).")
     var scriptArguments: [String] = []
 
@@ -30,11 +33,17 @@ extension NBridgeCommand {
       return request
     }
 
-    func validate() throws { try request.validate() }
+    func validate() throws {
+      try request.validate()
+      if watch && fetch { throw ValidationError("--watch and --fetch do not go together") }
+    }
 
     func run() throws {
       let request = request
       let configuration = try request.configuration()
+      if watch {
+        throw ExitCode(RunWatch.run(file: file, childArguments: RunWatch.childArguments(Array(CommandLine.arguments.dropFirst()))))
+      }
       if fetch {
         // A run of the app that is already going takes the fetch (it skips it while active).
         switch FetchHandOff.send(reason: "schedule", toApp: configuration.manifest.id, timeout: 5) {

@@ -28,7 +28,7 @@ struct Scaffold {
           ("README.md", PageTemplates.readme(names)),
           (".gitignore", AppTemplates.gitignore),
         ],
-        steps: ["nbridge app www/", "nbridge test"])
+        steps: ["nbridge app --watch www/", "nbridge test"])
     case .vite:
       return Scaffold(
         root: root,

@@ -2,7 +2,9 @@
 ///
 /// A closure that never awaits is taken as synchronous and runs inline in the JS call;
 /// one that awaits runs as a task on the loop thread and resolves when it returns; one
-/// that takes a `Reply` runs inline and resolves when it answers.
+/// that takes a `Reply` runs inline and resolves when it answers. A synchronous one that
+/// returns `Bytes` hands them to the runtime as they are (a `Uint8Array` without Base64 in a
+/// headless run).
 public struct Action<P: Plugin>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
@@ -95,6 +97,17 @@ public struct Action<P: Plugin>: Sendable {
     // of that type at every start); the bit cast is sound because a generic function value is
     // held in its most abstract form, the same for `(P, O, Call) -> R` once O and R are JSONValue,
     // and taken out to the concrete type through a thunk.
+    if R.self == Bytes.self {
+      // Bytes go to the runtime as they are: a headless run makes a Uint8Array of them directly.
+      self.init(
+        name, decoding: O.self, options: options, result: result, streams: streams, summary: summary,
+        timeLimit: timeLimit, answersWithoutPermission: answersWithoutPermission,
+        body: .bytes { plugin, json, call in
+          let options = try JSONValueDecoder().decode(O.self, from: json)
+          return (try body(plugin, options, call) as! Bytes).bytes
+        })
+      return
+    }
     let sync: @BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue
     if O.self == JSONValue.self, R.self == JSONValue.self {
       sync = unsafeBitCast(body, to: (@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue).self)
@@ -131,4 +144,6 @@ enum ActionBody<P: Plugin>: Sendable {
   case sync(@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue)
   case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
   case deferred(@BridgeActor @Sendable (P, JSONValue, Call, AnyReply) throws -> Void)
+  /// A synchronous body returning `Bytes`, kept as bytes up to the runtime.
+  case bytes(@BridgeActor @Sendable (P, JSONValue, Call) throws -> [UInt8])
 }

@@ -127,6 +127,9 @@ package final class AnyPlugin {
     case async(@BridgeActor (JSONValue, Call) async throws -> JSONValue)
     /// Inline, answering later through the reply.
     case deferred(@BridgeActor (JSONValue, Call, AnyReply) throws -> Void)
+    /// Inline, returning bytes (an action whose result is `Bytes`): the runtime hands them to JS
+    /// as a `Uint8Array` where it can, else as Base64 text.
+    case bytes(@BridgeActor (JSONValue, Call) throws -> [UInt8])
   }
 
   /// The plugin object, for its hooks.
@@ -141,6 +144,7 @@ package final class AnyPlugin {
       case .sync(let body): .sync { json, call in try body(plugin, json, call) }
       case .async(let body): .async { json, call in try await body(plugin, json, call) }
       case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
+      case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
       }
     }
   }

@@ -5,7 +5,7 @@ import NBridgeSystem
 func readTextFile(_ path: String) -> String? { POSIX.readText(path) }
 
 /// Whether `path` exists (any kind of file).
-func fileExists(_ path: String) -> Bool {
+package func fileExists(_ path: String) -> Bool {
   var st = stat()
   return stat(path, &st) == 0
 }

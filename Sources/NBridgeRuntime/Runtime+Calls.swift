@@ -65,6 +65,18 @@ extension Runtime {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
         return nil
+      case .bytes(let body):
+        do {
+          let bytes = try body(options, plainCall(slot, aid, context, sink))
+          if case .promise(let resolve, _) = settlement {
+            js.settle(resolve, js.uint8Array(bytes))
+          } else {
+            settle(settlement, .success(.string(Base64Text.encode(bytes))), label: label)
+          }
+        } catch {
+          settle(settlement, .failure(bridgeError(from: error)), label: label)
+        }
+        return nil
       case .async(let body):
         return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
           let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
@@ -127,6 +139,7 @@ extension Runtime {
     let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
     switch plugin.invocations[aid] {
     case .sync(let body): return try body(options, call)
+    case .bytes(let body): return .string(Base64Text.encode(try body(options, call)))
     case .async(let body): return try await body(options, call)
     case .deferred(let body):
       return try await withCheckedThrowingContinuation { continuation in

@@ -135,7 +135,7 @@ extension Runtime {
 }
 
 /// `"text"` as a JS string literal.
-func jsonQuoted(_ text: String) -> String {
+package func jsonQuoted(_ text: String) -> String {
   var out = "\""
   for scalar in text.unicodeScalars {
     switch scalar {

@@ -94,3 +94,12 @@ private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
     return runtime.js.string(Base64Text.encode(bytes))
   }
 }
+
+extension JSContext {
+  /// A `Uint8Array` holding a copy of `bytes` (its store malloc'd, freed by the collector).
+  func uint8Array(_ bytes: [UInt8]) -> JSValueRef {
+    let store = malloc(max(bytes.count, 1))!
+    bytes.withUnsafeBytes { if let base = $0.baseAddress { store.copyMemory(from: base, byteCount: $0.count) } }
+    return JSObjectMakeTypedArrayWithBytesNoCopy(ref, kJSTypedArrayTypeUint8Array, store, bytes.count, freeBytes, nil, nil)
+  }
+}

@@ -44,6 +44,13 @@ extension AppWindow {
   /// the app's own page); nil when no page that may use the bridge sent it.
   func sender(of text: String) -> (body: Substring, permissions: Set<String>?)? {
     if text.hasPrefix(token) { return (text.dropFirst(token.count), nil) }
+    if let devPage, text.hasPrefix(devPage.token) {
+      // The dev server's page stands for the app's own, while the window shows one of its pages.
+      guard let uri = view.flatMap({ nbw_view_uri($0) }).map({ String(cString: $0) }),
+        Self.origin(of: uri) == devPage.origin
+      else { return nil }
+      return (text.dropFirst(devPage.token.count), nil)
+    }
     guard let page = remotePages.first(where: { text.hasPrefix($0.token) }) else { return nil }
     // The token reached a page of the listed origin only; the window must still show one.
     guard let uri = view.flatMap({ nbw_view_uri($0) }).map({ String(cString: $0) }),
@@ -53,7 +60,19 @@ extension AppWindow {
   }
 
   /// Whether `origin` is a listed remote origin (its pages may load in the window).
-  func isRemote(_ origin: String) -> Bool { options.remote.contains { $0.origin == origin } }
+  func isRemote(_ origin: String) -> Bool {
+    options.remote.contains { $0.origin == origin } || devPage?.origin == origin
+  }
+
+  /// `--dev-url`: the dev server's origin gets the page script with a token of its own and the
+  /// app's permissions (the script checks the whole origin; WebKit's pattern matches the host).
+  func addDevServerPage(manager: UnsafeMutableRawPointer?) {
+    guard let url = options.devURL else { return }
+    let page = (origin: Self.origin(of: url), token: RandomID.hex(byteCount: 16))
+    devPage = page
+    let script = runtime.pageScript(token: page.token, origin: page.origin)
+    nbw_content_manager_add_script(manager, script, "http://\(Self.host(of: page.origin))/*")
+  }
 
   /// The host of `https://host[:port]` (an IPv6 literal keeps its brackets).
   static func host(of origin: String) -> String {

@@ -2,6 +2,7 @@ import CWebKitGTK
 import Glibc
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// The app's window: a WebKitGTK view showing the page under nbridge's URI scheme, its
 /// `nbridge` messages answered by the runtime. Lives on the loop thread; WebKitGTK's signals
@@ -19,6 +20,8 @@ final class AppWindow: PageHost {
   let token = RandomID.hex(byteCount: 16)
   /// The manifest's `remote` origins, each with a token of its own (`AppWindow+Remote.swift`).
   var remotePages: [RemotePage] = []
+  /// `--dev-url`: the dev server's origin and the token its pages' script holds.
+  var devPage: (origin: String, token: String)?
   var window: UnsafeMutableRawPointer?
   var view: UnsafeMutableRawPointer?
   /// The WebKitWebContext, with the app's website data manager.
@@ -32,6 +35,10 @@ final class AppWindow: PageHost {
   static let presentWait: Duration = .seconds(1)
   /// The popup windows opened (`app.openWindow`), open or closed.
   var popups: [PopupWindow] = []
+  /// `--watch`: the app folder's watcher, the debounce timer, and the files changed meanwhile.
+  var watcher: FolderWatcher?
+  var watchTimer: Int?
+  var changed: [String] = []
   /// Whether the manifest grants `location` (`navigator.geolocation` asks it too).
   var allowsLocation = false
   /// The app's data dir (the saved window placement).
@@ -62,6 +69,7 @@ final class AppWindow: PageHost {
     let manager = nbw_content_manager_new()
     nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")
     addRemotePages(context: context, manager: manager)
+    addDevServerPage(manager: manager)
     _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
     _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
@@ -76,7 +84,8 @@ final class AppWindow: PageHost {
     hold = runtime.holdRun(reason: "window")
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
-    nbw_view_load(view, origin + entryPath)
+    nbw_view_load(view, options.devURL ?? origin + entryPath)
+    if options.watch { watchFolder() }
     if options.inspect {
       nbw_view_set_developer_extras(view, 1)
       nbw_view_show_inspector(view)

@@ -15,8 +15,13 @@ package enum WindowApp {
       writeLine(2, "nbridge app: cannot load WebKitGTK (\(error.map { String(cString: $0) } ?? "?")); install libwebkit2gtk-4.1-0")
       return ExitStatus.usage
     }
-    // Without a session bus GLib would start one (and the accessibility bus) that outlive the app.
-    if ProcessEnvironment.value("DBUS_SESSION_BUS_ADDRESS") == nil { setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1) }
+    // Without a session bus GLib would start one (and the accessibility bus) that outlive the app,
+    // and GTK's file chooser would warn on stderr at every setting it saves through dconf (which
+    // needs the bus): its settings stay in memory instead.
+    if ProcessEnvironment.value("DBUS_SESSION_BUS_ADDRESS") == nil {
+      setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1)
+      setenv("GSETTINGS_BACKEND", "memory", 0)
+    }
     setenv("NO_AT_BRIDGE", "1", 0)
     guard nbw_gtk_init() != 0 else { return noDisplay("cannot open the display \(display ?? "")") }
     guard let folder = PageFolder(String(options.page[..<(options.page.lastIndex(of: "/") ?? options.page.startIndex)]))

@@ -33,6 +33,13 @@ package struct WindowOptions: Sendable {
   /// the window (`--inspect`).
   package var inspect = false
 
+  /// Development: the bundler's dev server's page (`http://` on a loopback host), loaded instead
+  /// of the folder's, its origin given the bridge as the app's own page (`--dev-url`).
+  package var devURL: String?
+
+  /// Development: reload the page when a file of the app's folder changes (`--watch`).
+  package var watch = false
+
   /// Options for the page at `page`, titled `title`.
   package init(page: String, title: String) {
     self.page = page

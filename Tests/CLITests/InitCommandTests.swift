@@ -13,7 +13,7 @@ import Testing
     let made = try NBridgeBinary.run(["init", app])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(made.stdout.contains("cd '\(app)' && nbridge test"))
-    #expect(made.stdout.contains("cd '\(app)' && nbridge app www/"))
+    #expect(made.stdout.contains("cd '\(app)' && nbridge app --watch www/"))
     for file in [
       "www/index.html", "www/page.js", "www/index.js", "www/greeting.js", "www/nbridge.json", "Tests/js/greeting.test.js",
       "README.md",

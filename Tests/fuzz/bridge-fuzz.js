@@ -599,9 +599,11 @@ const FIELDS = {
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are
 // rationed (the run's environment has no display and no installed app: nothing opens).
-// `fs.simulatePick` would let the fuzzer grant itself '/' as a folder and then write or remove
-// anywhere the user may (tests may run as root): its checks are in Tests/js/fs.test.js.
-const SKIPPED = new Set(['app.exit', 'fs.simulatePick']);
+// `fs.simulatePick`, and `dialog.simulate` (a simulated file chooser's answer is a pick too),
+// would let the fuzzer grant itself a path such as '/abs' and then write or remove there, outside
+// its scratch folder (tests may run as root): their checks are in Tests/js/fs.test.js and
+// DialogSimulatedTests.
+const SKIPPED = new Set(['app.exit', 'fs.simulatePick', 'dialog.simulate']);
 const RATIONED = new Set(['app.openURL', 'app.canOpenURL']);
 
 const POOL = {

@@ -68,6 +68,14 @@ test('long arrays and typed arrays are weighed by their length before their elem
     'a 10 MB Uint8Array',
     () => refused(() => nbridge.storage.set({ key: 'k', value: new Uint8Array(10e6) }), 'value', '10000000'),
   );
+  // As the options themselves, through each way in (their indexes would be the keys).
+  for (const [name, call] of Object.entries(paths)) {
+    await within(
+      2000,
+      name + ' with options that are a 10 M Int32Array',
+      () => refused(() => call('pasteboard', 'hasString', new Int32Array(10485760)), 'options', '10485760'),
+    );
+  }
   // Small typed arrays convert as JSON.stringify converts them (an object of their indexes).
   assert.equal(await nbridge.storage.set({ key: 'k', value: new Uint8Array([7, 8]) }), null);
   assert.deepEqual(await nbridge.storage.get({ key: 'k' }), { 0: 7, 1: 8 });

@@ -67,6 +67,11 @@ test('bytes: writeFile takes a Uint8Array, ArrayBuffer or DataView; readFile ans
   await fs.writeFile({ path: file, data: new Uint8Array(0) });
   assert.equal((await fs.readFile({ path: file })).length, 0);
   await rejects(fs.writeFile({ path: file, data: 'not base64!' }), 'invalid_parameter', /"data"/);
+  // callToNative takes and answers bytes as the method does.
+  await nbridge.callToNative('fs', 'writeFile', { path: file, data: new Uint8Array([9, 8]) });
+  const viaName = await nbridge.callToNative('fs', 'readFile', { path: file });
+  assert.ok(viaName instanceof Uint8Array, 'callToNative answers a Uint8Array');
+  assert.deepEqual(Array.from(viaName), [9, 8]);
 });
 
 test('folders: mkdir (recursive), readDir, rename, copyFile, remove (recursive)', async () => {
@@ -167,4 +172,17 @@ test('a pick: outside until simulatePick records it, readable then, gone after f
   assert.equal(await fs.exists({ path: '/etc/passwd' }), true);
   assert.deepEqual(await fs.forget({}), { count: 1 });
   await rejects(fs.exists({ path: '/etc/passwd' }), 'permission_denied');
+});
+
+test('a path picked in dialog.open joins the scope; a folder picked covers what is in it', async () => {
+  await rejects(fs.exists({ path: '/etc/hostname' }), 'permission_denied');
+  await nbridge.dialog.simulate({ answers: ['/etc/hostname', null] });
+  assert.equal(await nbridge.dialog.open(), '/etc/hostname');
+  assert.equal(await fs.exists({ path: '/etc/hostname' }), true);
+  assert.equal(await nbridge.dialog.save(), null);
+  await rejects(fs.exists({ path: '/etc/passwd' }), 'permission_denied');
+  await nbridge.dialog.simulate({ answers: ['/etc'] });
+  assert.equal(await nbridge.dialog.open({ directory: true }), '/etc');
+  assert.equal(await fs.exists({ path: '/etc/passwd' }), true);
+  assert.deepEqual(await fs.forget({}), { count: 2 });
 });

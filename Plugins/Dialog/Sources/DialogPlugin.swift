@@ -1,3 +1,4 @@
+import NBridgeFS
 import NBridgePlugin
 
 /// `nbridge.dialog`: native dialogs: files to open, a file to save to, a message, a question.
@@ -38,6 +39,23 @@ public final class DialogPlugin: Plugin {
     _ request: FileDialogRequest, action: String, fits: (JSONValue) -> Bool,
     _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) throws(BridgeError) {
+    // What the user picks joins the app's file scope (fs), for this launch and the next ones. A
+    // path that cannot be recorded (its folder gone) is answered all the same; fs then refuses it.
+    let grants = FileGrants(dataDirectory: context.dataDirectory)
+    let folder = request.mode == .folder
+    let context = self.context
+    let done: @BridgeActor (Result<JSONValue, BridgeError>) -> Void = { outcome in
+      if case .success(let answer) = outcome {
+        for path in answer.stringValue.map({ [$0] }) ?? (answer.arrayValue ?? []).compactMap(\.stringValue) {
+          do throws(BridgeError) {
+            try grants.record(path, folder: folder)
+          } catch where error.code == .unavailable {
+            context.warn("the pick of \(path) is not kept for fs: \(error.message)")
+          } catch {}
+        }
+      }
+      done(outcome)
+    }
     if simulated != nil { return done(.success(try nextSimulated(action: action, fits: fits))) }
     guard let window = context.window else { throw Self.noWindow }
     let portal = self.portal

@@ -6,7 +6,7 @@ import NBridgeTesting
 /// its dialogs with `xdotool`, as a user would with the keyboard.
 final class DialogDesktop {
   let xvfb: XvfbServer
-  let wm: ChildProcess
+  private(set) var wm: ChildProcess
   let dir: TemporaryDirectory
   var env: [String: String?]
   var display: String { xvfb.display }
@@ -25,9 +25,25 @@ final class DialogDesktop {
       "nbridge.json",
       #"{"id": "dev.nbridge.dialogtest", "name": "Dialog Test", "window": {"width": 600, "height": 440}}"#)
     try write("index.html", "<!doctype html><title>Dialog Test</title><p>main</p>\n")
-    let deadline = Date().addingTimeInterval(20)
+    try startWindowManager()
+  }
+
+  /// Waits (at most 40 s) until openbox owns the screen (`_NET_SUPPORTING_WM_CHECK` on the root
+  /// window); an openbox that exits before (seen on a loaded machine, with nothing on stderr) is
+  /// started again, twice at most.
+  private func startWindowManager() throws {
+    let deadline = Date().addingTimeInterval(40)
+    var starts = 1
     while (try? tool("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") != true {
       guard Date() < deadline else { throw ChildProcessError.notReady("openbox did not start on \(display)") }
+      if !wm.isRunning {
+        guard starts < 3 else {
+          throw ChildProcessError.notReady(
+            "openbox exited on \(display) (status \(wm.status.map(String.init) ?? "?")): \(wm.stderr)")
+        }
+        starts += 1
+        wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
+      }
       usleep(50_000)
     }
   }
@@ -55,9 +71,16 @@ final class DialogDesktop {
     let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
       let found = try tool("xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"])
-      if let id = found.split(separator: "\n").first {
-        try tool("xdotool", ["windowactivate", "--sync", String(id)])
-        return String(id)
+      if let id = found.split(separator: "\n").first.map(String.init) {
+        try tool("xdotool", ["windowactivate", "--sync", id])
+        // GTK takes keys once the window has the input focus (before, a key can reach a widget
+        // not yet realized and be lost).
+        while Date() < deadline,
+          try tool("xdotool", ["getwindowfocus"]).trimmingCharacters(in: .whitespacesAndNewlines) != id
+        {
+          usleep(50_000)
+        }
+        return id
       }
       usleep(50_000)
     }

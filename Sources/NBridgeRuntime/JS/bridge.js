@@ -187,6 +187,8 @@
           ')',
       );
     }
+    // A typed array's indexes are its keys: weighed by its length before Object.keys lists them.
+    if (ArrayBuffer.isView(options) && options.length > maxValues) throw new Refusal([], tooMany(options.length));
     const keys = Object.keys(options);
     if (keys.length > maxValues) throw new Refusal([], tooMany(keys.length));
     const out = {};
@@ -393,6 +395,10 @@
     const sid = serviceIndex.get(service);
     const aid = sid === undefined ? -1 : services[sid].actions.indexOf(action);
     if (aid < 0) return undefined;
+    const bytes = services[sid].bytes;
+    if (bytes && hasOwn.call(bytes, action)) {
+      return bytesAction(action, sid, aid, service + '.' + action, bytes[action]);
+    }
     return (option) => invoke(sid, aid, service + '.' + action, option);
   };
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {

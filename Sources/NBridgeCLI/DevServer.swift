@@ -1,0 +1,44 @@
+import Glibc
+import NBridgeRuntime
+import NBridgeSystem
+
+/// `nbridge app --dev`: the manifest's `dev.command` (the bundler's dev server) started in a
+/// session of its own before the window opens, and stopped by its process group's id when the
+/// app ends; the window waits for `dev.url` to accept connections first.
+struct DevServer {
+  /// The command's process (the leader of its group).
+  let pid: pid_t
+
+  /// Starts `command` with `sh -c` in `folder`.
+  static func start(_ command: String, in folder: String) throws(SystemError) -> DevServer {
+    let child = try Spawn.launch(
+      ["/bin/sh", "-c", command], environment: ProcessEnvironment.current, standard: Spawn.Standard(), newSession: true,
+      directory: folder)
+    return DevServer(pid: child.pid)
+  }
+
+  /// Stops the command and what it started (its process group), then reaps it.
+  func stop() {
+    kill(-pid, SIGTERM)
+    _ = Spawn.wait(pid)
+  }
+
+  /// Whether something accepts connections at `url`'s host and port within `seconds`.
+  static func waitUntilReachable(_ url: String, seconds: Int) -> Bool {
+    let authority = url.dropFirst("http://".count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    guard let host = DevServerURL.host(of: String(authority)),
+      let port = UInt16(authority[authority.index(after: authority.lastIndex(of: ":")!)...])
+    else { return false }
+    let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+    for _ in 0..<(seconds * 10) {
+      if let addresses = try? SocketAddress.resolve(host: bare, port: port),
+        let fd = try? TCP.connect(addresses, timeout: 100, interrupt: -1)
+      {
+        close(fd)
+        return true
+      }
+      usleep(100_000)
+    }
+    return false
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge app --dev-url URL` and `--dev`: a dev server's page (python's http.server here, as a
+/// bundler's would serve it) gets the bridge as the app's own page; a frame of another origin in
+/// it gets nothing; the manifest's `dev.command` is started first and gone once the app ends.
+@Suite(.serialized) struct DevServerTests {
+  let scratch: TemporaryDirectory
+  var env: [String: String?]
+  let xvfb: XvfbServer
+
+  init() throws {
+    scratch = try TemporaryDirectory(prefix: "nbridge-devserver")
+    xvfb = try XvfbServer()
+    env = NBridgeBinary.headless
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_DATA_DIR"] = scratch.file("data")
+    env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
+    try scratch.write("app/www/index.html", "<p>the folder's page, not loaded with --dev</p>")
+    try scratch.write(
+      "probe.js",
+      """
+      for (let i = 0; i < 200 && !window.result; i++) await new Promise((r) => setTimeout(r, 50));
+      return { ...window.result, origin: location.origin };
+      """)
+  }
+
+  func manifest(dev: String = "") throws {
+    try scratch.write(
+      "app/www/nbridge.json",
+      "{\"id\": \"dev.nbridge.devserver\", \"permissions\": [\"app\", \"storage\"]\(dev.isEmpty ? "" : ", \"dev\": \(dev)")}")
+  }
+
+  /// python's http.server for `folder` on a free loopback port, and its port.
+  func server(_ folder: String) throws -> (ChildProcess, UInt16) {
+    let port = try LogViewerProcess.freePort()
+    let child = try ChildProcess("python3", ["-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder])
+    #expect(waitUntil(timeout: 20) { (try? RawClient(to: "127.0.0.1", port: port)) != nil })
+    return (child, port)
+  }
+
+  @Test func theDevServersPageGetsTheBridgeAndAForeignFrameDoesNot() throws {
+    try manifest()
+    try scratch.write("frame/frame.html", "<script>parent.postMessage(typeof window.nbridge, '*')</script>")
+    let (frameServer, framePort) = try server(scratch.file("frame"))
+    defer { frameServer.stop() }
+    try scratch.write(
+      "site/index.html",
+      """
+      <!doctype html><body><iframe src="http://localhost:\(framePort)/frame.html"></iframe><script>
+      const frame = new Promise((resolve) => addEventListener('message', (e) => resolve(e.data)));
+      nbridge.storage.set({ key: 'from', value: 'dev server' })
+        .then(() => nbridge.storage.get({ key: 'from' }))
+        .then(async (stored) => { window.result = { stored, frame: await frame }; });
+      </script></body>
+      """)
+    let (site, port) = try server(scratch.file("site"))
+    defer { site.stop() }
+    let r = try NBridgeBinary.run(
+      ["app", "--dev-url", "http://127.0.0.1:\(port)/", scratch.file("app/www"), "--script", scratch.file("probe.js"),
+       "--exit-after-script"], environment: env, timeout: 60)
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = AppWindowTests.json(r.stdout)
+    #expect(result["origin"] as? String == "http://127.0.0.1:\(port)", "\(r.stdout)")
+    #expect(result["stored"] as? String == "dev server", "the dev server's page stored through the bridge")
+    #expect(result["frame"] as? String == "undefined", "a frame of another origin has no nbridge")
+  }
+
+  @Test func theManifestsDevCommandIsStartedAndStopped() throws {
+    let port = try LogViewerProcess.freePort()
+    let folder = scratch.file("app/dist-\(port)")
+    try scratch.write("app/dist-\(port)/index.html", "<script>nbridge.app.appInfo().then((i) => { window.result = { id: i.id }; })</script>")
+    try manifest(dev: "{\"url\": \"http://127.0.0.1:\(port)\", \"command\": \"exec python3 -m http.server \(port) --bind 127.0.0.1 --directory dist-\(port)\"}")
+    let r = try NBridgeBinary.run(
+      ["app", "--dev", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"],
+      environment: env, timeout: 90)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(AppWindowTests.json(r.stdout)["id"] as? String == "dev.nbridge.devserver", "\(r.stdout)")
+    #expect(WatchTests.processes(naming: "dist-\(port)").isEmpty, "the dev command ended with the app")
+    #expect(FileManager.default.fileExists(atPath: folder))
+  }
+
+  @Test func aDevURLOnAnotherHostIsRefused() throws {
+    try manifest()
+    let r = try NBridgeBinary.run(["app", "--dev-url", "http://192.0.2.1:5173", scratch.file("app/www")], environment: env)
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("--dev-url must be on a loopback host"), "\(r.stderr)")
+  }
+}
