@@ -142,6 +142,25 @@ final class JSContext {
     return JSValueToObject(ref, value, nil)
   }
 
+  /// The bytes an ArrayBuffer or a typed array (any kind) views, nil for any other value; an
+  /// empty one has no base address.
+  func bufferBytes(_ value: JSValueRef?) -> UnsafeRawBufferPointer? {
+    guard let value, let object = object(value) else { return nil }
+    switch JSValueGetTypedArrayType(ref, value, nil) {
+    case kJSTypedArrayTypeNone:
+      return nil
+    case kJSTypedArrayTypeArrayBuffer:
+      return UnsafeRawBufferPointer(
+        start: JSObjectGetArrayBufferBytesPtr(ref, object, nil), count: JSObjectGetArrayBufferByteLength(ref, object, nil))
+    default:
+      let count = JSObjectGetTypedArrayByteLength(ref, object, nil)
+      guard count > 0, let base = JSObjectGetTypedArrayBytesPtr(ref, object, nil) else {
+        return UnsafeRawBufferPointer(start: nil, count: 0)
+      }
+      return UnsafeRawBufferPointer(start: base + JSObjectGetTypedArrayByteOffset(ref, object, nil), count: count)
+    }
+  }
+
   /// The JS value of a `JSONValue`: scalars directly, containers through JSON text (one C call).
   func value(_ json: JSONValue) -> JSValueRef {
     switch json {

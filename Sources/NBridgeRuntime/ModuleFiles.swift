@@ -72,7 +72,7 @@ struct ModuleFiles {
       return nil
     }
     if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<end] }
-    let decoded = PageFolder.percentDecoded(String(text))
+    let decoded = PercentDecoding.decoded(text)
     var parts: [Substring] = []
     for part in decoded.split(separator: "/", omittingEmptySubsequences: true) {
       if part == "." { continue }

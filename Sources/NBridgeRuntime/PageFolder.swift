@@ -18,7 +18,7 @@ package struct PageFolder: Sendable {
 
   /// The file a request path names (`/` is `index.html`), when it lies inside the folder.
   package func file(forRequestPath path: String) -> String? {
-    var decoded = PageFolder.percentDecoded(path)
+    var decoded = PercentDecoding.decoded(path)
     if decoded.isEmpty || decoded.hasSuffix("/") { decoded += "index.html" }
     guard !decoded.split(separator: "/").contains("..") else { return nil }
     return insideFile(root + (decoded.hasPrefix("/") ? "" : "/") + decoded)
@@ -28,7 +28,7 @@ package struct PageFolder: Sendable {
   /// missing there (under the folder's real path or `alias`, its path as the user wrote it), or
   /// a place outside it (a symbolic link leading out is outside).
   package func lookUp(absolutePath path: String, alias: String) -> Lookup {
-    var decoded = PageFolder.percentDecoded(path)
+    var decoded = PercentDecoding.decoded(path)
     if decoded.hasSuffix("/") { decoded += "index.html" }
     return lookUp(path: decoded, alias: alias)
   }
@@ -99,23 +99,6 @@ package struct PageFolder: Sendable {
     case "ttf": return "font/ttf"
     default: return "application/octet-stream"
     }
-  }
-
-  /// `text` with its `%XX` escapes decoded (as UTF-8).
-  package static func percentDecoded(_ text: String) -> String {
-    var bytes: [UInt8] = []
-    var utf8 = Array(text.utf8)[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
   }
 }
 

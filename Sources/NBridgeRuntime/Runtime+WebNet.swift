@@ -209,23 +209,11 @@ private let nativeEncodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc
 /// decode (a leading BOM dropped, each maximal invalid subpart one U+FFFD).
 private let nativeDecodeUTF8: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    let ctx = runtime.js.ref
-    guard let value = args[0], let object = runtime.js.object(value) else { return runtime.js.string("") }
-    var base: UnsafeRawPointer?
-    var count = 0
-    switch JSValueGetTypedArrayType(ctx, value, nil) {
-    case kJSTypedArrayTypeArrayBuffer:
-      base = UnsafeRawPointer(JSObjectGetArrayBufferBytesPtr(ctx, object, nil))
-      count = JSObjectGetArrayBufferByteLength(ctx, object, nil)
-    case kJSTypedArrayTypeNone:
-      break
-    default:
-      base = UnsafeRawPointer(JSObjectGetTypedArrayBytesPtr(ctx, object, nil))?.advanced(
-        by: JSObjectGetTypedArrayByteOffset(ctx, object, nil))
-      count = JSObjectGetTypedArrayByteLength(ctx, object, nil)
+    guard let buffer = runtime.js.bufferBytes(args[0]), let base = buffer.baseAddress, buffer.count > 0 else {
+      return runtime.js.string("")
     }
-    guard let base, count > 0 else { return runtime.js.string("") }
-    var bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+    var bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: buffer.count)
+    let count = buffer.count
     if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { bytes = UnsafeBufferPointer(rebasing: bytes[3...]) }
     return runtime.js.string(String(decoding: bytes, as: UTF8.self))
   }

@@ -75,23 +75,9 @@ private let base64ToBytes: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
 private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let ctx = runtime.js.ref
-    guard let value = args[0], let object = runtime.js.object(value) else { return JSValueMakeNull(ctx) }
-    var base: UnsafeRawPointer?
-    var count = 0
-    switch JSValueGetTypedArrayType(ctx, value, nil) {
-    case kJSTypedArrayTypeArrayBuffer:
-      base = UnsafeRawPointer(JSObjectGetArrayBufferBytesPtr(ctx, object, nil))
-      count = JSObjectGetArrayBufferByteLength(ctx, object, nil)
-    case kJSTypedArrayTypeNone:
-      return JSValueMakeNull(ctx)
-    default:
-      base = UnsafeRawPointer(JSObjectGetTypedArrayBytesPtr(ctx, object, nil))?.advanced(
-        by: JSObjectGetTypedArrayByteOffset(ctx, object, nil))
-      count = JSObjectGetTypedArrayByteLength(ctx, object, nil)
-    }
-    guard let base, count > 0 else { return runtime.js.string("") }
-    let bytes = Array(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count))
-    return runtime.js.string(Base64Text.encode(bytes))
+    guard let buffer = runtime.js.bufferBytes(args[0]) else { return JSValueMakeNull(ctx) }
+    guard buffer.count > 0 else { return runtime.js.string("") }
+    return runtime.js.string(Base64Text.encode(Array(buffer)))
   }
 }
 

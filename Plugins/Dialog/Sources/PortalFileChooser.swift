@@ -1,5 +1,6 @@
 import NBridgeDBus
 import NBridgePlugin
+import NBridgeSystem
 
 /// File dialogs through the XDG desktop portal (`org.freedesktop.portal.FileChooser` on the
 /// session bus): what sandboxed apps must use, and the desktop's own chooser elsewhere.
@@ -108,18 +109,6 @@ final class PortalFileChooser {
     guard uri.hasPrefix("file://") else { return nil }
     var rest = Substring(uri.dropFirst(7))
     if !rest.hasPrefix("/") { rest = rest.drop { $0 != "/" } }  // file://host/path
-    var bytes: [UInt8] = []
-    var utf8 = Array(rest.utf8)[...]
-    while let byte = utf8.popFirst() {
-      if byte == UInt8(ascii: "%"), utf8.count >= 2,
-        let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
-      {
-        bytes.append(value)
-        utf8 = utf8.dropFirst(2)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    return PercentDecoding.decoded(rest)
   }
 }
