@@ -6,7 +6,7 @@ import NBridgeTesting
 /// its dialogs with `xdotool`, as a user would with the keyboard.
 final class DialogDesktop {
   let xvfb: XvfbServer
-  private(set) var wm: ChildProcess
+  let wm: OpenboxWindowManager
   let dir: TemporaryDirectory
   var env: [String: String?]
   var display: String { xvfb.display }
@@ -14,7 +14,7 @@ final class DialogDesktop {
 
   init() throws {
     xvfb = try XvfbServer()
-    wm = try ChildProcess("openbox", [], environment: ["DISPLAY": xvfb.display])
+    wm = try OpenboxWindowManager(display: xvfb.display)
     dir = try TemporaryDirectory(prefix: "nbridge-dialog")
     env = NBridgeBinary.headless
     env["DISPLAY"] = xvfb.display
@@ -25,27 +25,6 @@ final class DialogDesktop {
       "nbridge.json",
       #"{"id": "dev.nbridge.dialogtest", "name": "Dialog Test", "window": {"width": 600, "height": 440}}"#)
     try write("index.html", "<!doctype html><title>Dialog Test</title><p>main</p>\n")
-    try startWindowManager()
-  }
-
-  /// Waits (at most 40 s) until openbox owns the screen (`_NET_SUPPORTING_WM_CHECK` on the root
-  /// window); an openbox that exits before (seen on a loaded machine, with nothing on stderr) is
-  /// started again, twice at most.
-  private func startWindowManager() throws {
-    let deadline = Date().addingTimeInterval(40)
-    var starts = 1
-    while (try? tool("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") != true {
-      guard Date() < deadline else { throw ChildProcessError.notReady("openbox did not start on \(display)") }
-      if !wm.isRunning {
-        guard starts < 3 else {
-          throw ChildProcessError.notReady(
-            "openbox exited on \(display) (status \(wm.status.map(String.init) ?? "?")): \(wm.stderr)")
-        }
-        starts += 1
-        wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
-      }
-      usleep(50_000)
-    }
   }
 
   deinit { wm.stop() }

@@ -7,7 +7,7 @@ import Testing
 /// the windows as a user's tools see them (`xdotool`, `xwininfo`, `xprop`).
 final class WindowDesktop {
   let xvfb: XvfbServer
-  private(set) var wm: ChildProcess
+  let wm: OpenboxWindowManager
   let dir: TemporaryDirectory
   var env: [String: String?]
   var display: String { xvfb.display }
@@ -15,7 +15,7 @@ final class WindowDesktop {
 
   init(manifest: String = WindowDesktop.manifest) throws {
     xvfb = try XvfbServer()
-    wm = try ChildProcess("openbox", [], environment: ["DISPLAY": xvfb.display])
+    wm = try OpenboxWindowManager(display: xvfb.display)
     dir = try TemporaryDirectory(prefix: "nbridge-window")
     env = NBridgeBinary.headless
     env["DISPLAY"] = xvfb.display
@@ -24,7 +24,6 @@ final class WindowDesktop {
     try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
     try write("nbridge.json", manifest)
     try write("index.html", "<!doctype html><title>Window Test</title><p>main</p>\n")
-    try waitForWindowManager()
   }
 
   deinit {
@@ -61,26 +60,6 @@ final class WindowDesktop {
     try write("script.js", Self.prelude + script)
     return try NBridgeBinary.start(
       ["app", appFolder + "/index.html", "--script", appFolder + "/script.js", "--exit-after-script"], environment: env)
-  }
-
-  /// Waits (at most 40 s) until openbox owns the screen (`_NET_SUPPORTING_WM_CHECK` on the root
-  /// window); an openbox that exits before (seen on a loaded machine, with nothing on stderr) is
-  /// started again, twice at most.
-  private func waitForWindowManager() throws {
-    let deadline = Date().addingTimeInterval(40)
-    var starts = 1
-    while (try? tool("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") != true {
-      guard Date() < deadline else { throw ChildProcessError.notReady("openbox did not start on \(display)") }
-      if !wm.isRunning {
-        guard starts < 3 else {
-          throw ChildProcessError.notReady(
-            "openbox exited on \(display) (status \(wm.status.map(String.init) ?? "?")): \(wm.stderr)")
-        }
-        starts += 1
-        wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
-      }
-      usleep(50_000)
-    }
   }
 
   @discardableResult
