@@ -39,12 +39,7 @@ final class SecretServiceBus {
         connection, destination, path, interface, method, tuple, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
         Self.timeoutMilliseconds, nil, &error)
     else {
-      var name: String?
-      if let error, let remote = g_dbus_error_get_remote_error(error) {
-        name = String(cString: remote)
-        g_free(remote)
-      }
-      throw SecretServiceCallError(name: name, message: Self.message(taking: error))
+      throw Self.callError(taking: error)
     }
     return GVariantReader(taking: reply)
   }
@@ -68,12 +63,7 @@ final class SecretServiceBus {
         connection, destination, path, interface, method, tuple, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
         Self.timeoutMilliseconds, list, nil, nil, &error)
     else {
-      var name: String?
-      if let error, let remote = g_dbus_error_get_remote_error(error) {
-        name = String(cString: remote)
-        g_free(remote)
-      }
-      throw SecretServiceCallError(name: name, message: Self.message(taking: error))
+      throw Self.callError(taking: error)
     }
     return GVariantReader(taking: reply)
   }
@@ -124,6 +114,17 @@ final class SecretServiceBus {
 
   /// How long one call waits for the Secret Service.
   static let timeoutMilliseconds: Int32 = 5000
+
+  /// The error of a failed call: the peer's D-Bus error name (if it answered with one) and GLib's
+  /// message; frees `error`.
+  private static func callError(taking error: UnsafeMutablePointer<GError>?) -> SecretServiceCallError {
+    var name: String?
+    if let error, let remote = g_dbus_error_get_remote_error(error) {
+      name = String(cString: remote)
+      g_free(remote)
+    }
+    return SecretServiceCallError(name: name, message: message(taking: error))
+  }
 
   private static func message(taking error: UnsafeMutablePointer<GError>?) -> String {
     defer { if let error { g_error_free(error) } }
