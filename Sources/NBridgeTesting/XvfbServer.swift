@@ -25,13 +25,14 @@ public final class XvfbServer: @unchecked Sendable {
         number += 1
       }
       let candidate = try ChildProcess("Xvfb", [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
-      let deadline = Date().addingTimeInterval(10)
-      while candidate.isRunning && Date() < deadline
-        && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-      {
-        usleep(20_000)
+      // Ours once its socket is there and the display's lock file names its PID: a server another
+      // test started on the same number meanwhile has a socket too, and ours then exits.
+      let started = waitUntil(timeout: 10) {
+        !candidate.isRunning
+          || (FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+            && Self.lockHolder(number) == candidate.pid)
       }
-      if candidate.isRunning && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+      if started && candidate.isRunning {
         display = ":\(number)"
         child = candidate
         return
@@ -41,6 +42,12 @@ public final class XvfbServer: @unchecked Sendable {
       guard attempts < 5 else { throw ChildProcessError.notReady("Xvfb :\(number): \(candidate.stderr)") }
       number += 1
     }
+  }
+
+  /// The PID written in display `number`'s lock file (`/tmp/.X<number>-lock`), nil when there is none.
+  private static func lockHolder(_ number: Int) -> Int32? {
+    guard let text = try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8) else { return nil }
+    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   /// How many servers this process started (each start offsets its first number).
