@@ -24,7 +24,10 @@ public final class XvfbServer: @unchecked Sendable {
       {
         number += 1
       }
-      let candidate = try ChildProcess("Xvfb", [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp"])
+      let candidate = try ChildProcess(
+        // -noreset: a server resets when its last client leaves, and a client connecting then
+        // (the next app of a test that runs two in turn) is refused.
+        "Xvfb", [":\(number)", "-screen", "0", "640x480x24", "-nolisten", "tcp", "-noreset"])
       // Ours once its socket is there and the display's lock file names its PID: a server another
       // test started on the same number meanwhile has a socket too, and ours then exits.
       let started = waitUntil(timeout: 10) {
