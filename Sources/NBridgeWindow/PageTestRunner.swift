@@ -70,6 +70,10 @@ package struct PageTestRunner: Sendable {
       return .counted(0, 1)
     }
     defer { TemporaryFolder.remove(scratch) }
+    if let reason = Self.headlessOnlyReason(file) {
+      WindowApp.writeLine(1, "ok \(firstNumber) - \(name) # SKIP \(reason)")
+      return .counted(1, 0)
+    }
     var configuration = RuntimeConfiguration(
       plugins: plugins, manifest: AppManifest(id: "test", name: "test"),
       dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
@@ -114,6 +118,21 @@ package struct PageTestRunner: Sendable {
     if [ExitStatus.interrupted, ExitStatus.terminated, ExitStatus.hungUp].contains(status) { return .stopped(status) }
     WindowApp.writeLine(1, "not ok \(firstNumber) - \(name): the app ended before its tests did (exit status \(status))")
     return .counted(0, 1)
+  }
+
+  /// The reason a file gives for running headless only: a `// @headless-only: reason` line
+  /// among its leading comments (for a file a page cannot even import); nil when it has none.
+  static func headlessOnlyReason(_ file: String) -> String? {
+    guard let bytes = PageFolder.contents(of: file) else { return nil }
+    for line in String(decoding: bytes.prefix(4096), as: UTF8.self).split(separator: "\n") {
+      let text = line.drop { $0 == " " || $0 == "\t" }
+      guard text.hasPrefix("//") || text.hasPrefix("#!") else { break }
+      let comment = text.dropFirst(2).drop { $0 == " " }
+      guard comment.hasPrefix("@headless-only") else { continue }
+      let reason = comment.dropFirst("@headless-only".count).drop { $0 == ":" || $0 == " " }
+      return reason.isEmpty ? "headless only" : String(reason)
+    }
+    return nil
   }
 
   /// The manifest's import map as a page's `<script type="importmap">` gives it; nil without one.

@@ -174,8 +174,9 @@
     } else {
       for (let i = start || 0; i < tests.length; i++) {
         const t = tests[i];
-        // Headless: a test for a page is skipped. In a page: a headless-only test is skipped, and
-        // a test of another page (or of a blank one: true, the default) moves the run there.
+        // Headless: a test for a page is skipped. In a page: a headless-only test is skipped, a test
+        // of another page (or of a blank one: true, the default) moves the run there, and a test
+        // that names its page gets that page afresh.
         if (!where && t.page !== undefined && t.page !== false) {
           report(true, t.name, undefined, 'needs a page of the app: nbridge test --page');
           continue;
@@ -185,7 +186,9 @@
           continue;
         }
         const place = t.page === undefined ? true : t.page;
-        if (where && place !== where.page) return where.moveTo(i, place, passed, failed);
+        if (where && (place !== where.page || (t.page !== undefined && i !== start))) {
+          return where.moveTo(i, place, passed, failed);
+        }
         if (where && where.pageError) {
           report(false, t.name, new Error(where.pageError));
           continue;
