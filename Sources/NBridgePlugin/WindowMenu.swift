@@ -13,7 +13,7 @@ public struct WindowMenuItem: Sendable, Equatable {
     case submenu([WindowMenuItem])
   }
 
-  /// Its kind.
+  /// Whether it is an item, a check item, a separator or a submenu.
   public var kind: Kind
   /// Its text; an underscore marks the next letter as its mnemonic (`_File`), `__` is an underscore.
   public var label: String
