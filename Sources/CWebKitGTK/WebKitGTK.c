@@ -1069,9 +1069,13 @@ static int destroy_later(void *menu) {
 // GTK deactivates a menu before it activates the item chosen: the menu goes once that is done.
 static void on_popup_deactivate(void *menu, void *data) { g_idle_add_(destroy_later, menu); }
 
-void nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
-  gtk_menu_attach_to_widget_(menu, view, NULL);
+int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
   void *window = gtk_widget_get_window_(view);
+  if (!window || !gtk_widget_get_mapped_(view)) {
+    gtk_widget_destroy_(menu);
+    return 0;
+  }
+  gtk_menu_attach_to_widget_(menu, view, NULL);
   GdkRectangle rect = {x, y, 1, 1};
   if (at_pointer) {
     void *seat = gdk_display_get_default_seat_(gtk_widget_get_display_(view));
@@ -1085,6 +1089,7 @@ void nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
   }
   CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
   gtk_menu_popup_at_rect_(menu, window, &rect, 1 /* GDK_GRAVITY_NORTH_WEST */, 1, NULL);
+  return 1;
 }
 
 void nbw_view_editing_command(void *view, const char *command) {

@@ -19,7 +19,9 @@ extension AppWindow {
   ) throws(BridgeError) {
     guard let view else { throw .unavailable("the window is closed") }
     let menu = Self.menu(items, bar: false, activated)
-    nbw_menu_popup(menu, view, Int32(point?.x ?? 0), Int32(point?.y ?? 0), point == nil ? 1 : 0)
+    guard nbw_menu_popup(menu, view, Int32(point?.x ?? 0), Int32(point?.y ?? 0), point == nil ? 1 : 0) != 0 else {
+      throw .unavailable("the window is not shown (hidden or minimized): a context menu needs it on screen")
+    }
   }
 
   func runPageCommand(_ command: PageCommand) throws(BridgeError) {

@@ -28,10 +28,13 @@ import Testing
     let window = try desktop.activeWindow("Menu Test")
     let frame = try desktop.box(window)
 
-    // What the user sees: a bar across the top that is not the page, the page below it.
-    let bar = try desktop.colours(of: window, x: 0, y: 0, width: frame.width, height: 20)
-    let page = try desktop.colours(of: window, x: 0, y: frame.height - 40, width: frame.width, height: 30)
+    // What the user sees, once WebKit has drawn the page: the page below, and across the top a
+    // bar that is not the page.
+    let page = try desktop.waitForColours(of: window, x: 0, y: frame.height - 40, width: frame.width, height: 30) {
+      $0.first == MenuDesktop.pageColour
+    }
     #expect(page.first == MenuDesktop.pageColour, "page \(page.prefix(3))")
+    let bar = try desktop.colours(of: window, x: 0, y: 0, width: frame.width, height: 20)
     #expect(bar.first != nil && bar.first != MenuDesktop.pageColour, "bar \(bar.prefix(3))")
     #expect(bar.count > 2, "the bar's labels are drawn on it: \(bar.prefix(5))")
 
@@ -101,12 +104,8 @@ import Testing
     let window = try desktop.activeWindow("Menu Test")
     let frame = try desktop.box(window)
     // Drawn once the window settles: the top rows are the page's again.
-    var top: [String] = []
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-      top = try desktop.colours(of: window, x: 0, y: 0, width: frame.width, height: 10)
-      if top.first == MenuDesktop.pageColour { break }
-      usleep(100_000)
+    let top = try desktop.waitForColours(of: window, x: 0, y: 0, width: frame.width, height: 10) {
+      $0.first == MenuDesktop.pageColour
     }
     #expect(top.first == MenuDesktop.pageColour, "\(top.prefix(3))")
   }

@@ -128,4 +128,17 @@ final class MenuDesktop {
       return (count, hex)
     }.sorted { $0.0 > $1.0 }.map(\.1)
   }
+
+  /// The region's colours once `check` holds for them (at most 10 s); the last ones seen.
+  func waitForColours(
+    of id: String, x: Int, y: Int, width: Int, height: Int, _ check: ([String]) -> Bool
+  ) throws -> [String] {
+    let deadline = Date().addingTimeInterval(10)
+    var last = try colours(of: id, x: x, y: y, width: width, height: height)
+    while Date() < deadline, !check(last) {
+      usleep(100_000)
+      last = try colours(of: id, x: x, y: y, width: width, height: height)
+    }
+    return last
+  }
 }

@@ -66,4 +66,20 @@ import Testing
     try desktop.click(frame.x + 100, frame.y + 100, button: 3)
     #expect(app.waitForOutput("contextmenu 2", timeout: 10), "\(app.stdout)\n\(app.stderr)")
   }
+
+  @Test func aHiddenWindowHasNoContextMenu() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        await nbridge.window.hide();
+        await nbridge.menu.popup({ items: [{ id: 'a', label: 'A' }] })
+          .then(() => console.log('resolved'), (e) => console.log('rejected ' + e.code + ': ' + e.message));
+        """)
+    defer { app.stop() }
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    #expect(
+      app.stdout.contains(
+        "rejected unavailable: menu.popup: the window is not shown (hidden or minimized): a context menu needs it on"
+          + " screen"), "\(app.stdout)")
+  }
 }
