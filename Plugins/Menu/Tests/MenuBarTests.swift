@@ -109,4 +109,26 @@ import Testing
     }
     #expect(top.first == MenuDesktop.pageColour, "\(top.prefix(3))")
   }
+
+  @Test func theReloadRoleReloadsThePage() throws {
+    let desktop = try MenuDesktop()
+    try desktop.write(
+      "index.html",
+      """
+      <!doctype html><title>Menu Test</title><p>page</p>
+      <script>console.log('page loaded ' + performance.getEntriesByType('navigation')[0].type);</script>
+
+      """)
+    let app = try desktop.start(
+      script: """
+        await nbridge.menu.setApplicationMenu({ items: [{ label: '_View', submenu: [{ role: 'reload' }] }] });
+        console.log('bar set');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("bar set", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    _ = try desktop.activeWindow("Menu Test")
+    try desktop.tool("xdotool", ["key", "ctrl+r"])
+    #expect(app.waitForOutput("page loaded reload", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+  }
 }
