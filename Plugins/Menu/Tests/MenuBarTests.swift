@@ -131,4 +131,40 @@ import Testing
     try desktop.tool("xdotool", ["key", "ctrl+r"])
     #expect(app.waitForOutput("page loaded reload", timeout: 10), "\(app.stdout)\n\(app.stderr)")
   }
+
+  @Test func cutAndPasteActOnTheFocusedField() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        document.body.insertAdjacentHTML('beforeend', '<input id="field" value="meaning">');
+        const field = document.getElementById('field');
+        field.addEventListener('input', () => console.log('field now ' + JSON.stringify(field.value)));
+        await nbridge.menu.setApplicationMenu({ items: [
+          { label: '_Edit', submenu: [{ role: 'cut' }, { role: 'paste' }, { role: 'undo' }] },
+        ] });
+        field.focus();
+        field.select();
+        console.log('bar set');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("bar set", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    let window = try desktop.activeWindow("Menu Test")
+    func choose(_ letter: String) throws {
+      try desktop.tool("xdotool", ["key", "alt+e"])
+      _ = try #require(try desktop.poppedUpMenu(besides: window), "Alt+E opened no menu")
+      try desktop.tool("xdotool", ["key", letter])
+    }
+    try choose("t")  // Cu_t
+    #expect(app.waitForOutput("field now \"\"", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+    let copied = try ChildProcess.run(
+      "xclip", ["-o", "-selection", "clipboard"], environment: ["DISPLAY": desktop.display], timeout: 10)
+    #expect(copied.stdout == "meaning", "\(copied.stdout)")
+    try choose("p")  // _Paste
+    #expect(app.waitForOutput("field now \"meaning\"", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+    try choose("u")  // _Undo: the paste is undone
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline, app.stdout.components(separatedBy: "field now \"\"").count < 3 { usleep(50_000) }
+    #expect(app.stdout.components(separatedBy: "field now \"\"").count == 3, "\(app.stdout)")
+  }
 }
