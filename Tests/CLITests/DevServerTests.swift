@@ -129,6 +129,25 @@ import Testing
     #expect(app.isRunning)
   }
 
+  /// A plain `nbridge app` (neither --dev nor --dev-url) loads the folder's page: the manifest's
+  /// `dev.command` does not run and nothing is asked of `dev.url`.
+  @Test func aPlainAppNeverUsesTheManifestsDevSettings() throws {
+    try scratch.write("site/index.html", "<script>window.result = { page: 'dev server' }</script>")
+    let site = try StaticFileServer(directory: scratch.file("site"))
+    let marker = scratch.file("dev-command-ran")
+    try manifest(dev: "{\"url\": \"http://127.0.0.1:\(site.port)/\", \"command\": \"touch '\(marker)'\"}")
+    try scratch.write("app/www/index.html", "<script>window.result = { page: 'folder' }</script>")
+    let r = try NBridgeBinary.run(
+      ["app", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"], environment: env,
+      timeout: 60)
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = AppWindowTests.json(r.stdout)
+    #expect(result["page"] as? String == "folder", "\(r.stdout)")
+    #expect(result["origin"] as? String == "nbridge://dev.nbridge.devserver", "\(r.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: marker), "dev.command ran")
+    #expect(!site.log.contains("GET"), "the dev server was asked: \(site.log)")
+  }
+
   @Test func aDevURLOnAnotherHostIsRefused() throws {
     try manifest()
     let r = try NBridgeBinary.run(["app", "--dev-url", "http://192.0.2.1:5173", scratch.file("app/www")], environment: env)

@@ -28,6 +28,9 @@ final class StaticFileServer {
     self.port = found
   }
 
+  /// What it logged: a line for each request it answered.
+  var log: String { process.stderr }
+
   /// Stops it (SIGTERM to its PID, then SIGKILL) and waits for it to end.
   func stop() { process.stop() }
 
