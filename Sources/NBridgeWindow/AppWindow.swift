@@ -94,10 +94,8 @@ final class AppWindow: PageHost {
       nbw_view_watch_load_failed(view, onLoadFailed, me)
       followDevServer()
     }
-    if options.inspect {
-      nbw_view_set_developer_extras(view, 1)
-      nbw_view_show_inspector(view)
-    }
+    if options.inspectElement || options.inspect { nbw_view_set_developer_extras(view, 1) }
+    if options.inspect { nbw_view_show_inspector(view) }
   }
 
   // MARK: PageHost
