@@ -121,7 +121,8 @@ struct BundleLayout {
     else { return }
     manifest["dev"] = nil
     do {
-      try POSIX.writeAtomically(root + "/" + path, Array((JSONValue.object(manifest).jsonText + "\n").utf8), mode: 0o644, syncs: false)
+      let text = JSONValue.object(manifest).jsonText + "\n"
+      try POSIX.writeAtomically(root + "/" + path, Array(text.utf8), mode: 0o644, syncs: false)
     } catch {
       throw BundleProblem("cannot write \(root)/\(path): \(error)")
     }

@@ -54,7 +54,8 @@ extension AppWindow {
   func startWaiting(uri: String, replacingPage: Bool) {
     guard let url = options.devURL else { return }
     if devWait == nil {
-      runtime.report(2, "nbridge app: waiting for the dev server at \(url) (it does not answer); the page reloads once it does")
+      runtime.report(
+        2, "nbridge app: waiting for the dev server at \(url) (it does not answer); the page reloads once it does")
       scheduleDevProbe(after: Self.firstRetry)
     }
     devWait = DevServerWait(uri: uri, delay: devWait?.delay ?? Self.firstRetry)
@@ -99,7 +100,8 @@ extension AppWindow {
     let text = waitingText(url).replacing("&", with: "&amp;").replacing("<", with: "&lt;")
     return """
       <!doctype html><meta charset="utf-8"><title>Waiting for the dev server</title>
-      <body style="margin:0;padding:0 2em;display:grid;place-items:center;height:100vh;background:#333;color:#fff;font:16px/1.5 sans-serif">
+      <body style="margin:0;padding:0 2em;display:grid;place-items:center;height:100vh;
+        background:#333;color:#fff;font:16px/1.5 sans-serif">
       <p id="nbridge-dev-waiting">\(text)</p></body>
       """
   }
