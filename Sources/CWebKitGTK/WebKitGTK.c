@@ -156,6 +156,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_web_view_get_type, size_t, (void)) \
   F(webkit_web_view_load_uri, void, (void *view, const char *uri)) \
   F(webkit_web_view_reload, void, (void *view)) \
+  F(webkit_web_view_load_alternate_html, void, (void *view, const char *html, const char *uri, const char *base)) \
   F(webkit_web_view_get_uri, const char *, (void *view)) \
   F(webkit_web_view_evaluate_javascript, void, \
     (void *view, const char *script, long length, const char *world, const char *source, void *cancel, \
@@ -826,6 +827,18 @@ void *nbw_view_new(
 }
 
 void nbw_view_load(void *view, const char *uri) { webkit_web_view_load_uri_(view, uri); }
+
+void nbw_view_load_alternate(void *view, const char *html, const char *uri) {
+  webkit_web_view_load_alternate_html_(view, html, uri, NULL);
+}
+
+static int on_load_failed(void *view, int event, const char *uri, GError *error, Closure *c) {
+  return ((nbw_load_failed_cb)c->callback)(uri, error ? error->message : "unknown error", c->data);
+}
+
+void nbw_view_watch_load_failed(void *view, nbw_load_failed_cb failed, void *data) {
+  CONNECT(view, "load-failed", on_load_failed, closure(failed, data));
+}
 
 void nbw_view_set_developer_extras(void *view, int enabled) {
   webkit_settings_set_enable_developer_extras_(webkit_web_view_get_settings_(view), enabled);

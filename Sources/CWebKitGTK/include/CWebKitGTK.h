@@ -161,6 +161,14 @@ void *nbw_view_new(
 void nbw_view_load(void *view, const char *uri);
 /// webkit_web_view_reload.
 void nbw_view_reload(void *view);
+/// webkit_web_view_load_alternate_html: `html` shown in place of `uri`'s page, the view's URI
+/// staying `uri` (a reload asks for it again).
+void nbw_view_load_alternate(void *view, const char *html, const char *uri);
+/// A main-frame load that failed: the URI and the error's message. Return 1 when handled (the
+/// view is given something else to show), 0 for WebKit's own error page.
+typedef int (*nbw_load_failed_cb)(const char *uri, const char *message, void *data);
+/// Connects "load-failed" to `failed`.
+void nbw_view_watch_load_failed(void *view, nbw_load_failed_cb failed, void *data);
 /// WebKitSettings' enable-developer-extras: the context menu's "Inspect Element" and the inspector.
 void nbw_view_set_developer_extras(void *view, int enabled);
 /// webkit_web_inspector_show: opens WebKit's Web Inspector for the view (developer extras on).
