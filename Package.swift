@@ -51,7 +51,7 @@ let package = Package(
     // The file system calls of the runtime and the built-in plugins, in one place (Glibc only).
     .target(name: "NBridgeSystem", swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
-    .target(name: "NBridgePlugin", swiftSettings: strict),
+    .target(name: "NBridgePlugin", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
     .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
