@@ -28,19 +28,22 @@ let package = Package(
     .systemLibrary(
       name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
       pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+    // The C loaders below open their library on first use through this one helper (dlopen, then
+    // a table of symbols, with one error naming the library or symbol that is missing).
+    .target(name: "CLibraryLoader"),
     // SQLite's header (libsqlite3-dev); the library is opened on first use.
-    .target(name: "CSQLite", path: "Plugins/Storage/CSQLite"),
+    .target(name: "CSQLite", dependencies: ["CLibraryLoader"], path: "Plugins/Storage/CSQLite"),
     // AES-256-GCM for secure storage: OpenSSL's headers (libssl-dev); libcrypto.so.3 is opened on first use.
-    .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
+    .target(name: "CCrypto", dependencies: ["CLibraryLoader"], path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use. The
     // pasteboard's X11 clipboard and the shortcut plugin's key grabs use it.
-    .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    .target(name: "CX11", dependencies: ["CLibraryLoader"], path: "Plugins/Pasteboard/CX11"),
     // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
-    .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
+    .target(name: "CPixbuf", dependencies: ["CLibraryLoader"], path: "Plugins/Tray/CPixbuf"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
-    .target(name: "CWebKitGTK"),
+    .target(name: "CWebKitGTK", dependencies: ["CLibraryLoader"]),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
-    .target(name: "CSoup"),
+    .target(name: "CSoup", dependencies: ["CLibraryLoader"]),
     // argc and argv for the Swift runtime without its start-up read of /proc/self/maps (the
     // `nbridge` executable only: StartArguments.c says why).
     .target(name: "CStartArguments"),
@@ -181,7 +184,7 @@ let package = Package(
       name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
     .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
-    .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem"], swiftSettings: strict),
+    .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem", "CLibraryLoader"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
