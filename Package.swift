@@ -32,7 +32,7 @@ let package = Package(
     // a table of symbols, with one error naming the library or symbol that is missing).
     .target(name: "CLibraryLoader"),
     // SQLite's header (libsqlite3-dev); the library is opened on first use.
-    .target(name: "CSQLite", dependencies: ["CLibraryLoader"], path: "Plugins/Storage/CSQLite"),
+    .target(name: "CSQLite", dependencies: ["CLibraryLoader"]),
     // AES-256-GCM for secure storage: OpenSSL's headers (libssl-dev); libcrypto.so.3 is opened on first use.
     .target(name: "CCrypto", dependencies: ["CLibraryLoader"], path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use. The
@@ -47,12 +47,15 @@ let package = Package(
     // argc and argv for the Swift runtime without its start-up read of /proc/self/maps (the
     // `nbridge` executable only: StartArguments.c says why).
     .target(name: "CStartArguments"),
+    // GIO and GObject (GDBus, GVariant): the D-Bus client's, also used by the app and storage plugins.
     .systemLibrary(
-      name: "CGio", path: "Plugins/Notification/CGio",
+      name: "CGio", path: "Plugins/DBus/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
     // The file system calls of the runtime and the built-in plugins, in one place (Glibc only).
     .target(name: "NBridgeSystem", swiftSettings: strict),
+    // The one SQLite wrapper: the storage plugin's engine and `localStorage` use it.
+    .target(name: "NBridgeSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
     .target(name: "NBridgePlugin", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
@@ -60,7 +63,7 @@ let package = Package(
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
       name: "NBridgeRuntime",
-      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore", "CSoup", "CSQLite"],
+      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup"],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
@@ -86,7 +89,7 @@ let package = Package(
       name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite", "CCrypto", "CGio"], path: "Plugins/Storage/Sources",
+      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "NBridgeSQLite", "CCrypto", "CGio"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"],
@@ -193,7 +196,7 @@ let package = Package(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/App/Tests", swiftSettings: strict),
     .testTarget(
-      name: "NBridgeStorageTests", dependencies: ["NBridgeStorage", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeStorageTests", dependencies: ["NBridgeStorage", "NBridgeSQLite", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Storage/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgePasteboardTests", dependencies: ["NBridgePasteboard", "NBridgePlugin", "NBridgeTesting"],
