@@ -4,7 +4,7 @@
 
 #include "CWebKitGTK.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,17 +237,15 @@ static void *library;
 
 int nbw_load(const char **error) {
   if (library) return 0;
-  void *handle = dlopen("libwebkit2gtk-4.1.so.0", RTLD_NOW | RTLD_LOCAL);
+  static char failure[256];
+  static const char *const libraries[] = {"libwebkit2gtk-4.1.so.0"};
+#define SYMBOL(name, ret, params) {#name, (void **)&name##_},
+  static const NBLibrarySymbol symbols[] = {FUNCTIONS(SYMBOL)};
+  void *handle = nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure);
   if (!handle) {
-    *error = dlerror();
+    *error = failure;
     return -1;
   }
-#define RESOLVE(name, ret, params) \
-  if (!(*(void **)&name##_ = dlsym(handle, #name))) { \
-    *error = "libwebkit2gtk-4.1 lacks " #name; \
-    return -1; \
-  }
-  FUNCTIONS(RESOLVE)
   library = handle;
   return 0;
 }
