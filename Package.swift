@@ -124,11 +124,13 @@ let package = Package(
       name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Shortcut/Sources",
       swiftSettings: strict),
     .target(
+      name: "NBridgeMenu", dependencies: ["NBridgePlugin"], path: "Plugins/Menu/Sources", swiftSettings: strict),
+    .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
         "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
-        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut",
+        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut", "NBridgeMenu",
       ],
       swiftSettings: strict),
 
@@ -237,6 +239,9 @@ let package = Package(
     .testTarget(
       name: "NBridgeShortcutTests", dependencies: ["NBridgeShortcut", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Shortcut/Tests", swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeMenuTests", dependencies: ["NBridgeMenu", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Menu/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
