@@ -22,12 +22,18 @@ public final class ShortcutPlugin: Plugin {
           throw BridgeError.invalidParameter("accelerator", "\(accelerator.text) is registered already")
         }
         let registration = Registration(
-          press: { try? call.send(["accelerator": .string(accelerator.text)] as JSONValue) },
+          press: {
+            plugin.wake("shortcut \(accelerator.text)")
+            try? call.send(["accelerator": .string(accelerator.text)] as JSONValue)
+          },
           end: { reply.settle(.success(.null)) })
         if let grabber = try plugin.x11Grabber() {
           try grabber.grab(accelerator)
           plugin.registrations[accelerator] = registration
           return
+        }
+        guard plugin.portalLookup != nil || plugin.hasSessionBus else {
+          throw BridgeError.unavailable(plugin.noX11 ?? "no global shortcuts")
         }
         plugin.binding.insert(accelerator)
         Task {
@@ -128,6 +134,23 @@ public final class ShortcutPlugin: Plugin {
       noX11 = "\(error.message), and no GlobalShortcuts portal answers on the session bus"
       return nil
     }
+  }
+
+  /// How long a press keeps an app in background awake.
+  static let wakeSeconds = 5.0
+
+  /// A press is the user reaching for the app: an app in background (its window hidden) is kept
+  /// awake for `wakeSeconds`, so its callback runs and what it asks is answered, instead of
+  /// waiting, suspended, for a window the user cannot reach.
+  private func wake(_ reason: String) {
+    let hold = context.lifecycle.holdAwake(reason)
+    _ = context.setTimer(after: Self.wakeSeconds) { hold.release() }
+  }
+
+  /// Whether the run has a session bus to look for the portal on.
+  private var hasSessionBus: Bool {
+    guard let address = context.environment["DBUS_SESSION_BUS_ADDRESS"] else { return false }
+    return !address.isEmpty && !address.hasPrefix("disabled:")
   }
 
   /// The GlobalShortcuts portal; `unavailable` saying why X11 and the portal are both missing.
