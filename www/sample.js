@@ -204,15 +204,14 @@ async function trayCreate(handlers) {
 // The global shortcut: Ctrl+Alt+M ("meaning") calls `pressed` while any program has the focus.
 // Says when it is held, or why there is none (no display, a Wayland desktop without the
 // GlobalShortcuts portal, another program holding the keys): the app works on without it. A
-// Wayland desktop may ask the user first: then it says so, and later whether the user agreed.
+// Wayland desktop may ask the user first: isRegistered answers once it has.
 const SHORTCUT = 'Ctrl+Alt+M';
 async function shortcutRegister(pressed) {
-  let failed = false;
   nbridge.shortcut.register({ accelerator: SHORTCUT, retainCallback: pressed }).then(
     () => show('shortcut.register', SHORTCUT + ' released'),
-    (error) => show('shortcut.register', 'no ' + SHORTCUT + ' (' + error.code + ': ' + (failed = error.message) + ')'),
+    (error) => show('shortcut.register', 'no ' + SHORTCUT + ' (' + error.code + ': ' + error.message + ')'),
   );
-  if (await nbridge.shortcut.isRegistered({ accelerator: SHORTCUT })) {
-    show('shortcut.register', SHORTCUT + ' shows the meaning of the copied word');
-  } else if (!failed) show('shortcut.register', SHORTCUT + ' asked of the desktop');
+  const held = await nbridge.shortcut.isRegistered({ accelerator: SHORTCUT });
+  if (held) show('shortcut.register', SHORTCUT + ' shows the meaning of the copied word');
+  return held;
 }

@@ -283,6 +283,46 @@ import Testing
     #expect(!bus.hasOwner(item), "the icon left the tray with the app")
   }
 
+  /// Headless (`nbridge run www/index.js -- --watch`, no display) the tray works: its items
+  /// answer in the terminal, "Quit" ends the run; the shortcut is missing and the sample says why.
+  @Test func theHeadlessSampleHasATrayIconToo() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-sample-tray")
+    let bus = try SessionBus()
+    let watcher = try ChildProcess("/usr/bin/python3", [Self.watcher], environment: bus.environment)
+    defer { watcher.stop() }
+    #expect(watcher.waitForOutput("ready\n", timeout: 20), "\(watcher.stderr)")
+    let env = try SampleAppTests.environment(dir).merging(bus.environment) { $1 }
+    let app = try NBridgeBinary.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("Watching the clipboard.", timeout: 30), "\(app.stdout)\(app.stderr)")
+    #expect(app.stdout.contains("\n  tray.create: Show, Last word, Quit\n"), "\(app.stdout)")
+    #expect(
+      app.stdout.contains("\n  shortcut.register: no Ctrl+Alt+M (unavailable: shortcut.register: no display"),
+      "\(app.stdout)")
+    let until = Date().addingTimeInterval(20)
+    while !watcher.stdout.contains("\"registered\"") && Date() < until { usleep(20_000) }
+    let report = watcher.stdout.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }.first { $0["registered"] != nil }
+    let item = try #require(report?["registered"] as? String, "\(watcher.stdout)")
+    func event(_ item: Item) throws {
+      let result = try ChildProcess.run(
+        "gdbus",
+        [
+          "call", "--session", "--dest", report?["registered"] as? String ?? "", "--object-path", "/MenuBar",
+          "--method", "com.canonical.dbusmenu.Event", "\(item.rawValue)", "clicked", "<0>", "0",
+        ], environment: bus.environment, timeout: 20)
+      #expect(result.status == 0, "\(result.stderr)")
+    }
+    try event(.show)
+    #expect(app.waitForOutput("  Show: this run has no window (nbridge app www/ has one).\n"), "\(app.stdout)")
+    try event(.lastWord)
+    #expect(app.waitForOutput("  No word looked up yet.\n"), "\(app.stdout)")
+    try event(.quit)
+    #expect(app.wait(timeout: 30) == 0, "\(app.stdout)\(app.stderr)")
+    #expect(!bus.hasOwner(item), "the icon left the tray with the app")
+  }
+
   /// A JSON string literal of `text`, for a page script.
   static func jsString(_ text: String) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast()

@@ -18,7 +18,7 @@ public final class ShortcutPlugin: Plugin {
           throw BridgeError.invalidParameter("retainCallback", "must be a function: register calls it on each press")
         }
         let accelerator = try Accelerator(parsing: options.accelerator)
-        guard plugin.registrations[accelerator] == nil, !plugin.binding.contains(accelerator) else {
+        guard plugin.registrations[accelerator] == nil, plugin.binding[accelerator] == nil else {
           throw BridgeError.invalidParameter("accelerator", "\(accelerator.text) is registered already")
         }
         let registration = Registration(
@@ -35,9 +35,13 @@ public final class ShortcutPlugin: Plugin {
         guard plugin.portalLookup != nil || plugin.hasSessionBus else {
           throw BridgeError.unavailable(plugin.noX11 ?? "no global shortcuts")
         }
-        plugin.binding.insert(accelerator)
+        plugin.binding[accelerator] = []
         Task {
-          defer { plugin.binding.remove(accelerator) }
+          // After the register call has settled: what isRegistered calls meanwhile wait for.
+          defer {
+            let held = plugin.registrations[accelerator] != nil
+            for answer in plugin.binding.removeValue(forKey: accelerator) ?? [] { answer(held) }
+          }
           do throws(BridgeError) {
             try await plugin.portal().bind(
               accelerator, description: "\(plugin.context.manifest.name): \(accelerator.text)")
@@ -67,9 +71,14 @@ public final class ShortcutPlugin: Plugin {
       },
       Action(
         "isRegistered", options: .fields(["accelerator": .string]), result: .boolean,
-        summary: "Whether this app holds the accelerator."
-      ) { (plugin, options: AcceleratorOptions, _) throws -> Bool in
-        plugin.registrations[try Accelerator(parsing: options.accelerator)] != nil
+        summary: "Whether this app holds the accelerator (asked while the desktop decides, once it has)."
+      ) { (plugin, options: AcceleratorOptions, _, reply: Reply<Bool>) in
+        let accelerator = try Accelerator(parsing: options.accelerator)
+        if plugin.registrations[accelerator] == nil, plugin.binding[accelerator] != nil {
+          plugin.binding[accelerator]?.append { reply.resolve($0) }
+        } else {
+          reply.resolve(plugin.registrations[accelerator] != nil)
+        }
       },
     ])
 
@@ -86,8 +95,9 @@ public final class ShortcutPlugin: Plugin {
   /// Why X11 has no key grabs for this run, once `x11Grabber` found out.
   private var noX11: String?
   private var registrations: [Accelerator: Registration] = [:]
-  /// The accelerators the portal is binding (the desktop may be asking the user).
-  private var binding: Set<Accelerator> = []
+  /// The accelerators the portal is binding (the desktop may be asking the user), with the
+  /// answers of the `isRegistered` calls waiting for the outcome.
+  private var binding: [Accelerator: [@BridgeActor (Bool) -> Void]] = [:]
 
   /// A plugin for the run `context` describes; the display (or the portal) is opened at the first `register`.
   public init(context: PluginContext) throws {
