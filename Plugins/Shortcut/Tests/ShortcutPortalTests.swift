@@ -38,12 +38,13 @@ struct ShortcutPortalTests {
 
     deinit { portal?.stop() }
 
-    /// `nbridge run` of `source` in a Wayland session without XWayland: this bus, no `DISPLAY`.
-    func start(_ source: String) throws -> ChildProcess {
+    /// `nbridge run` of `source` in a Wayland session without XWayland: this bus, no `DISPLAY`
+    /// (unless `display` names one).
+    func start(_ source: String, display: String? = nil) throws -> ChildProcess {
       let script = try folder.write("app/index.js", source)
       let environment = NBridgeBinary.headless.merging(bus.environment) { $1 }.merging([
         "WAYLAND_DISPLAY": "wayland-nbridge-test", "NBRIDGE_DATA_DIR": folder.file("data"),
-        "NBRIDGE_SHARED_DIR": folder.file("data"),
+        "NBRIDGE_SHARED_DIR": folder.file("data"), "DISPLAY": display,
       ]) { $1 }
       return try NBridgeBinary.start(["run", script], environment: environment)
     }
@@ -110,6 +111,16 @@ struct ShortcutPortalTests {
     #expect(app.wait(timeout: 20) == 0, "\(app.stdout)\(app.stderr)")
     #expect(app.stdout == "held true\npressed Ctrl+Alt+K\npressed Ctrl+Alt+K\nended\nunregistered true\n")
     #expect(desktop.reports("closed").map { $0["closed"] as? String } == [session])
+  }
+
+  /// `DISPLAY` set, but no X server answers there (XWayland gone): the portal, not an error.
+  @Test func aDisplayThatDoesNotOpenFallsBackToThePortal() throws {
+    let desktop = try Desktop()
+    let app = try desktop.start(Self.app, display: ":4999")
+    defer { app.stop() }
+    #expect(app.waitForOutput("held true\n"), "\(app.stdout)\(app.stderr)")
+    #expect(try desktop.activate("Ctrl+Alt+K") == "(uint32 1,)")
+    #expect(app.waitForOutput("pressed Ctrl+Alt+K\n"), "\(app.stdout)\(app.stderr)")
   }
 
   @Test func aPortalThatRefusesIsPermissionDeniedAndItsSessionIsClosed() throws {
