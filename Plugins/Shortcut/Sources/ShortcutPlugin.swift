@@ -22,8 +22,8 @@ public final class ShortcutPlugin: Plugin {
           throw BridgeError.invalidParameter("accelerator", "\(accelerator.text) is registered already")
         }
         let registration = Registration(
-          press: {
-            plugin.wake("shortcut \(accelerator.text)")
+          press: { [weak plugin] in
+            plugin?.wake("shortcut \(accelerator.text)")
             try? call.send(["accelerator": .string(accelerator.text)] as JSONValue)
           },
           end: { reply.settle(.success(.null)) })
