@@ -143,7 +143,7 @@ import Testing
     #expect(r.status == 0)
     let builtIns = [
       "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-      "window", "dialog", "tray", "shortcut",
+      "window", "dialog", "tray", "shortcut", "menu",
     ]
     for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
@@ -157,7 +157,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-        "window", "dialog", "tray", "shortcut",
+        "window", "dialog", "tray", "shortcut", "menu",
       ])
     #expect(
       r.stdout.contains(
