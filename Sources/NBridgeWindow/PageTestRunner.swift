@@ -97,6 +97,8 @@ package struct PageTestRunner: Sendable {
     }
     var options = WindowOptions(page: folder.root + "/index.html", title: "nbridge test: " + name)
     options.remembersState = false
+    // As `nbridge app` says which page runs: plugins read relative paths (a tray icon) from its folder.
+    configuration.environment["NBRIDGE_RUN_PAGE"] = options.page
     let host = configuration.manifest.id.lowercased()
     let counts = Counts()
     let timeout = testTimeout
