@@ -8,8 +8,9 @@ import NBridgeSystem
 extension ScopedPath {
   /// The bytes of the regular file, at most `limit` of them: a folder, a FIFO or a device is
   /// refused before a byte is read (`invalid_parameter` naming the field), and so is a file
-  /// larger than `limit`, with its size and the limit (`action` names who has it).
-  func readBytes(limit: Int, action: String) throws(BridgeError) -> [UInt8] {
+  /// larger than `limit`, with its size and the limit (`action` names who has it). Read
+  /// straight into memory the bytes own, which a `Uint8Array` then adopts without a copy.
+  func readBytes(limit: Int, action: String) throws(BridgeError) -> Bytes {
     let fd = try open(O_RDONLY | O_NONBLOCK | O_NOCTTY, what: "read")
     defer { close(fd) }
     var info = stat()
@@ -19,7 +20,7 @@ extension ScopedPath {
     guard size <= limit else { throw tooLarge(size, limit: limit, action: action) }
     // One byte more than the size: a file that grew meanwhile is read on to its end (or the limit).
     var failed: Int32 = 0
-    var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+    let bytes = Bytes(unsafeUninitializedCapacity: size + 1) { buffer, count in
       while count < buffer.count {
         let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
         if n < 0 && errno == EINTR { continue }
@@ -30,14 +31,15 @@ extension ScopedPath {
     }
     if failed != 0 { throw failure(failed, "read") }
     guard bytes.count > size else { return bytes }
+    var grown = bytes.bytes
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
       if n < 0 && errno == EINTR { continue }
       if n < 0 { throw failure(errno, "read") }
-      if n == 0 { return bytes }
-      bytes += chunk[..<n]
-      if bytes.count > limit { throw tooLarge(bytes.count, limit: limit, action: action) }
+      if n == 0 { return Bytes(grown) }
+      grown += chunk[..<n]
+      if grown.count > limit { throw tooLarge(grown.count, limit: limit, action: action) }
     }
   }
 
