@@ -31,12 +31,37 @@ import Testing
     throw ChildProcessError.notReady("no window named \(name)")
   }
 
-  /// The pages' console lines after `mark`, without the `index.html:N: ` (or other page's) prefix.
-  static func lines(_ output: String, after mark: Int = 0) -> [String] {
+  /// The pages' console lines after `mark`, without the `index.html:N: ` (or other page's) prefix,
+  /// and without the clock's beats unless asked for.
+  static func lines(_ output: String, after mark: Int = 0, clock: Bool = false) -> [String] {
     output.split(separator: "\n").dropFirst(mark).compactMap { line in
       guard line.split(separator: " ", maxSplits: 1).first?.contains(".html:") == true else { return nil }
       return line.split(separator: " ", maxSplits: 1).last.map(String.init)
+    }.filter { clock || !$0.hasPrefix("clock ") }
+  }
+
+  /// Waits (20 s at most) until the page's clock, a worker whose timers the app's suspension does
+  /// not hold, has beaten `beats` times in a row after the page's line `mark` with no other line of
+  /// the page's between: for that long the page's own timers came due and nothing of theirs ran.
+  /// Returns the page's lines (without the beats) up to the end of that run, or nil.
+  static func quietRun(
+    _ app: ChildProcess, beats: Int = 20, after mark: String
+  ) -> [String]? {
+    var found: [String]?
+    _ = waitUntil(timeout: 20) {
+      let all = lines(app.stdout, clock: true)
+      guard let start = all.lastIndex(of: mark) else { return false }
+      var run = 0
+      for (i, line) in all.enumerated().dropFirst(start + 1) {
+        run = line.hasPrefix("clock ") ? run + 1 : 0
+        if run == beats {
+          found = all.prefix(i + 1).filter { !$0.hasPrefix("clock ") }
+          return true
+        }
+      }
+      return false
     }
+    return found
   }
 
   @Test func minimizeRestoreAndFocusElsewhereMoveTheState() throws {
@@ -108,17 +133,16 @@ import Testing
 
     _ = try Self.xdotool(["windowminimize", window], display: display)
     #expect(app.waitForOutput("pause", timeout: 20), "\(app.stdout)")
-    usleep(1_000_000)  // the move reaches the page as a script of its own: let it land
+    // Two seconds of the clock with none of the page's lines: its interval and the pause
+    // listener's timeouts came due meanwhile, and were held.
+    let whileSuspended = Self.quietRun(app, after: "pause")
+    #expect(whileSuspended != nil, "the page's timers ran while the app was suspended: \(Self.lines(app.stdout, clock: true))")
     let frozen = ticks()
-    usleep(2_000_000)
-    #expect(ticks() == frozen, "the page's interval ran while the app was suspended")
-    let whileSuspended = Self.lines(app.stdout)
-    #expect(!whileSuspended.contains { $0.hasPrefix("timeout") }, "\(whileSuspended)")
 
     _ = try Self.xdotool(["windowactivate", window], display: display)
     #expect(app.waitForOutput("timeout second", timeout: 20), "\(app.stdout)")
     #expect(app.waitForOutput("tick \(frozen + 3)", timeout: 20), "the interval did not go on: \(app.stdout)")
-    let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended.count))
+    let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended?.count ?? 0))
     // resume, stateChange, then the held callbacks in the order they came due: the interval
     // once (it does not catch up), the two timeouts; the one cleared by a resume listener never.
     #expect(after.first == "resume" && after.dropFirst().first?.hasPrefix("state ") == true, "\(after)")
@@ -146,8 +170,11 @@ import Testing
     let background = try NBridgeBinary.run(["simulate", "background", Self.navigatePage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
     #expect(app.waitForOutput("next loaded", timeout: 20), "\(app.stdout)")
-    usleep(1_500_000)
-    let whileSuspended = Self.lines(app.stdout)
+    // The new document's interval and timeout came due during two seconds of the clock, and
+    // neither ran.
+    let quiet = Self.quietRun(app, after: "next loaded")
+    #expect(quiet != nil, "the page ran while the app was suspended: \(Self.lines(app.stdout, clock: true))")
+    let whileSuspended = quiet ?? Self.lines(app.stdout)
     #expect(!whileSuspended.contains { $0.hasPrefix("tick") || $0 == "timeout" }, "\(whileSuspended)")
 
     let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.navigatePage], environment: env)
@@ -179,10 +206,11 @@ import Testing
     let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
     #expect(app.waitForOutput("late loaded", timeout: 20), "\(app.stdout)")
-    usleep(1_000_000)
-    let frozen = Self.lines(app.stdout)
-    usleep(1_500_000)
-    #expect(Self.lines(app.stdout) == frozen, "\(Self.lines(app.stdout).dropFirst(frozen.count))")
+    // Both frames' intervals and the animation loop came due during two seconds of the clock,
+    // and none of them ran.
+    let quiet = Self.quietRun(app, after: "late loaded")
+    #expect(quiet != nil, "the page ran while the app was suspended: \(Self.lines(app.stdout, clock: true))")
+    let frozen = quiet ?? Self.lines(app.stdout)
     #expect(!frozen.contains { $0.hasPrefix("late tick") }, "\(frozen)")
 
     let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.framesPage], environment: env)

@@ -5,7 +5,8 @@ import Testing
 /// The desktop session moves the state: a stand-in `org.freedesktop.login1` (Python, on a private
 /// bus the run reaches through `NBRIDGE_LOGIND_BUS`) flips `LockedHint`, `Active` and `IdleHint`.
 @Suite(.serialized) struct SessionLifecycleTests {
-  /// login1's Manager.GetSessionByPID and one Session's properties, plus `Set` for the test.
+  /// login1's Manager.GetSessionByPID and one Session's properties (saying when they are read),
+  /// plus `Set` for the test.
   static let standIn = #"""
     import sys, dbus, dbus.service, dbus.mainloop.glib
     from gi.repository import GLib
@@ -22,6 +23,7 @@ import Testing
             self.props = {'Active': True, 'LockedHint': False, 'IdleHint': False}
         @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='s', out_signature='a{sv}')
         def GetAll(self, interface):
+            print('GetAll', flush=True)
             return {k: dbus.Boolean(v) for k, v in self.props.items()}
         @dbus.service.method('dev.nbridge.test', in_signature='sb')
         def Set(self, name, value):
@@ -76,7 +78,9 @@ import Testing
       ["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data"), "NBRIDGE_LOGIND_BUS": bus.address])
     defer { app.stop() }
     #expect(app.waitForOutput("ready active"))
-    usleep(200_000)
+    // The app reads the session's hints after subscribing to their changes: once it has, a
+    // change reaches it.
+    #expect(login1.waitForOutput("GetAll"), "\(app.stderr)")
     try Self.set("LockedHint", true, bus: bus)
     #expect(app.waitForOutput("ready active\nstate background\npause\n"), "\(app.stdout)\(app.stderr)")
     try Self.set("LockedHint", false, bus: bus)
