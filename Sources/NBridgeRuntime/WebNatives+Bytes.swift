@@ -77,7 +77,7 @@ private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
     let ctx = runtime.js.ref
     guard let buffer = runtime.js.bufferBytes(args[0]) else { return JSValueMakeNull(ctx) }
     guard buffer.count > 0 else { return runtime.js.string("") }
-    return runtime.js.string(Base64Text.encode(Array(buffer)))
+    return runtime.js.string(Base64Text.encode(buffer))
   }
 }
 
