@@ -1,6 +1,11 @@
 import Foundation
 import Glibc
 
+// `nbridge-bench --dbus-floor-server ADDRESS`: the tray bench's floor, a bare GDBus server.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--dbus-floor-server" {
+  DBusFloorServer.serve(address: CommandLine.arguments[2])
+}
+
 // nbridge-bench: measures nbridge against the JavaScriptCore floor and its peers (issue 7).
 // Prints one table; with BENCH_JSON=FILE also writes the figures as one JSON object.
 // Run from the repository root after `swift build -c release` (`make bench`).
@@ -207,8 +212,9 @@ if want("urls") {
 
 if want("tray") {
   progress("tray icon clicks over D-Bus")
-  let tray = TrayBench(nbridge: nbridgeBinary, directory: subdirectory("tray")).run(rounds: 10)
+  let tray = TrayBench(nbridge: nbridgeBinary, directory: subdirectory("tray")).run(rounds: 20)
   figures.trayClick = tray.clickMs
+  figures.dbusFloor = tray.floorMs
   figures.dbusRoundTrip = tray.roundTripMs
 }
 
