@@ -30,6 +30,7 @@ extension NBridgeCommand {
     func run() throws {
       var runner = TestRunner(plugins: PluginRegistry(NBridgeCommand.plugins))
       runner.testTimeout = testTimeout
+      runner.extensions = NBridgeCommand.extensions()
       runner.desktop = desktop
       runner.allow = (allow ?? "").split(separator: ",").map(String.init)
       runner.deny = (deny ?? "").split(separator: ",").map(String.init)

@@ -61,13 +61,8 @@ public final class Runtime {
   var entryPath = ""
   /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns of log callers).
   var logColumnShifts: [String: Int] = [:]
-  /// Forwards log records and output to a viewer (`--log-to`).
-  var logSender: LogSender?
-  /// The places `nbridge.log` was called from, read and encoded once each.
-  var logSites = LogCallSites()
-  /// Buffers an `nbridge.log` call writes its local line and its record into (kept, not remade).
-  var logLine: [UInt8] = []
-  var logRecord: [UInt8] = []
+  /// Each extension's state for this run, in the order of `configuration.extensions`.
+  var extensionStates: [AnyObject] = []
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
@@ -120,6 +115,7 @@ public final class Runtime {
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
+    makeExtensionStates()
   }
 
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
@@ -221,7 +217,7 @@ public final class Runtime {
     }
     if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
-    startLogForwarding()
+    startExtensions()
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
     startLaunchPlugins()
@@ -241,7 +237,7 @@ public final class Runtime {
     moduleCache?.save()
     stopControlServer()
     stopPlugins()
-    finishLogForwarding()
+    endExtensions()
     return endStatus()
   }
 
@@ -387,11 +383,11 @@ public final class Runtime {
     _ = try js.evaluate(script, url: url)
   }
 
-  /// Writes to the run's stdout (1) or stderr (2), and forwards it to the log viewer (`--log-to`)
-  /// at `level` (by default info for stdout, error for stderr).
+  /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log
+  /// viewer's, `--log-to`) at `level` (by default info for stdout, error for stderr).
   func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
     if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
-    if logSender != nil { forwardOutput(text, level: level ?? (fd == 2 ? .error : .info)) }
+    if !configuration.extensions.isEmpty { extensionsSaw(output: text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 
   func bridgeError(from error: any Error) -> BridgeError {

@@ -1,0 +1,10 @@
+import NBridgeLog
+import NBridgeRuntime
+
+extension NBridgeCommand {
+  /// The runtime's extensions, in order, as every run of the CLI gets them (Deno's worker lists
+  /// its extensions the same way): `nbridge.log`, forwarding to `destination` (`--log-to`) when given.
+  static func extensions(logTo destination: LogDestination? = nil) -> [RuntimeExtension] {
+    [LogExtension.make(destination: destination)]
+  }
+}
