@@ -12,7 +12,7 @@ package enum LogExtension {
   package static func make(destination: LogDestination? = nil) -> RuntimeExtension {
     var hooks = RuntimeExtension.Hooks<LogState>()
     if let destination {
-      hooks.start = { state, host in state.startForwarding(to: destination, app: host.configuration.manifest.id) }
+      hooks.start = { state, host in state.startForwarding(to: destination, host) }
       hooks.output = { state, _, text, level in state.forward(output: text, level: level) }
       hooks.end = { state, host in state.finishForwarding(host) }
     }
@@ -40,9 +40,15 @@ final class LogState {
   var line: [UInt8] = []
   var record: [UInt8] = []
 
-  /// Starts the sender thread.
-  func startForwarding(to destination: LogDestination, app: String) {
-    let sender = LogSender(destination: destination, app: app)
+  /// Starts the sender thread; when it cannot, the run goes on printing its records here only.
+  func startForwarding(to destination: LogDestination, _ host: ExtensionHost) {
+    let sender: LogSender
+    do {
+      sender = try LogSender(destination: destination, app: host.configuration.manifest.id)
+    } catch {
+      host.write(2, "nbridge: cannot forward log records to \(destination): \(error)\n")
+      return
+    }
     sender.start()
     self.sender = sender
   }

@@ -134,7 +134,7 @@ import Testing
     #expect(r.status == 0)
     let builtIns = [
       "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-      "window", "dialog", "tray", "shortcut",
+      "window", "dialog", "tray", "shortcut", "menu",
     ]
     for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
@@ -148,7 +148,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-        "window", "dialog", "tray", "shortcut",
+        "window", "dialog", "tray", "shortcut", "menu",
       ])
     #expect(
       r.stdout.contains(

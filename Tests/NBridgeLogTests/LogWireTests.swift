@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func theHelloReadsBack() throws {
-    let sender = LogSender(destination: try LogDestination(parsing: ":9"), app: "org.example.app")
+    let sender = try LogSender(destination: try LogDestination(parsing: ":9"), app: "org.example.app")
     let bytes = Array(sender.hello.dropLast())
     let line = try #require(read(bytes))
     #expect(line.hello)
