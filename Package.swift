@@ -127,7 +127,7 @@ let package = Package(
       name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
       path: "Plugins/Tray/Sources", swiftSettings: strict),
     .target(
-      name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Shortcut/Sources",
+      name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "NBridgeDBus", "CX11"], path: "Plugins/Shortcut/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgeMenu", dependencies: ["NBridgePlugin"], path: "Plugins/Menu/Sources", swiftSettings: strict),
@@ -245,7 +245,7 @@ let package = Package(
       path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeShortcutTests", dependencies: ["NBridgeShortcut", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Shortcut/Tests", swiftSettings: strict),
+      path: "Plugins/Shortcut/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeMenuTests", dependencies: ["NBridgeMenu", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Menu/Tests", swiftSettings: strict),

@@ -36,7 +36,10 @@ extension AppWindow {
     case (nil, true):
       scheduleDevProbe(after: Self.probeInterval)
     case (nil, false):
-      startWaiting(uri: nbw_view_uri(view).map { String(cString: $0) } ?? url, replacingPage: false)
+      // The page shown, once it answers; the dev URL when the window left the server's pages.
+      let shown = nbw_view_uri(view).map { String(cString: $0) }
+      let page = shown.flatMap { Self.origin(of: $0) == devPage?.origin ? $0 : nil }
+      startWaiting(uri: page ?? url, replacingPage: false)
     case (var wait?, false):
       wait.delay = min(wait.delay * 2, Self.lastRetry)
       devWait = wait
