@@ -71,6 +71,11 @@ let package = Package(
     .target(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // The app's control socket (an extension of the runtime): its server on the run's loop, the
+    // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
+    .target(
+      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(
       name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CWebKitGTK"],
@@ -144,7 +149,7 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeLog", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -251,7 +256,7 @@ let package = Package(
       path: "Plugins/Menu/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
-      dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      dependencies: ["NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],
       swiftSettings: strict),
   ]

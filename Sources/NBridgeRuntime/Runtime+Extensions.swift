@@ -61,6 +61,18 @@ extension Runtime {
     for (position, item) in configuration.extensions.enumerated() { item.start?(extensionStates[position], host) }
   }
 
+  /// Runs each extension's `ready` hook.
+  func extensionsReady() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() { item.ready?(extensionStates[position], host) }
+  }
+
+  /// Runs each extension's `close` hook.
+  func closeExtensions() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() { item.close?(extensionStates[position], host) }
+  }
+
   /// Runs each extension's `output` hook.
   func extensionsSaw(output text: String, level: LogLevel) {
     let host = ExtensionHost(runtime: self)

@@ -81,10 +81,8 @@ public final class Runtime {
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// `localStorage`'s file, opened on first use.
   var localStorageFile: LocalStorageFile?
-  /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
+  /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
-  /// The app's control socket, served when the CLI claimed one for this run.
-  var controlServer: ControlServer?
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
   /// What waits to enter JS while the app is suspended, in order.
@@ -156,7 +154,7 @@ public final class Runtime {
         let runtime = Runtime(configuration: configuration)
         Runtime.current = runtime
         defer { Runtime.current = nil }
-        defer { runtime.stopControlServer() }
+        defer { runtime.closeExtensions() }
         return body(runtime)
       }
     }
@@ -234,7 +232,7 @@ public final class Runtime {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    startControlServer()
+    extensionsReady()
     return exitCode
   }
 
@@ -242,7 +240,7 @@ public final class Runtime {
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
     moduleCache?.save()
-    stopControlServer()
+    closeExtensions()
     stopPlugins()
     endExtensions()
     return endStatus()

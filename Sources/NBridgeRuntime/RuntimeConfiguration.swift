@@ -31,9 +31,6 @@ public struct RuntimeConfiguration: Sendable {
   /// Handle SIGINT/SIGTERM, and SIGTSTP/SIGCONT for the lifecycle (the CLI does; an embedding
   /// program may not want to).
   public var handlesSignals: Bool = false
-  /// The app's control socket, claimed by `nbridge run`/`nbridge app` before the run; the
-  /// runtime serves it on its loop and removes it at the end.
-  package var controlListener: ControlListener?
   /// The URL this run was launched to open (`nbridge run --url`); the `app` plugin delivers it first.
   public var launchURL: String?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).

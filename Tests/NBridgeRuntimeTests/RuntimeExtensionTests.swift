@@ -40,7 +40,9 @@ import Testing
       ],
       hooks: .init(
         start: { _, _ in journal.note("start") },
+        ready: { _, _ in journal.note("ready") },
         output: { _, _, text, level in journal.note("output \(level.name) \(text)") },
+        close: { _, _ in journal.note("close") },
         end: { counter, _ in journal.note("end after \(counter.calls) calls") }))
   }
 
@@ -73,7 +75,11 @@ import Testing
     #expect(status == 0)
     let printed = #"[{"label":"first","calls":1,"step":2},{"label":"second","calls":2,"step":2}]"#
     #expect(stdout == printed + "\n")
-    #expect(journal.events.withLock { $0 } == ["start", "output info \(printed)\n", "end after 2 calls"])
+    // `close` comes before the plugins stop, and again when the runtime is let go.
+    #expect(
+      journal.events.withLock { $0 } == [
+        "start", "ready", "output info \(printed)\n", "close", "end after 2 calls", "close",
+      ])
   }
 
   @Test func eachRunGetsItsOwnState() async throws {
