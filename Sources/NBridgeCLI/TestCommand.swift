@@ -50,6 +50,7 @@ extension NBridgeCommand {
       if page { throw ExitCode(runInPage()) }
       var runner = TestRunner(plugins: PluginRegistry(NBridgeCommand.plugins))
       runner.testTimeout = testTimeout
+      runner.extensions = NBridgeCommand.extensions()
       runner.desktop = desktop
       runner.allow = (allow ?? "").split(separator: ",").map(String.init)
       runner.deny = (deny ?? "").split(separator: ",").map(String.init)
