@@ -45,7 +45,7 @@ install: deps
 TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests CLITests NBridgeAppTests \
 	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
 	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeFSTests NBridgeWindowServiceTests \
-	NBridgeDialogTests NBridgeTrayTests NBridgeShortcutTests PackageTests
+	NBridgeDialogTests NBridgeTrayTests NBridgeShortcutTests NBridgeMenuTests PackageTests
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno

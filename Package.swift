@@ -28,36 +28,42 @@ let package = Package(
     .systemLibrary(
       name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
       pkgConfig: "javascriptcoregtk-4.1", providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]),
+    // The C loaders below open their library on first use through this one helper (dlopen, then
+    // a table of symbols, with one error naming the library or symbol that is missing).
+    .target(name: "CLibraryLoader"),
     // SQLite's header (libsqlite3-dev); the library is opened on first use.
-    .target(name: "CSQLite", path: "Plugins/Storage/CSQLite"),
+    .target(name: "CSQLite", dependencies: ["CLibraryLoader"]),
     // AES-256-GCM for secure storage: OpenSSL's headers (libssl-dev); libcrypto.so.3 is opened on first use.
-    .target(name: "CCrypto", path: "Plugins/Storage/CCrypto"),
+    .target(name: "CCrypto", dependencies: ["CLibraryLoader"], path: "Plugins/Storage/CCrypto"),
     // Xlib's headers (libx11-dev, libxfixes-dev); the libraries are opened on first use. The
     // pasteboard's X11 clipboard and the shortcut plugin's key grabs use it.
-    .target(name: "CX11", path: "Plugins/Pasteboard/CX11"),
+    .target(name: "CX11", dependencies: ["CLibraryLoader"], path: "Plugins/Pasteboard/CX11"),
     // gdk-pixbuf for tray icons: nbridge's declarations, the library opened on the first icon.
-    .target(name: "CPixbuf", path: "Plugins/Tray/CPixbuf"),
+    .target(name: "CPixbuf", dependencies: ["CLibraryLoader"], path: "Plugins/Tray/CPixbuf"),
     // WebKitGTK for `nbridge app`: nbridge's own declarations, the library opened on first use.
-    .target(name: "CWebKitGTK"),
+    .target(name: "CWebKitGTK", dependencies: ["CLibraryLoader"]),
     // libsoup 3 for a headless `fetch`: nbridge's declarations, the library opened on the first request.
-    .target(name: "CSoup"),
+    .target(name: "CSoup", dependencies: ["CLibraryLoader"]),
     // argc and argv for the Swift runtime without its start-up read of /proc/self/maps (the
     // `nbridge` executable only: StartArguments.c says why).
     .target(name: "CStartArguments"),
+    // GIO and GObject (GDBus, GVariant): the D-Bus client's, also used by the app and storage plugins.
     .systemLibrary(
-      name: "CGio", path: "Plugins/Notification/CGio",
+      name: "CGio", path: "Plugins/DBus/CGio",
       pkgConfig: "gobject-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
     // The file system calls of the runtime and the built-in plugins, in one place (Glibc only).
     .target(name: "NBridgeSystem", swiftSettings: strict),
+    // The one SQLite wrapper: the storage plugin's engine and `localStorage` use it.
+    .target(name: "NBridgeSQLite", dependencies: ["CSQLite"], swiftSettings: strict),
     // The plugin API: what plugin authors import. No JavaScriptCore here.
-    .target(name: "NBridgePlugin", swiftSettings: strict),
+    .target(name: "NBridgePlugin", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
     .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
       name: "NBridgeRuntime",
-      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore", "CSoup", "CSQLite"],
+      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup"],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
@@ -83,7 +89,7 @@ let package = Package(
       name: "NBridgeApp", dependencies: ["NBridgePlugin", "NBridgeSystem", "CGio"], path: "Plugins/App/Sources",
       swiftSettings: strict),
     .target(
-      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "CSQLite", "CCrypto", "CGio"], path: "Plugins/Storage/Sources",
+      name: "NBridgeStorage", dependencies: ["NBridgePlugin", "NBridgeSQLite", "CCrypto", "CGio"], path: "Plugins/Storage/Sources",
       swiftSettings: strict),
     .target(
       name: "NBridgePasteboard", dependencies: ["NBridgePlugin", "NBridgeSystem", "CX11"],
@@ -115,14 +121,16 @@ let package = Package(
       name: "NBridgeTray", dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeDBus", "CPixbuf"],
       path: "Plugins/Tray/Sources", swiftSettings: strict),
     .target(
-      name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "CX11"], path: "Plugins/Shortcut/Sources",
+      name: "NBridgeShortcut", dependencies: ["NBridgePlugin", "NBridgeDBus", "CX11"], path: "Plugins/Shortcut/Sources",
       swiftSettings: strict),
+    .target(
+      name: "NBridgeMenu", dependencies: ["NBridgePlugin"], path: "Plugins/Menu/Sources", swiftSettings: strict),
     .target(
       name: "NBridgeBuiltins",
       dependencies: [
         "NBridgePlugin", "NBridgeApp", "NBridgeStorage", "NBridgePasteboard", "NBridgeNotification",
         "NBridgeBackground", "NBridgeLocation", "NBridgeAutostart", "NBridgeFS", "NBridgeWindowService",
-        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut",
+        "NBridgeDialog", "NBridgeTray", "NBridgeShortcut", "NBridgeMenu",
       ],
       swiftSettings: strict),
 
@@ -181,7 +189,7 @@ let package = Package(
       name: "NBridgeWindowTests", dependencies: ["NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
     .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
-    .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem"], swiftSettings: strict),
+    .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem", "CLibraryLoader"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
@@ -190,7 +198,7 @@ let package = Package(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/App/Tests", swiftSettings: strict),
     .testTarget(
-      name: "NBridgeStorageTests", dependencies: ["NBridgeStorage", "NBridgePlugin", "NBridgeTesting"],
+      name: "NBridgeStorageTests", dependencies: ["NBridgeStorage", "NBridgeSQLite", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/Storage/Tests", swiftSettings: strict),
     .testTarget(
       name: "NBridgePasteboardTests", dependencies: ["NBridgePasteboard", "NBridgePlugin", "NBridgeTesting"],
@@ -230,7 +238,10 @@ let package = Package(
       path: "Plugins/Tray/Tests", exclude: ["Fixtures"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeShortcutTests", dependencies: ["NBridgeShortcut", "NBridgePlugin", "NBridgeTesting"],
-      path: "Plugins/Shortcut/Tests", swiftSettings: strict),
+      path: "Plugins/Shortcut/Tests", exclude: ["Fixtures"], swiftSettings: strict),
+    .testTarget(
+      name: "NBridgeMenuTests", dependencies: ["NBridgeMenu", "NBridgePlugin", "NBridgeTesting"],
+      path: "Plugins/Menu/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
       dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],

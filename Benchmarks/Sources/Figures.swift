@@ -63,6 +63,8 @@ struct Figures {
   var fsRoundTrip: Double?
   var fsWrite: Double?
   var fsWriteFloor: Double?
+  var reload: Double?
+  var watchAppLoad: Double?
   /// Per-round ratios behind the medians (nbridge over its floor in the same round).
   var roundTripRatios: [Double] = []
   var storageSetRatios: [Double] = []
@@ -93,7 +95,7 @@ struct Figures {
       ("esm_graph_load_uncached_ms", esmGraphLoadUncached), ("deno_esm_graph_load_ms", denoEsmGraphLoad),
       ("bundle_deb_mib", bundleDebMiB), ("installed_startup_ms", installedStartup),
       ("fs_read_1mib_us", fsRead), ("read_1mib_floor_us", fsReadFloor), ("fs_write_atomic_us", fsWrite),
-      ("write_atomic_floor_us", fsWriteFloor),
+      ("write_atomic_floor_us", fsWriteFloor), ("reload_ms", reload), ("watch_app_load_ms", watchAppLoad),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -171,6 +173,7 @@ struct Figures {
         text: "fs_read_1mib ≤ 1.5 × read_1mib_floor + one fs round trip (µs)", value: fsRead,
         limit: fsReadFloor.flatMap { floor in fsRoundTrip.map { 1.5 * floor + $0 } }),
       Goal(text: "fs_write_atomic ≤ 1.3 × write_atomic_floor", value: ratio(fsWrite, fsWriteFloor), limit: 1.3),
+      Goal(text: "reload ≤ 2 × watch_app_load (same run)", value: ratio(reload, watchAppLoad), limit: 2),
     ]
   }
 
@@ -240,6 +243,8 @@ struct Figures {
       ("(fs round trip, µs)", fsRoundTrip, "await fs.paths(), same run (not in JSON)"),
       ("fs_write_atomic_us", fsWrite, "await fs.writeTextFile of 4 KiB: temporary file, fsync, rename, folder fsync"),
       ("write_atomic_floor_us", fsWriteFloor, "the same four steps with plain system calls here, same folder"),
+      ("reload_ms", reload, "nbridge app --watch: a page's file written → the reloaded page's first call answered"),
+      ("watch_app_load_ms", watchAppLoad, "the same app: process start → its page's first call answered"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

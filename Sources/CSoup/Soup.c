@@ -5,7 +5,7 @@
 
 #include "CSoup.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,17 +65,15 @@ static char *session_agent;
 
 int nbh_load(const char **error) {
   if (library) return 0;
-  void *handle = dlopen("libsoup-3.0.so.0", RTLD_NOW | RTLD_LOCAL);
+  static char failure[256];
+  static const char *const libraries[] = {"libsoup-3.0.so.0"};
+#define SYMBOL(name, ret, params) {#name, (void **)&name##_},
+  static const NBLibrarySymbol symbols[] = {FUNCTIONS(SYMBOL)};
+  void *handle = nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure);
   if (!handle) {
-    *error = dlerror();
+    *error = failure;
     return -1;
   }
-#define RESOLVE(name, ret, params) \
-  if (!(*(void **)&name##_ = dlsym(handle, #name))) { \
-    *error = "libsoup-3.0 lacks " #name; \
-    return -1; \
-  }
-  FUNCTIONS(RESOLVE)
   library = handle;
   return 0;
 }

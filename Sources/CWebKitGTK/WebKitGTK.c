@@ -4,7 +4,7 @@
 
 #include "CWebKitGTK.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +156,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(webkit_web_view_get_type, size_t, (void)) \
   F(webkit_web_view_load_uri, void, (void *view, const char *uri)) \
   F(webkit_web_view_reload, void, (void *view)) \
+  F(webkit_web_view_load_alternate_html, void, (void *view, const char *html, const char *uri, const char *base)) \
   F(webkit_web_view_get_uri, const char *, (void *view)) \
   F(webkit_web_view_evaluate_javascript, void, \
     (void *view, const char *script, long length, const char *world, const char *source, void *cancel, \
@@ -194,7 +195,40 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(cairo_status_to_string, const char *, (int status)) \
   F(cairo_image_surface_get_width, int, (void *surface)) \
   F(cairo_image_surface_get_height, int, (void *surface)) \
-  F(cairo_surface_destroy, void, (void *surface))
+  F(cairo_surface_destroy, void, (void *surface)) \
+  F(gtk_box_new, void *, (int orientation, int spacing)) \
+  F(gtk_box_pack_start, void, (void *box, void *child, int expand, int fill, unsigned padding)) \
+  F(gtk_box_reorder_child, void, (void *box, void *child, int position)) \
+  F(gtk_menu_bar_new, void *, (void)) \
+  F(gtk_menu_new, void *, (void)) \
+  F(gtk_menu_item_new_with_mnemonic, void *, (const char *label)) \
+  F(gtk_check_menu_item_new_with_mnemonic, void *, (const char *label)) \
+  F(gtk_separator_menu_item_new, void *, (void)) \
+  F(gtk_check_menu_item_set_active, void, (void *item, int active)) \
+  F(gtk_check_menu_item_get_active, int, (void *item)) \
+  F(gtk_menu_shell_append, void, (void *shell, void *child)) \
+  F(gtk_menu_item_set_submenu, void, (void *item, void *submenu)) \
+  F(gtk_menu_attach_to_widget, void, (void *menu, void *widget, void *detacher)) \
+  F(gtk_menu_popup_at_rect, void, \
+    (void *menu, void *window, const GdkRectangle *rect, int rect_anchor, int menu_anchor, void *trigger)) \
+  F(gtk_accel_group_new, void *, (void)) \
+  F(gtk_accelerator_parse, void, (const char *accelerator, unsigned *key, int *mods)) \
+  F(gtk_widget_add_accelerator, void, \
+    (void *widget, const char *signal, void *group, unsigned key, int mods, int flags)) \
+  F(gtk_accel_label_set_accel, void, (void *label, unsigned key, int mods)) \
+  F(gtk_bin_get_child, void *, (void *bin)) \
+  F(gtk_window_add_accel_group, void, (void *window, void *group)) \
+  F(gtk_window_remove_accel_group, void, (void *window, void *group)) \
+  F(gtk_widget_get_has_window, int, (void *widget)) \
+  F(gtk_widget_get_allocation, void, (void *widget, GdkRectangle * allocation)) \
+  F(gdk_display_get_default_seat, void *, (void *display)) \
+  F(gdk_seat_get_pointer, void *, (void *seat)) \
+  F(gdk_window_get_device_position, void *, (void *window, void *device, int *x, int *y, int *mask)) \
+  F(g_idle_add, unsigned, (int (*function)(void *), void *data)) \
+  F(g_object_set_data, void, (void *object, const char *key, void *data)) \
+  F(g_object_set_data_full, void, (void *object, const char *key, void *data, void (*destroy)(void *))) \
+  F(g_object_get_data, void *, (void *object, const char *key)) \
+  F(webkit_web_view_execute_editing_command, void, (void *view, const char *command))
 
 #define POINTER(name, ret, params) static ret(*name##_) params;
 FUNCTIONS(POINTER)
@@ -203,17 +237,15 @@ static void *library;
 
 int nbw_load(const char **error) {
   if (library) return 0;
-  void *handle = dlopen("libwebkit2gtk-4.1.so.0", RTLD_NOW | RTLD_LOCAL);
+  static char failure[256];
+  static const char *const libraries[] = {"libwebkit2gtk-4.1.so.0"};
+#define SYMBOL(name, ret, params) {#name, (void **)&name##_},
+  static const NBLibrarySymbol symbols[] = {FUNCTIONS(SYMBOL)};
+  void *handle = nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure);
   if (!handle) {
-    *error = dlerror();
+    *error = failure;
     return -1;
   }
-#define RESOLVE(name, ret, params) \
-  if (!(*(void **)&name##_ = dlsym(handle, #name))) { \
-    *error = "libwebkit2gtk-4.1 lacks " #name; \
-    return -1; \
-  }
-  FUNCTIONS(RESOLVE)
   library = handle;
   return 0;
 }
@@ -250,7 +282,11 @@ void *nbw_window_new(const char *title, int width, int height, int resizable, nb
 }
 
 void nbw_window_show(void *window, void *view) {
-  gtk_container_add_(window, view);
+  // The view fills a vertical box, where a menu bar (nbw_window_set_menu_bar) goes above it.
+  void *box = gtk_box_new_(1 /* GTK_ORIENTATION_VERTICAL */, 0);
+  gtk_box_pack_start_(box, view, 1, 1, 0);
+  g_object_set_data_(window, "nbw-box", box);
+  gtk_container_add_(window, box);
   gtk_widget_show_all_(window);
 }
 
@@ -790,6 +826,18 @@ void *nbw_view_new(
 
 void nbw_view_load(void *view, const char *uri) { webkit_web_view_load_uri_(view, uri); }
 
+void nbw_view_load_alternate(void *view, const char *html, const char *uri) {
+  webkit_web_view_load_alternate_html_(view, html, uri, NULL);
+}
+
+static int on_load_failed(void *view, int event, const char *uri, GError *error, Closure *c) {
+  return ((nbw_load_failed_cb)c->callback)(uri, error ? error->message : "unknown error", c->data);
+}
+
+void nbw_view_watch_load_failed(void *view, nbw_load_failed_cb failed, void *data) {
+  CONNECT(view, "load-failed", on_load_failed, closure(failed, data));
+}
+
 void nbw_view_set_developer_extras(void *view, int enabled) {
   webkit_settings_set_enable_developer_extras_(webkit_web_view_get_settings_(view), enabled);
 }
@@ -924,4 +972,137 @@ void nbw_geolocation_update(
 
 void nbw_geolocation_failed(void *manager, const char *message) {
   webkit_geolocation_manager_failed_(manager, message);
+}
+
+// MARK: Menus
+
+// A menu's tree: who hears its items (nbw_menu_new) and its accelerator group.
+typedef struct {
+  nbw_menu_cb activated;
+  nbw_signal_cb released;
+  void *data;
+  void *group;
+} MenuRoot;
+
+// One item's report: its tree, its tag, whether it has a check mark.
+typedef struct {
+  MenuRoot *root;
+  int tag;
+  int check;
+} MenuEntry;
+
+static void on_menu_destroy(void *menu, MenuRoot *root) { root->released(root->data); }
+
+static void free_menu_root(void *data, void *closure) {
+  MenuRoot *root = data;
+  g_object_unref_(root->group);
+  free(root);
+}
+
+static void free_entry(void *data, void *closure) { free(data); }
+
+void *nbw_menu_new(int bar, nbw_menu_cb activated, nbw_signal_cb released, void *data) {
+  void *menu = bar ? gtk_menu_bar_new_() : gtk_menu_new_();
+  MenuRoot *root = malloc(sizeof *root);
+  root->activated = activated;
+  root->released = released;
+  root->data = data;
+  root->group = gtk_accel_group_new_();
+  g_object_set_data_(menu, "nbw-menu-root", root);
+  g_signal_connect_data_(menu, "destroy", (GCallback)on_menu_destroy, root, (void *)free_menu_root, 0);
+  return menu;
+}
+
+void *nbw_menu_submenu(void *item) {
+  void *submenu = gtk_menu_new_();
+  gtk_menu_item_set_submenu_(item, submenu);
+  return submenu;
+}
+
+static void on_menu_item(void *item, MenuEntry *e) {
+  int checked = e->check ? gtk_check_menu_item_get_active_(item) : -1;
+  e->root->activated(e->tag, checked, e->root->data);
+}
+
+void *nbw_menu_add(
+  void *root_menu, void *menu, int kind, const char *label, const char *accelerator, int bind, int enabled,
+  int checked, int tag) {
+  MenuRoot *root = g_object_get_data_(root_menu, "nbw-menu-root");
+  void *item = kind == NBW_MENU_SEPARATOR ? gtk_separator_menu_item_new_()
+               : kind == NBW_MENU_CHECK    ? gtk_check_menu_item_new_with_mnemonic_(label)
+                                           : gtk_menu_item_new_with_mnemonic_(label);
+  if (kind == NBW_MENU_CHECK) gtk_check_menu_item_set_active_(item, checked);
+  gtk_widget_set_sensitive_(item, enabled);
+  if (accelerator && kind != NBW_MENU_SEPARATOR) {
+    unsigned key = 0;
+    int mods = 0;
+    gtk_accelerator_parse_(accelerator, &key, &mods);
+    if (key && bind) {
+      gtk_widget_add_accelerator_(item, "activate", root->group, key, mods, 1 /* GTK_ACCEL_VISIBLE */);
+    } else if (key) {
+      gtk_accel_label_set_accel_(gtk_bin_get_child_(item), key, mods);
+    }
+  }
+  if (kind == NBW_MENU_NORMAL || kind == NBW_MENU_CHECK) {
+    MenuEntry *e = malloc(sizeof *e);
+    e->root = root;
+    e->tag = tag;
+    e->check = kind == NBW_MENU_CHECK;
+    g_signal_connect_data_(item, "activate", (GCallback)on_menu_item, e, (void *)free_entry, 0);
+  }
+  gtk_menu_shell_append_(menu, item);
+  gtk_widget_show_(item);
+  return item;
+}
+
+void nbw_window_set_menu_bar(void *window, void *bar) {
+  void *box = g_object_get_data_(window, "nbw-box");
+  void *old = g_object_get_data_(window, "nbw-menu-bar");
+  if (old) {
+    MenuRoot *root = g_object_get_data_(old, "nbw-menu-root");
+    gtk_window_remove_accel_group_(window, root->group);
+    gtk_widget_destroy_(old);
+  }
+  g_object_set_data_(window, "nbw-menu-bar", bar);
+  if (!bar || !box) return;
+  MenuRoot *root = g_object_get_data_(bar, "nbw-menu-root");
+  gtk_window_add_accel_group_(window, root->group);
+  gtk_box_pack_start_(box, bar, 0, 0, 0);
+  gtk_box_reorder_child_(box, bar, 0);
+  gtk_widget_show_(bar);
+}
+
+static int destroy_later(void *menu) {
+  gtk_widget_destroy_(menu);
+  return 0;  // G_SOURCE_REMOVE
+}
+
+// GTK deactivates a menu before it activates the item chosen: the menu goes once that is done.
+static void on_popup_deactivate(void *menu, void *data) { g_idle_add_(destroy_later, menu); }
+
+int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
+  void *window = gtk_widget_get_window_(view);
+  if (!window || !gtk_widget_get_mapped_(view)) {
+    gtk_widget_destroy_(menu);
+    return 0;
+  }
+  gtk_menu_attach_to_widget_(menu, view, NULL);
+  GdkRectangle rect = {x, y, 1, 1};
+  if (at_pointer) {
+    void *seat = gdk_display_get_default_seat_(gtk_widget_get_display_(view));
+    gdk_window_get_device_position_(window, gdk_seat_get_pointer_(seat), &rect.x, &rect.y, NULL);
+  } else if (!gtk_widget_get_has_window_(view)) {
+    // The view draws on its parent's window: the page's (x, y) is offset by its place there.
+    GdkRectangle allocation;
+    gtk_widget_get_allocation_(view, &allocation);
+    rect.x += allocation.x;
+    rect.y += allocation.y;
+  }
+  CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
+  gtk_menu_popup_at_rect_(menu, window, &rect, 1 /* GDK_GRAVITY_NORTH_WEST */, 1, NULL);
+  return 1;
+}
+
+void nbw_view_editing_command(void *view, const char *command) {
+  webkit_web_view_execute_editing_command_(view, command);
 }

@@ -4,6 +4,7 @@ import NBridgeBackground
 import NBridgeFS
 import NBridgeDialog
 import NBridgeLocation
+import NBridgeMenu
 import NBridgeNotification
 import NBridgePasteboard
 import NBridgePlugin
@@ -14,10 +15,10 @@ import NBridgeTray
 
 /// The plugins every nbridge runtime ships with.
 public enum Builtins {
-  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart`, `fs`, `window`, `dialog`, `tray` and `shortcut`, in that order.
+  /// `app`, `storage`, `preference`, `pasteboard`, `notification`, `background`, `location`, `autostart`, `fs`, `window`, `dialog`, `tray`, `shortcut` and `menu`, in that order.
   public static let plugins: [any Plugin.Type] = [
     AppPlugin.self, StoragePlugin.self, PreferencePlugin.self, PasteboardPlugin.self, NotificationPlugin.self,
     BackgroundPlugin.self, LocationPlugin.self, AutostartPlugin.self, FSPlugin.self, WindowPlugin.self, DialogPlugin.self,
-    TrayPlugin.self, ShortcutPlugin.self,
+    TrayPlugin.self, ShortcutPlugin.self, MenuPlugin.self,
   ]
 }

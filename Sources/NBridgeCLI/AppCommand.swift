@@ -37,7 +37,7 @@ extension NBridgeCommand {
     @Flag(help: "Reload the page when a file under its folder changes (a script that does not parse is shown over the page instead).")
     var watch = false
 
-    @Flag(help: "Open WebKit's Web Inspector with the window; the page's context menu gets \"Inspect Element\".")
+    @Flag(help: "Open WebKit's Web Inspector with the window. Every development flag (--dev, --dev-url, --watch, --inspect) puts \"Inspect Element\" in the page's context menu.")
     var inspect = false
 
     @Option(
@@ -92,6 +92,7 @@ extension NBridgeCommand {
       options.exitAfterScript = exitAfterScript
       options.inspect = inspect
       options.watch = watch
+      options.inspectElement = inspect || inspectServer != nil || watch || dev || devURL != nil
       var server: DevServer?
       if dev || devURL != nil {
         let settings = configuration.manifest.dev

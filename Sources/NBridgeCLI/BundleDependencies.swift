@@ -12,7 +12,7 @@ struct BundleDependencies {
   var opened: [String]
 
   /// Libraries nbridge opens with `dlopen` (CWebKitGTK/WebKitGTK.c, CSoup/Soup.c,
-  /// Storage/CSQLite/SQLiteLoader.c, Pasteboard/CX11/XlibLoader.c), with the service that needs
+  /// CSQLite/SQLiteLoader.c, Pasteboard/CX11/XlibLoader.c), with the service that needs
   /// each: nil for every app (`fetch`), `"window"` for a page app.
   static let openedLibraries: [(soname: String, needs: String?)] = [
     ("libsoup-3.0.so.0", nil), ("libwebkit2gtk-4.1.so.0", "window"), ("libsqlite3.so.0", "storage"),

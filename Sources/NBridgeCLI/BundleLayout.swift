@@ -1,4 +1,5 @@
 import Glibc
+import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
 
@@ -8,7 +9,7 @@ import NBridgeSystem
 ///     usr/bin/<command>                                 a symbolic link to the executable
 ///     usr/lib/<id>/<command>                            the executable: nbridge with the app's plugins
 ///     usr/lib/<id>/bundle-mode                          `window` or `script` (BundledLaunch)
-///     usr/lib/<id>/app/                                 the app's folder, nbridge.json included
+///     usr/lib/<id>/app/                                 the app's folder, nbridge.json included (without `dev`)
 ///     usr/share/applications/<id>.desktop
 ///     usr/share/icons/hicolor/<size>/apps/<id>.{png,svg}
 ///     usr/share/metainfo/<id>.metainfo.xml
@@ -67,6 +68,7 @@ struct BundleLayout {
     }
     if !app.isCLI {
       try copyFolder(from: app.folder, to: libraryFolder + "/app")
+      try dropDevSettings(libraryFolder + "/app/nbridge.json")
       let desktop: String
       do { desktop = try DesktopEntry.packagedText(for: app) } catch {
         throw BundleProblem("the desktop entry: \(error)")
@@ -109,6 +111,21 @@ struct BundleLayout {
       throw BundleProblem("cannot write \(root)/\(path): \(error)")
     }
     files.append(path)
+  }
+
+  /// Rewrites the manifest at `path` in the tree without its `dev` (the author's dev server and
+  /// its command: an installed app has neither); one without `dev` stays as written.
+  func dropDevSettings(_ path: String) throws(BundleProblem) {
+    guard let text = POSIX.readText(root + "/" + path), case .object(var manifest)? = try? JSONValue(parsing: text),
+      manifest["dev"] != nil
+    else { return }
+    manifest["dev"] = nil
+    do {
+      let text = JSONValue.object(manifest).jsonText + "\n"
+      try POSIX.writeAtomically(root + "/" + path, Array(text.utf8), mode: 0o644, syncs: false)
+    } catch {
+      throw BundleProblem("cannot write \(root)/\(path): \(error)")
+    }
   }
 
   /// Makes `path` in the tree a symbolic link to `target` (relative, so it holds wherever the

@@ -25,18 +25,8 @@ struct DevServer {
 
   /// Whether something accepts connections at `url`'s host and port within `seconds`.
   static func waitUntilReachable(_ url: String, seconds: Int) -> Bool {
-    let authority = url.dropFirst("http://".count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-    guard let host = DevServerURL.host(of: String(authority)),
-      let port = UInt16(authority[authority.index(after: authority.lastIndex(of: ":")!)...])
-    else { return false }
-    let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
     for _ in 0..<(seconds * 10) {
-      if let addresses = try? SocketAddress.resolve(host: bare, port: port),
-        let fd = try? TCP.connect(addresses, timeout: 100, interrupt: -1)
-      {
-        close(fd)
-        return true
-      }
+      if DevServerURL.answers(url, milliseconds: 100) { return true }
       usleep(100_000)
     }
     return false

@@ -44,7 +44,11 @@ final class FetchDaemon {
     guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return 0 }
     writePID(lock)
 
-    let signalFD = DaemonSignals.install()
+    let signals: WakeSignal
+    do { signals = try DaemonSignals.install() } catch {
+      writeStderr("nbridge daemon: \(error)\n")
+      return 1
+    }
     let watchFD = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
     let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
     inotify_add_watch(watchFD, folder, mask)
@@ -61,13 +65,12 @@ final class FetchDaemon {
         writePID(lock)
       }
       let wait = wake(schedules, now: ISO8601.currentMilliseconds())
-      var fds = [pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0)]
+      var fds = [pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
       _ = poll(&fds, 2, Int32(min(wait, Self.longestWait)))
       drain(watchFD)
       if fds[1].revents != 0 {
-        var byte: UInt8 = 0
         var stop = false
-        while read(signalFD, &byte, 1) == 1 { stop = stop || Int32(byte) != SIGCHLD }
+        signals.drain { number in stop = stop || Int32(number) != SIGCHLD }
         if stop {
           for pid in children.keys { kill(pid, SIGTERM) }
           return 0
@@ -164,27 +167,18 @@ final class FetchDaemon {
 /// The daemon's signals through a pipe `poll` watches: SIGCHLD (a woken run ended) and
 /// SIGTERM/SIGINT/SIGHUP (leave).
 enum DaemonSignals {
+  /// The pipe's writing end, for the handler.
   nonisolated(unsafe) static var writer: Int32 = -1
 
-  /// Installs the handlers; returns the pipe's reading end.
-  static func install() -> Int32 {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return -1 }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    writer = fds[1]
-    var unblock = sigset_t()
-    sigemptyset(&unblock)
-    for signal in [SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&unblock, signal) }
-    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-    for number in [SIGTERM, SIGINT, SIGHUP, SIGCHLD] { signal(number, onDaemonSignal) }
-    return fds[0]
+  /// Installs the handlers; returns the pipe they write each signal's number to.
+  static func install() throws(SystemError) -> WakeSignal {
+    let signals = try WakeSignal()
+    writer = signals.writer
+    Signals.install([SIGTERM, SIGINT, SIGHUP, SIGCHLD], handler: onDaemonSignal)
+    return signals
   }
 }
 
 private let onDaemonSignal: @convention(c) (Int32) -> Void = { number in
-  var byte = UInt8(truncatingIfNeeded: number)
-  _ = write(DaemonSignals.writer, &byte, 1)
+  Signals.post(number, to: DaemonSignals.writer)
 }

@@ -88,7 +88,7 @@ final class LogViewer {
   /// not loopback itself (`--host 0.0.0.0`, a LAN address), which is what naming one asks for.
   private let anyPeer: Bool
   private let listener: Int32
-  private let signals: Int32
+  private let signals: WakeSignal
   private var connections: [Int32: Connection] = [:]
   /// The highest `seq` seen, by run id.
   private var runs: [String: RunProgress] = [:]
@@ -114,7 +114,7 @@ final class LogViewer {
     self.options = options
     listener = try TCP.listen(host: options.host, port: options.port)
     anyPeer = !TCP.localAddress(listener).isLoopback
-    signals = ViewerSignals.install()
+    signals = try ViewerSignals.install()
   }
 
   /// Where it listens (the port the system picked for `--port 0`).
@@ -125,7 +125,7 @@ final class LogViewer {
     out.reserveCapacity(1 << 20)
     while !stopping {
       var fds = [
-        pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
       ]
       let open = Array(connections.values)
       for connection in open { fds.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0)) }
@@ -428,27 +428,15 @@ final class LogViewer {
 private enum ViewerSignals {
   nonisolated(unsafe) static var writer: Int32 = -1
 
-  static func install() -> Int32 {
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    writer = fds[1]
-    var unblock = sigset_t()
-    sigemptyset(&unblock)
-    sigaddset(&unblock, SIGINT)
-    sigaddset(&unblock, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-    signal(SIGINT, onSignal)
-    signal(SIGTERM, onSignal)
-    signal(SIGPIPE, SIG_IGN)
-    return fds[0]
+  static func install() throws(SystemError) -> WakeSignal {
+    let signals = try WakeSignal()
+    writer = signals.writer
+    Signals.install([SIGINT, SIGTERM], handler: onSignal)
+    Signals.ignore(SIGPIPE)
+    return signals
   }
 }
 
-private let onSignal: @convention(c) (Int32) -> Void = { _ in
-  var byte: UInt8 = 1
-  _ = write(ViewerSignals.writer, &byte, 1)
+private let onSignal: @convention(c) (Int32) -> Void = { number in
+  Signals.post(number, to: ViewerSignals.writer)
 }

@@ -36,7 +36,11 @@ enum RunWatch {
       writeStderr("nbridge run --watch: cannot watch \(folder) (inotify)\n")
       return 1
     }
-    let signals = DaemonSignals.install()
+    let signals: WakeSignal
+    do { signals = try DaemonSignals.install() } catch {
+      writeStderr("nbridge run --watch: \(error)\n")
+      return 1
+    }
     let environment = ProcessEnvironment.current
     func start() -> pid_t? {
       do throws(SystemError) {
@@ -55,13 +59,13 @@ enum RunWatch {
     while true {
       var fds = [
         pollfd(fd: watcher.descriptor, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
       ]
       let ready = poll(&fds, 2, pending.isEmpty ? -1 : settle)
       if fds[1].revents != 0 {
-        var byte: UInt8 = 0
-        while read(signals, &byte, 1) == 1 {
-          let number = Int32(byte)
+        var numbers: [Int32] = []
+        signals.drain { numbers.append(Int32($0)) }
+        for number in numbers {
           if number == SIGCHLD {
             if let pid = child, waitpid(pid, nil, WNOHANG) == pid {
               child = nil

@@ -1,3 +1,4 @@
+import NBridgeSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,21 +20,20 @@ package final class LoopExecutor: SerialExecutor, @unchecked Sendable {
   }
 
   private let queue = Mutex<[Work]>([])
-  /// The read end of a pipe that becomes readable when work is queued; the loop polls it.
-  package let wakeDescriptor: Int32
-  private let wakeWriter: Int32
+  /// Becomes readable when work is queued from another thread; the loop polls it.
+  private let wakeSignal: WakeSignal
   private let owner = Atomic<UInt>(0)
 
   private init() {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { fatalError("nbridge: cannot create the loop's wake pipe") }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    do {
+      wakeSignal = try WakeSignal()
+    } catch {
+      fatalError("nbridge: \(error) for the loop")
     }
-    wakeDescriptor = fds[0]
-    wakeWriter = fds[1]
   }
+
+  /// The descriptor the loop polls: readable when work is queued from another thread.
+  package var wakeDescriptor: Int32 { wakeSignal.descriptor }
 
   /// Held while a thread is bound: one loop at a time per process (tests run loops on many threads).
   private let ownership: UnsafeMutablePointer<pthread_mutex_t> = {
@@ -76,16 +76,12 @@ package final class LoopExecutor: SerialExecutor, @unchecked Sendable {
       return q.count == 1
     }
     // The loop thread itself needs no wake-up: it checks for queued work before it blocks.
-    if wasEmpty && !isOnLoopThread {
-      var one: UInt8 = 1
-      _ = write(wakeWriter, &one, 1)
-    }
+    if wasEmpty && !isOnLoopThread { wakeSignal.wake() }
   }
 
   /// Empties the wake pipe; the loop calls this when poll(2) finds it readable.
   package func drainWakeups() {
-    var drained = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-    while read(wakeDescriptor, &drained, 32) == 32 {}
+    wakeSignal.drain()
   }
 
   /// Whether work is queued.

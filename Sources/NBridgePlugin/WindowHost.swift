@@ -57,6 +57,22 @@ public protocol WindowHost: AnyObject {
   /// Shows a message dialog over the app's window; `done` gets the index of the button pressed
   /// once, nil when it was closed without one (Escape).
   func showMessage(_ request: MessageDialogRequest, _ done: @escaping @BridgeActor (Int?) -> Void)
+
+  /// Shows `items` as a menu bar above the main window's page, replacing the one shown before
+  /// (nil or empty: none), with their accelerators bound while the window has the focus;
+  /// `activated` gets an item's tag, and its check mark for a check item, each time the user
+  /// chooses it (by click, mnemonic or accelerator).
+  func setMenuBar(_ items: [WindowMenuItem]?, _ activated: @escaping @BridgeActor (Int, Bool?) -> Void)
+    throws(BridgeError)
+
+  /// Pops `items` up as a context menu over the main window's page, its corner at `point` (the
+  /// page's coordinates, CSS pixels) or, when nil, at the pointer; `activated` as for `setMenuBar`.
+  func popUpMenu(
+    _ items: [WindowMenuItem], at point: (x: Int, y: Int)?, _ activated: @escaping @BridgeActor (Int, Bool?) -> Void
+  ) throws(BridgeError)
+
+  /// Runs `command` on the main window's page (WebKit's editing commands, or a reload).
+  func runPageCommand(_ command: PageCommand) throws(BridgeError)
 }
 
 /// An open window of the app (`WindowHost.windowList`).

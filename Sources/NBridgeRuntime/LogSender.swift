@@ -10,11 +10,11 @@ final class LogSender: Sendable {
   let destination: LogDestination
   let queue: LogQueue
   private let hello: [UInt8]
-  /// A pipe the thread polls: written by `append` (only when the sender is idle) and by `finish`.
-  private let wake: Int32
-  private let wakeWriter: Int32
+  /// What the thread polls: woken by `append` (only when the sender is idle) and by `finish`.
+  private let wake: WakeSignal
 
-  init(destination: LogDestination, app: String) {
+  /// A sender for `destination`; fails when its wake pipe cannot be made (no descriptor left).
+  init(destination: LogDestination, app: String) throws(SystemError) {
     self.destination = destination
     queue = LogQueue(limit: destination.queueLimit, byteLimit: destination.byteLimit)
     var line: [UInt8] = []
@@ -26,19 +26,7 @@ final class LogSender: Sendable {
     line += RandomID.bytes(8).flatMap { byte in [byte >> 4, byte & 15].map { Array("0123456789abcdef".utf8)[Int($0)] } }
     line += "\"}\n".utf8
     hello = line
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    wake = fds[0]
-    wakeWriter = fds[1]
-  }
-
-  deinit {
-    close(wake)
-    close(wakeWriter)
+    wake = try WakeSignal()
   }
 
   /// Starts the sender thread (detached; it holds this object until it ends).
@@ -86,20 +74,13 @@ final class LogSender: Sendable {
   }
 
   private func signal() {
-    var byte: UInt8 = 1
-    _ = write(wakeWriter, &byte, 1)
-  }
-
-  private func drainWake() {
-    var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-    while withUnsafeMutableBytes(of: &bytes, { read(wake, $0.baseAddress, $0.count) }) == 32 {}
+    wake.wake()
   }
 
   /// Sleeps `milliseconds`, or less when `finish` wakes the thread.
   private func pause(_ milliseconds: Int32) {
-    var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-    _ = poll(&fds, 1, milliseconds)
-    drainWake()
+    wake.wait(milliseconds: milliseconds)
+    wake.drain()
   }
 
   // MARK: The thread
@@ -110,7 +91,7 @@ final class LogSender: Sendable {
     // attempt under way is seen through (the run waits for it, within its 2 s).
     var first = true
     while first || !queue.isClosing {
-      if !first { drainWake() }
+      if !first { wake.drain() }
       first = false
       queue.connecting(true)
       let fd: Int32
@@ -170,13 +151,13 @@ final class LogSender: Sendable {
       let writing = headOffset < head.count || !range.isEmpty
       var fds = (
         pollfd(fd: fd, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
-        pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
       )
       let ready = withUnsafeMutableBytes(of: &fds) {
         poll($0.baseAddress!.assumingMemoryBound(to: pollfd.self), 2, timeout)
       }
       guard ready >= 0 || errno == EINTR else { return }
-      if fds.1.revents != 0 { drainWake() }
+      if fds.1.revents != 0 { wake.drain() }
       if fds.0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
         guard let n = TCP.read(fd, into: &input, max: 4096) else { continue }
         if n <= 0 { return }

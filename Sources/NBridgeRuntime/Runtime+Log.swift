@@ -12,7 +12,15 @@ extension Runtime {
   /// Starts the sender thread when the run forwards its records.
   func startLogForwarding() {
     guard let destination = configuration.logDestination, logSender == nil else { return }
-    let sender = LogSender(destination: destination, app: configuration.manifest.id)
+    let sender: LogSender
+    do {
+      sender = try LogSender(destination: destination, app: configuration.manifest.id)
+    } catch {
+      // The run goes on, printing its records here only.
+      let text = "nbridge: cannot forward log records to \(destination): \(error)\n"
+      if let output = configuration.output { output(2, text) } else { writeAll(2, text) }
+      return
+    }
     sender.start()
     logSender = sender
   }

@@ -224,7 +224,14 @@ public final class Runtime {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
     }
-    if configuration.handlesSignals { SignalHandling.install(loop: loop, runtime: self) }
+    if configuration.handlesSignals {
+      do {
+        try SignalHandling.install(loop: loop, runtime: self)
+      } catch {
+        writeError("nbridge: cannot handle signals: \(error)\n")
+        return ExitStatus.uncaught
+      }
+    }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startLogForwarding()
     // Plugins first: what they start waits in the kernel while the JS context is set up (the

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// SIGINT/SIGTERM/SIGHUP: the first stops the run cleanly at the next turn of the loop (exit
 /// 130/143/129, plugins flushed), and decides the run's status even when that turn never comes
@@ -10,8 +11,10 @@ import NBridgePlugin
 /// SIGCONT: active when the process is its terminal's foreground group (or has no terminal),
 /// else background (`bg`).
 enum SignalHandling {
+  /// The self-pipe the handler writes each signal's number to; made by the first `install`.
+  nonisolated(unsafe) static var pipe: WakeSignal?
+  /// Its writing end, as the handler reads it (a plain integer: nothing to retain there).
   nonisolated(unsafe) static var pipeWriter: Int32 = -1
-  nonisolated(unsafe) static var pipeReader: Int32 = -1
   nonisolated(unsafe) static var received: Int32 = 0
   /// The signals that stop a run, each with the status it ends with.
   static let stopping = [SIGINT: ExitStatus.interrupted, SIGTERM: ExitStatus.terminated, SIGHUP: ExitStatus.hungUp]
@@ -21,39 +24,25 @@ enum SignalHandling {
   /// Set by the first Ctrl-Z, cleared by SIGCONT: a second Ctrl-Z meanwhile stops at once.
   nonisolated(unsafe) static var stopPending: Int32 = 0
 
+  /// Installs the handlers and has `loop` poll their pipe; throws when the pipe cannot be made
+  /// (no descriptor left), and then installs nothing.
   @BridgeActor
-  static func install(loop: EventLoop, runtime: Runtime) {
-    if pipeReader < 0 {
-      var fds: [Int32] = [0, 0]
-      guard pipe(&fds) == 0 else { return }
-      for fd in fds {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      }
-      pipeReader = fds[0]
-      pipeWriter = fds[1]
+  static func install(loop: EventLoop, runtime: Runtime) throws(SystemError) {
+    let signals: WakeSignal
+    if let made = pipe {
+      signals = made
+    } else {
+      signals = try WakeSignal()
+      pipe = signals
+      pipeWriter = signals.writer
     }
-    // A parent may start us with these blocked (threaded test runners do); a CLI must hear them.
-    var unblock = sigset_t()
-    sigemptyset(&unblock)
-    for sig in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT] { sigaddset(&unblock, sig) }
-    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-    signal(SIGINT, onSignal)
-    signal(SIGTERM, onSignal)
-    signal(SIGHUP, onSignal)
-    signal(SIGTSTP, onSignal)
-    signal(SIGCONT, onSignal)
-    signal(SIGPIPE, SIG_IGN)
+    Signals.install([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT], handler: onSignal)
+    Signals.ignore(SIGPIPE)
     loop.alwaysPolled.append(
       (
-        pipeReader,
+        signals.descriptor,
         { [unowned runtime] in
-          var bytes: [UInt8] = Array(repeating: 0, count: 16)
-          while true {
-            let count = read(pipeReader, &bytes, bytes.count)
-            guard count > 0 else { break }
-            for sig in bytes.prefix(count) { handle(Int32(sig), runtime: runtime) }
-          }
+          signals.drain { sig in handle(Int32(sig), runtime: runtime) }
         }
       ))
   }
@@ -109,6 +98,5 @@ private let onSignal: @convention(c) (Int32) -> Void = { sig in
     }
     SignalHandling.stopPending = 1
   }
-  var byte: UInt8 = UInt8(truncatingIfNeeded: sig)
-  _ = write(SignalHandling.pipeWriter, &byte, 1)
+  Signals.post(sig, to: SignalHandling.pipeWriter)
 }

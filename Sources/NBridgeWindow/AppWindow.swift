@@ -22,6 +22,10 @@ final class AppWindow: PageHost {
   var remotePages: [RemotePage] = []
   /// `--dev-url`: the dev server's origin and the token its pages' script holds.
   var devPage: (origin: String, token: String)?
+  /// `--dev-url`: the next probe of the dev server, and the wait while it does not answer
+  /// (`AppWindow+DevServer.swift`).
+  var devProbe: Int?
+  var devWait: DevServerWait?
   var window: UnsafeMutableRawPointer?
   var view: UnsafeMutableRawPointer?
   /// The WebKitWebContext, with the app's website data manager.
@@ -86,10 +90,12 @@ final class AppWindow: PageHost {
     runtime.page = self
     nbw_view_load(view, options.devURL ?? origin + entryPath)
     if options.watch { watchFolder() }
-    if options.inspect {
-      nbw_view_set_developer_extras(view, 1)
-      nbw_view_show_inspector(view)
+    if options.devURL != nil {
+      nbw_view_watch_load_failed(view, onLoadFailed, me)
+      followDevServer()
     }
+    if options.inspectElement || options.inspect { nbw_view_set_developer_extras(view, 1) }
+    if options.inspect { nbw_view_show_inspector(view) }
   }
 
   // MARK: PageHost
@@ -266,6 +272,10 @@ private let onWKBridgeMessage: nbw_message_cb = { message, _, data in
 }
 private let onLoadChanged: nbw_load_cb = { event, data in
   withWindow(data) { $0.loadChanged(event) }
+}
+private let onLoadFailed: nbw_load_failed_cb = { uri, _, data in
+  let uri = text(uri) ?? ""
+  return withWindow(data) { $0.loadFailed(uri: uri) ? 1 : 0 }
 }
 private let onTerminated: nbw_terminated_cb = { reason, data in
   withWindow(data) { $0.webProcessTerminated(reason: reason) }

@@ -29,9 +29,13 @@ package struct WindowOptions: Sendable {
   /// `https` origins whose pages get `nbridge`, each with its permissions (`remote`).
   package var remote: [RemoteOrigin] = []
 
-  /// Development: "Inspect Element" in the context menu, and WebKit's Web Inspector opened with
-  /// the window (`--inspect`).
+  /// Development: WebKit's Web Inspector opened with the window (`--inspect`).
   package var inspect = false
+
+  /// Development: "Inspect Element" in the page's context menu (WebKit's developer extras): set
+  /// by every development flag (`--dev`, `--dev-url`, `--watch`, `--inspect`), never for a plain
+  /// `nbridge app` or a bundled app.
+  package var inspectElement = false
 
   /// Development: the bundler's dev server's page (`http://` on a loopback host), loaded instead
   /// of the folder's, its origin given the bridge as the app's own page (`--dev-url`).

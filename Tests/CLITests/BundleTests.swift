@@ -127,6 +127,43 @@ import Testing
     #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
   }
 
+  /// An app whose manifest names a dev server and its command (`dev`), bundled as a portable
+  /// archive: the shipped manifest has no `dev`, and the app launched from the archive opens its
+  /// own page, never running the command nor asking the dev server for anything.
+  @Test func aBundledAppNeverUsesTheDevSettings() throws {
+    let dir = try TemporaryDirectory(prefix: "nbridge-bundle-dev")
+    try dir.write("site/index.html", "<script>console.log('page at ' + location.origin)</script>")
+    let site = try StaticFileServer(directory: dir.file("site"))
+    let marker = dir.file("dev-command-ran")
+    try dir.write(
+      "app/index.html", "<script>console.log('page at ' + location.origin); nbridge.app.exit({ code: 0 });</script>")
+    try dir.write(
+      "app/nbridge.json",
+      """
+      {"id": "dev.nbridge.devbundle", "name": "Dev Bundle", "version": "1.0", "description": "A page app with dev settings",
+       "permissions": ["app"],
+       "dev": {"url": "http://127.0.0.1:\(site.port)/", "command": "touch '\(marker)'"}}
+      """)
+    let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "tar"])
+    #expect(r.status == 0, "\(r.stderr)")
+    try FileManager.default.createDirectory(atPath: dir.file("unpacked"), withIntermediateDirectories: true)
+    #expect(try Self.tool("tar", ["-xzf", dir.file("out/devbundle-1.0-x86_64.tar.gz"), "-C", dir.file("unpacked")]).status == 0)
+    let top = dir.file("unpacked/devbundle-1.0")
+    let shipped = try String(contentsOfFile: top + "/lib/dev.nbridge.devbundle/app/nbridge.json", encoding: .utf8)
+    #expect(shipped.contains("\"permissions\":[\"app\"]") && !shipped.contains("\"dev\""), "\(shipped)")
+
+    let xvfb = try XvfbServer()
+    var env: [String: String?] = NBridgeBinary.headless
+    env["DISPLAY"] = xvfb.display
+    env["NBRIDGE_DATA_DIR"] = dir.file("data")
+    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+    let run = try Self.tool(top + "/bin/devbundle", [], environment: env)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("page at nbridge://dev.nbridge.devbundle"), "\(run.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: marker), "dev.command ran")
+    #expect(!site.log.contains("GET"), "the dev server was asked: \(site.log)")
+  }
+
   /// Installs the .deb with apt-get (the tests run as root, as in CI), runs the installed command
   /// with no Swift on PATH or LD_LIBRARY_PATH, then removes it: none of its files stay.
   @Test func installedDebRunsWithoutSwiftAndLeavesNothingWhenRemoved() throws {

@@ -81,6 +81,73 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder))
   }
 
+  /// The dev server's page, `version` of it: it logs its version, and what the window shows
+  /// over it while it waits for the server; with `reloadWhileWaiting`, it reloads itself then
+  /// (as a user pressing F5 would), a load that fails.
+  static func restartedPage(version: Int) -> String {
+    """
+    <!doctype html><title>version \(version)</title><body style="background:#fff"><p>version \(version)</p><script>
+    console.log('dev page version \(version)');
+    new MutationObserver(() => {
+      const bar = document.getElementById('nbridge-dev-waiting');
+      if (!bar) return;
+      console.log('shown: ' + bar.textContent);
+      if (location.search === '?reload-while-waiting') location.reload();
+    }).observe(document.documentElement, { childList: true });
+    </script></body>
+    """
+  }
+
+  @Test(arguments: [false, true]) func thePageReloadsWhenTheDevServerComesBack(reloadWhileWaiting: Bool) throws {
+    try manifest()
+    try scratch.write("app/www/nbridge.json", "{\"id\": \"dev.nbridge.devserver\", \"permissions\": [\"app\"], \"window\": {\"width\": 600, \"height\": 440}}")
+    for version in [1, 2] { try scratch.write("site\(version)/index.html", Self.restartedPage(version: version)) }
+    let first = try StaticFileServer(directory: scratch.file("site1"))
+    let url = "http://127.0.0.1:\(first.port)/\(reloadWhileWaiting ? "?reload-while-waiting" : "")"
+    let app = try ChildProcess(NBridgeBinary.path, ["app", "--dev-url", url, scratch.file("app/www")], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("dev page version 1", timeout: 30), "\(app.stdout)\(app.stderr)")
+
+    first.stop()
+    let waiting = "Waiting for the dev server at \(url)\u{2026} The page reloads once it answers."
+    #expect(app.waitForOutput("shown: \(waiting)", timeout: 10), "\(app.stdout)\(app.stderr)")
+    #expect(app.stderr.contains("nbridge app: waiting for the dev server at \(url) (it does not answer)"), "\(app.stderr)")
+    if reloadWhileWaiting {
+      // The reload failed: the window shows the waiting page (dark grey) instead of WebKit's error page.
+      var seen: (red: Double, green: Double)?
+      let shown = try waitUntil(timeout: 10) {
+        seen = try WatchTests.colour("500x300+50+100", display: xvfb.display, scratch: scratch)
+        return abs((seen?.red ?? 0) - 0.2) < 0.05 && abs((seen?.green ?? 0) - 0.2) < 0.05
+      }
+      #expect(shown, "the window's colour: \(String(describing: seen))")
+    }
+
+    let second = try StaticFileServer(directory: scratch.file("site2"), port: first.port)
+    defer { second.stop() }
+    #expect(app.waitForOutput("dev page version 2", timeout: 10), "\(app.stdout)\(app.stderr)")
+    #expect(app.stderr.contains("nbridge app: the dev server at \(url) answers again; reloading"), "\(app.stderr)")
+    #expect(app.isRunning)
+  }
+
+  /// A plain `nbridge app` (neither --dev nor --dev-url) loads the folder's page: the manifest's
+  /// `dev.command` does not run and nothing is asked of `dev.url`.
+  @Test func aPlainAppNeverUsesTheManifestsDevSettings() throws {
+    try scratch.write("site/index.html", "<script>window.result = { page: 'dev server' }</script>")
+    let site = try StaticFileServer(directory: scratch.file("site"))
+    let marker = scratch.file("dev-command-ran")
+    try manifest(dev: "{\"url\": \"http://127.0.0.1:\(site.port)/\", \"command\": \"touch '\(marker)'\"}")
+    try scratch.write("app/www/index.html", "<script>window.result = { page: 'folder' }</script>")
+    let r = try NBridgeBinary.run(
+      ["app", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"], environment: env,
+      timeout: 60)
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = AppWindowTests.json(r.stdout)
+    #expect(result["page"] as? String == "folder", "\(r.stdout)")
+    #expect(result["origin"] as? String == "nbridge://dev.nbridge.devserver", "\(r.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: marker), "dev.command ran")
+    #expect(!site.log.contains("GET"), "the dev server was asked: \(site.log)")
+  }
+
   @Test func aDevURLOnAnotherHostIsRefused() throws {
     try manifest()
     let r = try NBridgeBinary.run(["app", "--dev-url", "http://192.0.2.1:5173", scratch.file("app/www")], environment: env)

@@ -33,7 +33,7 @@ import Testing
   @Test func everyServiceActionAndEventOfTheJSONCatalogueIsInTheCatalogue() throws {
     let text = try Self.page("README")
     let services = try Self.catalogue()
-    #expect(services.count == 13)
+    #expect(services.count == 14)
     for service in services {
       let name = try #require(service["service"] as? String)
       #expect(text.contains("#### `\(name)` (permission `\(service["permission"] as? String ?? "")`)"))

@@ -48,6 +48,55 @@ import Testing
     }
   }
 
+  /// The size of the popup window (the context menu) whose top-left corner is at (`x`, `y`) or
+  /// one pixel off; nil while there is none.
+  func popup(at x: Int, _ y: Int, display: String) throws -> (width: Int, height: Int)? {
+    let tree = try ChildProcess.run("xwininfo", ["-root", "-tree"], environment: ["DISPLAY": display]).stdout
+    let window = #/0x[0-9a-f]+ .* (\d+)x(\d+)\+(\d+)\+(\d+) /#
+    for line in tree.split(separator: "\n") {
+      guard let m = try window.firstMatch(in: line), let left = Int(m.output.3), let top = Int(m.output.4),
+        abs(left - x) <= 1, abs(top - y) <= 1, let width = Int(m.output.1), let height = Int(m.output.2)
+      else { continue }
+      return (width, height)
+    }
+    return nil
+  }
+
+  /// Right-click on the page, then the context menu's last item (Up, Return): with a development
+  /// flag it is "Inspect Element", and WebKit's inspector opens; in a plain `nbridge app` it is
+  /// "Reload" (the page loads again) and nothing opens; the development menu is the taller.
+  @Test func inspectElementIsInTheContextMenuInDevelopmentOnly() throws {
+    try scratch.write("www/index.html", "<!doctype html><body style='background:#fff'><h1>hi</h1><script>console.log('page loaded')</script></body>")
+    let xvfb = try XvfbServer()
+    var env = self.env
+    env["DISPLAY"] = xvfb.display
+    var heights: [String: Int] = [:]
+    for mode in ["plain", "watch"] {
+      let app = try ChildProcess(NBridgeBinary.path, ["app"] + (mode == "watch" ? ["--watch"] : []) + [page], environment: env)
+      defer { app.stop() }
+      #expect(app.waitForOutput("page loaded", timeout: 30), "\(mode): \(app.stderr)")
+      _ = try ChildProcess.run("xdotool", ["mousemove", "100", "100", "click", "3"], environment: ["DISPLAY": xvfb.display])
+      var menu: (width: Int, height: Int)?
+      let opened = try waitUntil(timeout: 10) {
+        menu = try popup(at: 100, 100, display: xvfb.display)
+        return menu != nil
+      }
+      try #require(opened, "\(mode): no context menu at (100, 100)")
+      heights[mode] = menu?.height
+      _ = try ChildProcess.run("xdotool", ["key", "Up", "Return"], environment: ["DISPLAY": xvfb.display])
+      if mode == "watch" {
+        let inspector = try waitUntil(timeout: 20) { try windowNames(display: xvfb.display).contains("Web Inspector") }
+        #expect(inspector, "--watch: \"Inspect Element\" opened no inspector")
+      } else {
+        let reloaded = waitUntil(timeout: 20) { app.stdout.components(separatedBy: "page loaded").count == 3 }
+        #expect(reloaded, "plain: the menu's last item did not reload the page: \(app.stdout)")
+        #expect(!(try windowNames(display: xvfb.display)).contains("Web Inspector"))
+      }
+    }
+    // Back, Forward, Stop, Reload; with developer extras a separator and "Inspect Element" below.
+    #expect((heights["watch"] ?? 0) > (heights["plain"] ?? .max), "menu heights \(heights)")
+  }
+
   /// The body of `GET /` at 127.0.0.1:`port`, nil when nothing answers.
   func fetchIndex(port: UInt16) -> String? {
     guard let client = try? RawClient(to: "127.0.0.1", port: port) else { return nil }

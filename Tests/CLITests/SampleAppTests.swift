@@ -39,6 +39,15 @@ import Testing
     #expect(r.stdout.contains("No background refresh yet."))
     #expect(r.stdout.contains("\n  location.current: "), "a position, or why there is none: \(r.stdout)")
     #expect(r.stdout.contains("\n  app.clearCache: { cleared: ["), "what clearCache cleared: \(r.stdout)")
+    // No tray, no display: the sample says why, and goes on (an unhandled rejection would fail the run).
+    #expect(
+      r.stdout.contains(
+        "\n  tray.create: no tray icon (unavailable: tray.create: no session bus (DBUS_SESSION_BUS_ADDRESS is not set)"),
+      "\(r.stdout)")
+    #expect(
+      r.stdout.contains(
+        "\n  shortcut.register: no Ctrl+Alt+M (unavailable: shortcut.register: no display (DISPLAY is not set)"),
+      "\(r.stdout)")
     let second = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
   }
@@ -134,7 +143,7 @@ import Testing
     #expect(r.status == 0)
     let builtIns = [
       "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-      "window", "dialog", "tray", "shortcut",
+      "window", "dialog", "tray", "shortcut", "menu",
     ]
     for service in builtIns {
       #expect(r.stdout.contains("  \(service): NBridge"))
@@ -148,7 +157,7 @@ import Testing
     #expect(
       services?.map { $0["service"] as? String } == [
         "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
-        "window", "dialog", "tray", "shortcut",
+        "window", "dialog", "tray", "shortcut", "menu",
       ])
     #expect(
       r.stdout.contains(

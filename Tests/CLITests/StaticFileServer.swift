@@ -1,17 +1,18 @@
 import Foundation
 import NBridgeTesting
 
-/// Python's `http.server` serving a folder on 127.0.0.1 and a port the system picks, ready
-/// (listening) when made, stopped by its PID when the test lets go of it.
+/// Python's `http.server` serving a folder on 127.0.0.1 and a port the system picks (or a given
+/// one), ready (listening) when made, stopped by its PID when the test lets go of it or calls `stop`.
 final class StaticFileServer {
   private let process: ChildProcess
   /// The port it listens on.
   let port: Int
 
-  /// Starts it on `directory`; throws when it does not say it listens within 20 s.
-  init(directory: String) throws {
+  /// Starts it on `directory` (and `port`; 0: one the system picks); throws when it does not say
+  /// it listens within 20 s.
+  init(directory: String, port: Int = 0) throws {
     let process = try ChildProcess(
-      "python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory])
+      "python3", ["-u", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", directory])
     self.process = process
     // "Serving HTTP on 127.0.0.1 port N (...)", printed once it listens.
     let listening = #/Serving HTTP on \S+ port (\d+)/#
@@ -24,8 +25,14 @@ final class StaticFileServer {
       process.stop()
       throw ChildProcessError.notReady("http.server: \(process.stderr)")
     }
-    port = found
+    self.port = found
   }
+
+  /// What it logged: a line for each request it answered.
+  var log: String { process.stderr }
+
+  /// Stops it (SIGTERM to its PID, then SIGKILL) and waits for it to end.
+  func stop() { process.stop() }
 
   deinit { process.stop() }
 }

@@ -35,7 +35,8 @@ import Testing
   /// `autostart.enable` needs a run started from an app's files (checked by AutostartRunTests);
   /// every `window` action needs a window (checked by NBridgeWindowServiceTests under Xvfb);
   /// `tray.create`, `setIcon`, `setTooltip` and `setMenu` need a StatusNotifierWatcher on a session bus
-  /// (checked by TrayRunTests); `shortcut.register` needs an X display (checked by ShortcutRunTests).
+  /// (checked by TrayRunTests); `shortcut.register` needs an X display (checked by ShortcutRunTests);
+  /// every `menu` action needs a window (checked by NBridgeMenuTests under Xvfb).
   static let samples: [(String, String)] = [
     ("app.appInfo", "{}"), ("app.deviceInfo", "{}"), ("app.getState", "{}"), ("app.getLaunchUrl", "{}"),
     ("app.clearCache", "{}"),
@@ -81,7 +82,7 @@ import Testing
       Self.samples.map(\.0) + ["app.exit", "background.completeFetch", "app.canOpenURL", "app.openURL"]
         + ["app.openBrowser", "app.goSettings", "app.share", "app.screenshot", "app.openWindow", "app.closeWindow",
           "autostart.enable", "tray.create", "tray.setIcon", "tray.setTooltip", "tray.setMenu", "shortcut.register"]
-        + Self.actions.map(\.name).filter { $0.hasPrefix("window.") })
+        + Self.actions.map(\.name).filter { $0.hasPrefix("window.") || $0.hasPrefix("menu.") })
     for action in Self.actions {
       #expect(sampled.contains(action.name), "\(action.name) needs a sample call in ShapeDriftTests.samples")
     }

@@ -598,6 +598,8 @@ const FIELDS = {
   'shortcut.register': { accelerator: 'text' },
   'shortcut.unregister': { accelerator: 'text' },
   'shortcut.isRegistered': { accelerator: 'text' },
+  'menu.setApplicationMenu': { items: 'any' },
+  'menu.popup': { items: 'any', x: 'number', y: 'number' },
 };
 // Actions left out of the main loop, and why: `app.exit` ends the run (`exit` mode fuzzes it as
 // the last call of a run of its own); `openURL`/`canOpenURL` start a process each, so they are

@@ -2,15 +2,15 @@
 // X11 clipboard does not map, relocate and initialise five X libraries at start-up.
 //
 // Each function below has Xlib's own name and prototype and forwards to the real one,
-// looked up with dlsym in the library opened here (never in the global scope, so a
-// forwarder cannot find itself). The entry points a backend calls first open the
-// libraries and answer a failure when they are missing: XOpenDisplay NULL ("cannot open
-// the display"), the handler setters NULL, XFixesQueryExtension False. Every other
-// function is only reached through a Display that XOpenDisplay returned.
+// looked up in the library opened here (nb_library_open, CLibraryLoader). The entry points
+// a backend calls first open the libraries and answer a failure when they are missing or
+// lack a function: XOpenDisplay NULL ("cannot open the display"), the handler setters NULL,
+// XFixesQueryExtension False. Every other function is only reached through a Display that
+// XOpenDisplay returned.
 
 #include "CX11.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <pthread.h>
 #include <stddef.h>
 
@@ -64,20 +64,16 @@ X11_VOID_FUNCTIONS(POINTER)
 XFIXES_VOID_FUNCTIONS(POINTER)
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static void *x11, *xfixes;
 
 static void load(void) {
-  x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL);
-  if (x11 == NULL) return;
-#define RESOLVE_X11(name, ret, params, ...) real_##name = (ret(*) params)dlsym(x11, #name);
-  X11_ENTRY_POINTS(RESOLVE_X11)
-  X11_FUNCTIONS(RESOLVE_X11)
-  X11_VOID_FUNCTIONS(RESOLVE_X11)
-  xfixes = dlopen("libXfixes.so.3", RTLD_NOW | RTLD_LOCAL);
-  if (xfixes == NULL) return;
-#define RESOLVE_XFIXES(name, ret, params, ...) real_##name = (ret(*) params)dlsym(xfixes, #name);
-  XFIXES_ENTRY_POINTS(RESOLVE_XFIXES)
-  XFIXES_VOID_FUNCTIONS(RESOLVE_XFIXES)
+  char error[256];
+#define SYMBOL(name, ...) {#name, (void **)&real_##name},
+  static const char *const x11[] = {"libX11.so.6"};
+  static const NBLibrarySymbol x11_symbols[] = {X11_ENTRY_POINTS(SYMBOL) X11_FUNCTIONS(SYMBOL) X11_VOID_FUNCTIONS(SYMBOL)};
+  if (!nb_library_open(x11, 1, x11_symbols, sizeof x11_symbols / sizeof *x11_symbols, error, sizeof error)) return;
+  static const char *const xfixes[] = {"libXfixes.so.3"};
+  static const NBLibrarySymbol xfixes_symbols[] = {XFIXES_ENTRY_POINTS(SYMBOL) XFIXES_VOID_FUNCTIONS(SYMBOL)};
+  nb_library_open(xfixes, 1, xfixes_symbols, sizeof xfixes_symbols / sizeof *xfixes_symbols, error, sizeof error);
 }
 
 #define ENTRY(name, ret, params, args, missing) \

@@ -1,10 +1,10 @@
 // AES-256-GCM for secure values and the Secret Service's DH session (AES-128-CBC, HKDF-SHA256),
 // through OpenSSL's libcrypto.so.3, opened on first use. Only the functions below are looked up
-// (dlsym in the library opened here).
+// (nb_library_open, CLibraryLoader).
 
 #include "CCrypto.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <errno.h>
 #include <limits.h>
 #include <openssl/bn.h>
@@ -50,23 +50,18 @@
 CRYPTO_FUNCTIONS(POINTER)
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
+static char load_error[256];
 
 static void load(void) {
-  void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    load_error = dlerror();
-    return;
-  }
-#define RESOLVE(name, ret, params) \
-  real_##name = (ret(*) params)dlsym(library, #name); \
-  if (real_##name == NULL) load_error = "libcrypto.so.3 lacks " #name;
-  CRYPTO_FUNCTIONS(RESOLVE)
+  static const char *const libraries[] = {"libcrypto.so.3"};
+#define SYMBOL(name, ret, params) {#name, (void **)&real_##name},
+  static const NBLibrarySymbol symbols[] = {CRYPTO_FUNCTIONS(SYMBOL)};
+  nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
 }
 
 const char *nbcrypto_load_error(void) {
   pthread_once(&loaded, load);
-  return load_error;
+  return load_error[0] ? load_error : NULL;
 }
 
 int nbcrypto_random(uint8_t *buffer, size_t length) {

@@ -1,4 +1,4 @@
-import CSQLite
+import NBridgeSQLite
 import NBridgePlugin
 
 /// `KeyValueStore` in an SQLite database file, in WAL mode.
@@ -41,8 +41,7 @@ final class SQLiteKeyValueStore: KeyValueStore {
       try Self.retryingWhenBusy {
         let mode = try writeConnection.scalarText("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
-          throw SQLiteError(
-            code: SQLITE_CANTOPEN, message: "cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
+          throw SQLiteError.cannotOpen("cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
         }
         try writeConnection.execute(
           """

@@ -2,6 +2,7 @@ import NBridgePlugin
 import NBridgeTesting
 import Testing
 
+import NBridgeSQLite
 @testable import NBridgeStorage
 
 @Suite struct StorageEngineTests {

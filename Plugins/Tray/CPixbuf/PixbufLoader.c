@@ -1,11 +1,11 @@
-// gdk-pixbuf, loaded with dlopen on the first icon instead of linked: a run that never shows a
-// tray icon does not map it and its image loaders at start-up. Only the few functions below are
+// gdk-pixbuf, opened on the first icon (nb_library_open, CLibraryLoader) instead of linked: a
+// run that never shows a tray icon does not map it and its image loaders at start-up. Only the few functions below are
 // used, declared here with gdk-pixbuf's own prototypes (GdkPixbuf and GError stay opaque but for
 // GError's message).
 
 #include "CPixbuf.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,26 +30,26 @@ static const uint8_t *(*read_pixels)(const void *pixbuf);
 static void (*object_unref)(void *object);
 static void (*error_free)(PixbufGError *error);
 static int loaded;
+static char load_error[256];
 
 static void load_library(void) {
-  void *library = dlopen("libgdk_pixbuf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
-  if (!library) return;
-#define LOOK_UP(pointer, name) *(void **)&pointer = dlsym(library, name)
-  LOOK_UP(get_file_info, "gdk_pixbuf_get_file_info");
-  LOOK_UP(new_from_file, "gdk_pixbuf_new_from_file");
-  LOOK_UP(scale_simple, "gdk_pixbuf_scale_simple");
-  LOOK_UP(get_width, "gdk_pixbuf_get_width");
-  LOOK_UP(get_height, "gdk_pixbuf_get_height");
-  LOOK_UP(get_rowstride, "gdk_pixbuf_get_rowstride");
-  LOOK_UP(get_n_channels, "gdk_pixbuf_get_n_channels");
-  LOOK_UP(get_has_alpha, "gdk_pixbuf_get_has_alpha");
-  LOOK_UP(get_bits_per_sample, "gdk_pixbuf_get_bits_per_sample");
-  LOOK_UP(read_pixels, "gdk_pixbuf_read_pixels");
-  LOOK_UP(object_unref, "g_object_unref");
-  LOOK_UP(error_free, "g_error_free");
-#undef LOOK_UP
-  loaded = get_file_info && new_from_file && scale_simple && get_width && get_height && get_rowstride && get_n_channels &&
-           get_has_alpha && get_bits_per_sample && read_pixels && object_unref && error_free;
+  static const char *const libraries[] = {"libgdk_pixbuf-2.0.so.0"};
+  static const NBLibrarySymbol symbols[] = {
+    {"gdk_pixbuf_get_file_info", (void **)&get_file_info},
+    {"gdk_pixbuf_new_from_file", (void **)&new_from_file},
+    {"gdk_pixbuf_scale_simple", (void **)&scale_simple},
+    {"gdk_pixbuf_get_width", (void **)&get_width},
+    {"gdk_pixbuf_get_height", (void **)&get_height},
+    {"gdk_pixbuf_get_rowstride", (void **)&get_rowstride},
+    {"gdk_pixbuf_get_n_channels", (void **)&get_n_channels},
+    {"gdk_pixbuf_get_has_alpha", (void **)&get_has_alpha},
+    {"gdk_pixbuf_get_bits_per_sample", (void **)&get_bits_per_sample},
+    {"gdk_pixbuf_read_pixels", (void **)&read_pixels},
+    {"g_object_unref", (void **)&object_unref},
+    {"g_error_free", (void **)&error_free},
+  };
+  loaded =
+    nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error, sizeof load_error) != NULL;
 }
 
 static char *copy_text(const char *text) {
@@ -64,7 +64,9 @@ NBridgePixbuf nbridge_pixbuf_load(const char *path, int max_side) {
   pthread_once(&once, load_library);
   NBridgePixbuf image = {0, 0, NULL, NULL};
   if (!loaded) {
-    image.error = copy_text("gdk-pixbuf (libgdk_pixbuf-2.0.so.0) is not installed");
+    char message[320];
+    snprintf(message, sizeof message, "gdk-pixbuf cannot be used: %s", load_error);
+    image.error = copy_text(message);
     return image;
   }
   int file_width = 0, file_height = 0;

@@ -14,6 +14,8 @@ final class TrayService {
   static let watcherPath = "/StatusNotifierWatcher"
   /// How long a call to the bus or the watcher may wait.
   static let callTimeout: Int32 = 3000
+  /// How long a click keeps an app in background awake.
+  static let wakeSeconds = 5.0
   /// Two clicks closer than this are also a double click.
   static let doubleClickInterval: Duration = .milliseconds(400)
 
@@ -108,6 +110,7 @@ final class TrayService {
         [weak self] click in self?.clicked(click)
       }
       let menu = try DBusMenuServer(connection: connection, menu: appearance.menu) { [weak self] id in
+        self?.wake("tray menu item \(id)")
         self?.context.emit("menuItem", ["id": id])
       }
       connection.subscribe(
@@ -152,7 +155,17 @@ final class TrayService {
     return owned.members.first?.bool == true
   }
 
+  /// A click on the icon or its menu is the user reaching for the app: an app in background
+  /// (its window hidden in the tray) is kept awake for `wakeSeconds`, so its listeners run and
+  /// what they ask (show the window, a notification) is answered, instead of waiting, suspended,
+  /// for a window the user cannot reach.
+  private func wake(_ reason: String) {
+    let hold = context.lifecycle.holdAwake(reason)
+    _ = context.setTimer(after: Self.wakeSeconds) { hold.release() }
+  }
+
   private func clicked(_ click: TrayClick) {
+    wake("tray click")
     context.emit("click", click)
     let now = context.now
     if let lastClick, now - lastClick <= Self.doubleClickInterval {

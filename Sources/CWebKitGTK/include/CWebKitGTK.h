@@ -161,6 +161,14 @@ void *nbw_view_new(
 void nbw_view_load(void *view, const char *uri);
 /// webkit_web_view_reload.
 void nbw_view_reload(void *view);
+/// webkit_web_view_load_alternate_html: `html` shown in place of `uri`'s page, the view's URI
+/// staying `uri` (a reload asks for it again).
+void nbw_view_load_alternate(void *view, const char *html, const char *uri);
+/// A main-frame load that failed: the URI and the error's message. Return 1 when handled (the
+/// view is given something else to show), 0 for WebKit's own error page.
+typedef int (*nbw_load_failed_cb)(const char *uri, const char *message, void *data);
+/// Connects "load-failed" to `failed`.
+void nbw_view_watch_load_failed(void *view, nbw_load_failed_cb failed, void *data);
 /// WebKitSettings' enable-developer-extras: the context menu's "Inspect Element" and the inspector.
 void nbw_view_set_developer_extras(void *view, int enabled);
 /// webkit_web_inspector_show: opens WebKit's Web Inspector for the view (developer extras on).
@@ -201,5 +209,33 @@ void nbw_dialog_answer(void *dialog, int confirmed, const char *text);
 
 /// g_spawn_async with the search path: starts `argv` (NULL-terminated) and lets GLib reap it; 0 on success.
 int nbw_spawn(const char *const *argv);
+
+/// A menu item was chosen: its tag, and its check mark (1 checked, 0 not) or -1 without one.
+typedef void (*nbw_menu_cb)(int tag, int checked, void *data);
+/// What nbw_menu_add adds: an item, an item with a check mark, a separator line, an item that
+/// opens a submenu (nbw_menu_submenu; choosing it reports nothing).
+enum { NBW_MENU_NORMAL = 0, NBW_MENU_CHECK = 1, NBW_MENU_SEPARATOR = 2, NBW_MENU_SUBMENU = 3 };
+/// A GtkMenuBar (`bar`) or GtkMenu, the root of a tree of menus whose items (nbw_menu_add)
+/// report to `activated`, with an accelerator group of its own; `released` is called once, when
+/// it is destroyed (nbw_window_set_menu_bar replacing it, a popup closed).
+void *nbw_menu_new(int bar, nbw_menu_cb activated, nbw_signal_cb released, void *data);
+/// gtk_menu_item_set_submenu: a new GtkMenu under `item`, for its items.
+void *nbw_menu_submenu(void *item);
+/// Appends an item of `kind` to `menu` (the root or one of its submenus): `label` with its
+/// mnemonic (gtk_menu_item_new_with_mnemonic), `accelerator` (NULL: none) bound in the root's
+/// group when `bind` (gtk_widget_add_accelerator) else only shown (gtk_accel_label_set_accel),
+/// sensitive when `enabled`, checked when `checked`; choosing it reports `tag`. Returns the item.
+void *nbw_menu_add(
+  void *root, void *menu, int kind, const char *label, const char *accelerator, int bind, int enabled, int checked,
+  int tag);
+/// Puts `bar` (a root from nbw_menu_new(1, ...), or NULL: none) above the window's view, with its
+/// accelerators bound (gtk_window_add_accel_group); destroys the bar shown before.
+void nbw_window_set_menu_bar(void *window, void *bar);
+/// gtk_menu_popup_at_rect over `view`: the menu's top-left corner at (x, y) in the view or, when
+/// `at_pointer`, at the pointer. The menu is destroyed once it closes. 0 (the menu destroyed at
+/// once) when the view is not shown (its window hidden or minimized), else 1.
+int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer);
+/// webkit_web_view_execute_editing_command (`Copy`, `Cut`, `Paste`, `SelectAll`, `Undo`, `Redo`).
+void nbw_view_editing_command(void *view, const char *command);
 
 #endif

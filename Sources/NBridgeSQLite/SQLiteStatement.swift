@@ -4,10 +4,11 @@ import CSQLite
 ///
 /// Text is bound with an explicit byte length, so strings holding NUL characters
 /// round-trip, and copied by SQLite (`SQLITE_TRANSIENT`), so no Swift buffer has to outlive the call.
-final class SQLiteStatement {
+package final class SQLiteStatement {
   private let handle: OpaquePointer
   private let connection: SQLiteConnection
 
+  /// A statement `connection` compiled (`SQLiteConnection.prepare`).
   init(handle: OpaquePointer, connection: SQLiteConnection) {
     self.handle = handle
     self.connection = connection
@@ -16,7 +17,7 @@ final class SQLiteStatement {
   deinit { sqlite3_finalize(handle) }
 
   /// Binds text to the 1-based parameter `index` (`sqlite3_bind_text`).
-  func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+  package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
     var text = text
     let status = text.withUTF8 { bytes in
       guard let start = bytes.baseAddress, !bytes.isEmpty else {
@@ -30,12 +31,20 @@ final class SQLiteStatement {
   }
 
   /// Binds each text in order, from parameter 1.
-  func bind(_ texts: String...) throws(SQLiteError) {
+  package func bind(_ texts: String...) throws(SQLiteError) {
     for (offset, text) in texts.enumerated() { try bind(text, at: Int32(offset + 1)) }
   }
 
+  /// Binds `bytes` to the 1-based parameter `index` as a blob without copying them
+  /// (`sqlite3_bind_blob` with `SQLITE_STATIC`): they must stay valid until `reset()`. An empty
+  /// buffer binds a zero-length blob, not NULL.
+  package func bind(unsafeBlob bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+    let status = sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(emptyBlob), Int32(bytes.count), nil)
+    if status != SQLITE_OK { throw connection.error(status) }
+  }
+
   /// Runs the statement to its next row (`sqlite3_step`); false when it is done.
-  func step() throws(SQLiteError) -> Bool {
+  package func step() throws(SQLiteError) -> Bool {
     switch sqlite3_step(handle) {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
@@ -44,14 +53,21 @@ final class SQLiteStatement {
   }
 
   /// The text of column `index` (0-based) of the current row (`sqlite3_column_text`).
-  func text(at index: Int32) -> String {
+  package func text(at index: Int32) -> String {
     guard let bytes = sqlite3_column_text(handle, index) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, index))
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 
+  /// The bytes of column `index` (0-based) of the current row (`sqlite3_column_blob`), valid
+  /// until the next `step()` or `reset()`.
+  package func blob(at index: Int32) -> UnsafeRawBufferPointer {
+    let start = sqlite3_column_blob(handle, index)
+    return UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(handle, index)))
+  }
+
   /// Makes the statement ready to run again and drops its bindings (`sqlite3_reset`, `sqlite3_clear_bindings`).
-  func reset() {
+  package func reset() {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
   }
@@ -59,3 +75,6 @@ final class SQLiteStatement {
 
 /// `SQLITE_TRANSIENT`, a C macro Swift cannot import: SQLite copies the bound bytes.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// What an empty blob is bound to: SQLite binds NULL for a null pointer.
+nonisolated(unsafe) private let emptyBlob = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)

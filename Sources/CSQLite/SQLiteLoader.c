@@ -2,15 +2,15 @@
 // half a millisecond of every start, and most runs never store anything.
 //
 // Each function below has SQLite's own name and prototype and forwards to the real one,
-// looked up with dlsym in the library opened here (never in the global scope, so a forwarder
-// cannot find itself). sqlite3_open_v2 and sqlite3_open open the library and, when it is
-// missing, answer SQLITE_CANTOPEN with no connection (nbsqlite_load_error says why); the
-// other functions are only reached through a connection or statement those returned, but
-// for sqlite3_close_v2, sqlite3_close and sqlite3_errmsg, which accept NULL.
+// looked up in the library opened here (nb_library_open, CLibraryLoader). sqlite3_open_v2 and
+// sqlite3_open open the library and, when it is missing or lacks a function, answer
+// SQLITE_CANTOPEN with no connection (nbsqlite_load_error says why); the other functions are
+// only reached through a connection or statement those returned, but for sqlite3_close_v2,
+// sqlite3_close and sqlite3_errmsg, which accept NULL.
 
 #include "CSQLite.h"
 
-#include <dlfcn.h>
+#include <CLibraryLoader.h>
 #include <pthread.h>
 #include <stddef.h>
 
@@ -55,20 +55,16 @@ SQLITE_FUNCTIONS(POINTER)
 SQLITE_NULL_SAFE(POINTER)
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static const char *load_error;
+static char load_error[256];
 
 static void load(void) {
-  void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
-    load_error = dlerror();
-    return;
-  }
-#define RESOLVE(name, ret, params, ...) real_##name = (ret(*) params)dlsym(library, #name);
-  SQLITE_FUNCTIONS(RESOLVE)
-  SQLITE_NULL_SAFE(RESOLVE)
+  static const char *const libraries[] = {"libsqlite3.so.0"};
+#define SYMBOL(name, ...) {#name, (void **)&real_##name},
+  static const NBLibrarySymbol symbols[] = {SQLITE_FUNCTIONS(SYMBOL) SQLITE_NULL_SAFE(SYMBOL)};
+  nb_library_open(libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
 }
 
-const char *nbsqlite_load_error(void) { return load_error; }
+const char *nbsqlite_load_error(void) { return load_error[0] ? load_error : NULL; }
 
 #define FORWARD(name, ret, params, args) \
   ret name params { return real_##name args; }

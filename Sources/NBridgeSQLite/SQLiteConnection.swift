@@ -1,19 +1,19 @@
 import CSQLite
 
-/// One connection to an SQLite database file: the only type here that opens, runs
-/// or closes anything in SQLite's C API.
+/// One connection to an SQLite database file: the only type that opens, runs or closes
+/// anything in SQLite's C API (the storage plugin and `localStorage` both use it).
 ///
 /// SQLite is built thread-safe ("serialized") on Debian, so a connection may be
 /// handed between threads; each is still used by one thread at a time by design.
-final class SQLiteConnection: @unchecked Sendable {
+package final class SQLiteConnection: @unchecked Sendable {
   /// The database file.
-  let path: String
+  package let path: String
   private let handle: OpaquePointer
   private var walSize: WALSize?
 
   /// Opens (and creates) the database at `path` (`sqlite3_open_v2`) and waits up to
   /// `busyTimeout` milliseconds for another connection's lock before failing (`sqlite3_busy_timeout`).
-  init(path: String, busyTimeout: Int32) throws(SQLiteError) {
+  package init(path: String, busyTimeout: Int32) throws(SQLiteError) {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
     let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -32,11 +32,11 @@ final class SQLiteConnection: @unchecked Sendable {
   deinit { sqlite3_close_v2(handle) }
 
   /// How long a call waits for another connection's lock from now on, in milliseconds (0: not at all).
-  func setBusyTimeout(_ milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+  package func setBusyTimeout(_ milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
   /// Stops this connection from checkpointing after its own commits (a checkpoint syncs
   /// files) and reports instead the write-ahead log's size after each commit (`sqlite3_wal_hook`).
-  func trackWALSize() -> WALSize {
+  package func trackWALSize() -> WALSize {
     let size = WALSize()
     walSize = size
     sqlite3_wal_hook(handle, { context, _, _, frames in
@@ -47,19 +47,19 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   /// Runs one or more statements that return nothing useful (`sqlite3_exec`).
-  func execute(_ sql: String) throws(SQLiteError) {
+  package func execute(_ sql: String) throws(SQLiteError) {
     let status = sqlite3_exec(handle, sql, nil, nil, nil)
     if status != SQLITE_OK { throw error(status) }
   }
 
   /// The first column of the first row of `sql`, as text (for `PRAGMA journal_mode=WAL` and the like).
-  func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+  package func scalarText(_ sql: String) throws(SQLiteError) -> String? {
     let statement = try prepare(sql)
     return try statement.step() ? statement.text(at: 0) : nil
   }
 
   /// Compiles `sql` (`sqlite3_prepare_v3`, marked persistent: it is kept and reused).
-  func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+  package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard status == SQLITE_OK, let statement else { throw error(status) }
@@ -67,14 +67,14 @@ final class SQLiteConnection: @unchecked Sendable {
   }
 
   /// The error for a failed call, with SQLite's message.
-  func error(_ status: Int32) -> SQLiteError {
+  package func error(_ status: Int32) -> SQLiteError {
     let code = sqlite3_extended_errcode(handle)
     return SQLiteError(code: code == SQLITE_OK ? status : code, message: String(cString: sqlite3_errmsg(handle)))
   }
 }
 
 /// The frames in the write-ahead log after a connection's last commit (see `trackWALSize()`).
-final class WALSize: @unchecked Sendable {
+package final class WALSize: @unchecked Sendable {
   /// Set by SQLite's WAL hook on the committing thread.
-  var frames: Int32 = 0
+  package var frames: Int32 = 0
 }

@@ -1,0 +1,85 @@
+import Foundation
+import NBridgeTesting
+import Testing
+
+/// `nbridge.menu.popup`: a context menu over the page, at the pointer or at a point of the page,
+/// and the page's own `contextmenu` event.
+@Suite(.serialized) struct MenuPopupTests {
+  @Test func aContextMenuOpensAtThePointerAndItsItemFires() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        nbridge.menu.addListener('menuItem', (e) => console.log('menuItem ' + JSON.stringify(e)));
+        // The app's own context menu: the page's listener asks for it (and keeps WebKit's away).
+        document.addEventListener('contextmenu', (event) => {
+          event.preventDefault();
+          nbridge.menu.popup({ items: [{ id: 'define', label: 'Define' }, { id: 'speak', label: 'Speak' }] })
+            .then(() => console.log('popped up'), (e) => console.log('failed ' + e.code + ': ' + e.message));
+        });
+        console.log('ready');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    let window = try desktop.activeWindow("Menu Test")
+    let frame = try desktop.box(window)
+    let (x, y) = (frame.x + 150, frame.y + 120)
+    try desktop.click(x, y, button: 3)
+    #expect(app.waitForOutput("popped up", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+    let menu = try #require(try desktop.poppedUpMenu(besides: window), "no context menu popped up")
+    #expect(abs(menu.x - x) <= 4 && abs(menu.y - y) <= 4, "menu at \(menu), pointer at \(x),\(y)")
+    try desktop.click(menu.x + 20, menu.y + menu.height * 3 / 4)
+    #expect(app.waitForOutput("menuItem {\"id\":\"speak\"}", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+  }
+
+  @Test func aContextMenuOpensAtThePagesPoint() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        nbridge.menu.addListener('menuItem', (e) => console.log('menuItem ' + JSON.stringify(e)));
+        await nbridge.menu.popup({ items: [{ id: 'here', label: 'Here' }], x: 60, y: 80 });
+        console.log('popped up');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("popped up", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    let window = try desktop.activeWindow("Menu Test")
+    let frame = try desktop.box(window)
+    let menu = try #require(try desktop.poppedUpMenu(besides: window), "no context menu popped up")
+    #expect(abs(menu.x - (frame.x + 60)) <= 4 && abs(menu.y - (frame.y + 80)) <= 4, "menu at \(menu), page \(frame)")
+    try desktop.click(menu.x + 20, menu.y + menu.height / 2)
+    #expect(app.waitForOutput("menuItem {\"id\":\"here\"}", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+  }
+
+  @Test func withoutTheAppsMenuThePagesContextMenuEventStillRuns() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        document.addEventListener('contextmenu', (event) => console.log('contextmenu ' + event.button));
+        console.log('ready');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    let window = try desktop.activeWindow("Menu Test")
+    let frame = try desktop.box(window)
+    try desktop.click(frame.x + 100, frame.y + 100, button: 3)
+    #expect(app.waitForOutput("contextmenu 2", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+  }
+
+  @Test func aHiddenWindowHasNoContextMenu() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        await nbridge.window.hide();
+        await nbridge.menu.popup({ items: [{ id: 'a', label: 'A' }] })
+          .then(() => console.log('resolved'), (e) => console.log('rejected ' + e.code + ': ' + e.message));
+        """)
+    defer { app.stop() }
+    #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
+    #expect(
+      app.stdout.contains(
+        "rejected unavailable: menu.popup: the window is not shown (hidden or minimized): a context menu needs it on"
+          + " screen"), "\(app.stdout)")
+  }
+}
