@@ -121,7 +121,7 @@ import Testing
       const failing = nbridge.echo.later({ ms: 30, code: 'timeout' }).catch((e) => e.code + ' ' + e.message);
       const fast = nbridge.echo.later({ ms: 1 });
       const now = nbridge.echo.echo({ s: 'now' });
-      const refused = nbridge.echo.later({ ms: -1, code: 'nope' }).catch((e) => e.code);
+      const refused = nbridge.echo.later({ ms: 'soon' }).catch((e) => e.code);
       const after = await fast;
       const again = await nbridge.echo.echoReply({ s: 'again' });
       return [await slow, await failing, after, (await now).s, again.s, await refused];
