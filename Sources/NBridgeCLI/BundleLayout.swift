@@ -142,19 +142,28 @@ struct BundleLayout {
   /// Copies the file `source` to `path` in the tree.
   mutating func copy(from source: String, to path: String, executable: Bool) throws(BundleProblem) {
     try makeParent(of: path)
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw BundleProblem("cannot read \(source): \(String(cString: strerror(errno)))") }
+    let input: Int32
+    do { input = try POSIX.open(source, O_RDONLY) } catch {
+      throw BundleProblem("cannot read \(source): \(error.reason)")
+    }
     defer { close(input) }
-    let output = open(root + "/" + path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
-    guard output >= 0 else { throw BundleProblem("cannot write \(root)/\(path): \(String(cString: strerror(errno)))") }
+    let output: Int32
+    do {
+      output = try POSIX.open(root + "/" + path, O_WRONLY | O_CREAT | O_TRUNC, mode: executable ? 0o755 : 0o644)
+    } catch {
+      throw BundleProblem("cannot write \(root)/\(path): \(error.reason)")
+    }
     defer { close(output) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+    defer { buffer.deallocate() }
     while true {
-      let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { throw BundleProblem("cannot read \(source): \(String(cString: strerror(errno)))") }
-      if n == 0 { break }
-      do { try POSIX.writeAll(output, Array(buffer[0..<n]), what: root + "/" + path) } catch {
+      let count: Int
+      do { count = try POSIX.read(input, into: buffer, what: source) } catch {
+        throw BundleProblem("cannot read \(source): \(error.reason)")
+      }
+      if count == 0 { break }
+      let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+      do { try POSIX.writeAll(output, bytes, what: root + "/" + path) } catch {
         throw BundleProblem("cannot write \(root)/\(path): \(error)")
       }
     }

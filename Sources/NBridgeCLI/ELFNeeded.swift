@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeSystem
 
 /// The shared libraries an ELF executable names (`DT_NEEDED`), read from its program headers
 /// as the dynamic loader reads them: 64-bit little-endian only (x86-64, AArch64).
@@ -6,8 +7,7 @@ enum ELFNeeded {
   /// The sonames `path` needs, in its order; nil when it is no 64-bit little-endian ELF file
   /// with a dynamic section.
   static func sonames(of path: String) -> [String]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
+    guard let fd = try? POSIX.open(path, O_RDONLY) else { return nil }
     defer { close(fd) }
     func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
       var bytes = [UInt8](repeating: 0, count: count)

@@ -41,7 +41,7 @@ final class FetchDaemon {
       return 1
     }
     guard let lock = try? POSIX.open("\(folder)/daemon.lock", O_RDWR | O_CREAT) else { return 1 }
-    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return 0 }
+    guard POSIX.tryLock(lock) else { return 0 }
     writePID(lock)
 
     let signals: WakeSignal
@@ -59,13 +59,16 @@ final class FetchDaemon {
       if schedules.isEmpty && children.isEmpty {
         // Leave; but an app that wrote a record while we held the lock did not start a daemon,
         // so look once more after letting go, and stay if one appeared and the lock is still free.
-        flock(lock, LOCK_UN)
+        POSIX.unlock(lock)
         schedules = load()
-        if schedules.isEmpty || flock(lock, LOCK_EX | LOCK_NB) != 0 { return 0 }
+        if schedules.isEmpty || !POSIX.tryLock(lock) { return 0 }
         writePID(lock)
       }
       let wait = wake(schedules, now: ISO8601.currentMilliseconds())
-      var fds = [pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0)]
+      var fds = [
+        pollfd(fd: watchFD, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
+      ]
       _ = poll(&fds, 2, Int32(min(wait, Self.longestWait)))
       drain(watchFD)
       if fds[1].revents != 0 {
@@ -158,9 +161,11 @@ final class FetchDaemon {
     _ = text.withUnsafeBytes { pwrite(lock, $0.baseAddress, $0.count, 0) }
   }
 
+  /// Empties the inotify descriptor (the daemon reads the folder again, whatever changed).
   private func drain(_ fd: Int32) {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    defer { buffer.deallocate() }
+    while (try? POSIX.read(fd, into: buffer, what: "the wake folder's changes")) ?? 0 > 0 {}
   }
 }
 

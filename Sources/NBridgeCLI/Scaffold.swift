@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeSystem
 
 /// The files `nbridge init` writes: an app, or a plugin package around one.
 struct Scaffold {
@@ -88,15 +89,12 @@ struct Scaffold {
     for (path, text) in files {
       let target = root + "/" + path
       try makeFolders(upTo: target)
-      let fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-      guard fd >= 0 else { throw InitError("cannot write \(target): \(String(cString: strerror(errno)))") }
-      defer { close(fd) }
-      var remaining = Array(text.utf8)[...]
-      while !remaining.isEmpty {
-        let written = remaining.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { throw InitError("cannot write \(target): \(String(cString: strerror(errno)))") }
-        remaining = remaining.dropFirst(written)
+      do {
+        let fd = try POSIX.open(target, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        defer { close(fd) }
+        try POSIX.writeAll(fd, Array(text.utf8), what: target)
+      } catch {
+        throw InitError("cannot write \(target): \(error.reason)")
       }
     }
   }

@@ -46,20 +46,10 @@ func makeDirectories(_ path: String) -> Bool {
   return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
 
-/// Writes all of `text` to `fd`, retrying short writes.
+/// Writes all of `text` to `fd`, retrying short writes; a failure (a closed stdout) is ignored.
 func writeAll(_ fd: Int32, _ text: String) {
   var text = text
-  text.withUTF8 { buffer in
-    var offset = 0
-    while offset < buffer.count {
-      let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-      if n < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += n
-    }
-  }
+  text.withUTF8 { buffer in _ = try? POSIX.writeAll(fd, UnsafeRawBufferPointer(buffer), what: "output") }
 }
 
 /// Writes to stderr.

@@ -76,8 +76,7 @@ enum SignalHandling {
 
   /// Whether the process group owns its controlling terminal's foreground, or there is no terminal.
   static func isTerminalForeground() -> Bool {
-    let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)
-    guard tty >= 0 else { return true }
+    guard let tty = try? POSIX.open("/dev/tty", O_RDONLY | O_NOCTTY) else { return true }
     defer { close(tty) }
     let foreground = tcgetpgrp(tty)
     return foreground < 0 || foreground == getpgrp()

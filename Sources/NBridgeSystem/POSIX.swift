@@ -22,14 +22,27 @@ package enum POSIX {
     }
   }
 
+  /// One `read(2)` into `buffer`: how many bytes it read (0 at the end of the file).
+  package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, what: String) throws(SystemError)
+    -> Int
+  {
+    try retrying("read \(what)") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+  }
+
   /// `write(2)` until every byte is written.
   package static func writeAll(_ fd: Int32, _ bytes: [UInt8], what: String) throws(SystemError) {
+    var failure: SystemError?
+    bytes.withUnsafeBytes { raw in
+      do throws(SystemError) { try writeAll(fd, raw, what: what) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// `write(2)` until every byte of `bytes` is written.
+  package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
-      let n = try retrying("write \(what)") {
-        bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      }
-      offset += n
+      offset += try retrying("write \(what)") { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
     }
   }
 
@@ -50,6 +63,19 @@ package enum POSIX {
   /// `flock(2)`, waiting for the lock.
   package static func lock(_ fd: Int32, exclusive: Bool, what: String) throws(SystemError) {
     _ = try retrying("lock \(what)") { flock(fd, exclusive ? LOCK_EX : LOCK_SH) }
+  }
+
+  /// `flock(2)` without waiting: whether the exclusive lock was taken (false: another holds it).
+  package static func tryLock(_ fd: Int32) -> Bool {
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      if errno != EINTR { return false }
+    }
+    return true
+  }
+
+  /// `flock(2)`: lets go of the lock on `fd`.
+  package static func unlock(_ fd: Int32) {
+    _ = flock(fd, LOCK_UN)
   }
 
   /// `rename(2)`: atomically replaces `target`.

@@ -4,8 +4,8 @@ import Synchronization
   import Glibc
 #endif
 
-/// Wakes a thread that waits in `poll(2)`: a nonblocking, close-on-exec pipe whose reading
-/// end the thread polls, written by `wake()` from any thread. Wakes coalesce: between two
+/// Wakes a thread that waits in `poll(2)`: a nonblocking, close-on-exec pipe (a socket pair)
+/// whose reading end the thread polls, written by `wake()` from any thread. Wakes coalesce: between two
 /// `drain()`s only the first `wake()` writes a byte, so a busy producer costs one `write(2)`
 /// per turn of the waiting thread, and the pipe never fills.
 ///
@@ -19,19 +19,13 @@ package final class WakeSignal: Sendable {
   /// Set by the `wake()` that wrote a byte the reader has not drained yet.
   private let pending = Atomic<Bool>(false)
 
-  /// A new pipe (`pipe(2)`, then `fcntl(2)` for `O_NONBLOCK` and `FD_CLOEXEC` on both ends).
+  /// A new pipe: a Unix socket pair made nonblocking and close-on-exec in the same call
+  /// (`socketpair(2)` with `SOCK_NONBLOCK | SOCK_CLOEXEC`; Glibc's module has no `pipe2`), so a
+  /// process another thread spawns meanwhile cannot inherit it.
   package init() throws(SystemError) {
     var ends: [Int32] = [-1, -1]
-    _ = try POSIX.retrying("create a wake pipe") { pipe(&ends) }
-    for fd in ends {
-      let flags = fcntl(fd, F_GETFL)
-      if flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 {
-        let code = errno
-        close(ends[0])
-        close(ends[1])
-        throw SystemError(operation: "set up a wake pipe", code: code)
-      }
-    }
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    _ = try POSIX.retrying("create a wake pipe") { socketpair(AF_UNIX, type, 0, &ends) }
     descriptor = ends[0]
     writer = ends[1]
   }

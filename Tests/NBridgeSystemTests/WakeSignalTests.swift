@@ -50,7 +50,7 @@ import Testing
     var signal: WakeSignal? = try WakeSignal()
     let ends = [signal!.descriptor, signal!.writer]
     let before = ends.map(Self.target)
-    #expect(before.allSatisfy { $0?.hasPrefix("pipe:") == true })
+    #expect(before.allSatisfy { $0?.hasPrefix("socket:") == true })
     signal = nil
     // Gone, or the number reused by another test for something else.
     for (fd, target) in zip(ends, before) { #expect(Self.target(fd) != target) }

@@ -18,25 +18,32 @@ extension ScopedPath {
     let size = Int(info.st_size)
     guard size <= limit else { throw tooLarge(size, limit: limit, action: action) }
     // One byte more than the size: a file that grew meanwhile is read on to its end (or the limit).
-    var failed: Int32 = 0
+    var failed: SystemError?
     var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
-      while count < buffer.count {
-        let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { failed = errno }
-        if n <= 0 { break }
-        count += n
+      do throws(SystemError) {
+        while count < buffer.count {
+          let rest = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+          let n = try POSIX.read(fd, into: rest, what: "read")
+          if n == 0 { break }
+          count += n
+        }
+      } catch {
+        failed = error
       }
     }
-    if failed != 0 { throw failure(failed, "read") }
+    if let failed { throw failure(failed.code, "read") }
     guard bytes.count > size else { return bytes }
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    defer { chunk.deallocate() }
     while true {
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw failure(errno, "read") }
+      let n: Int
+      do throws(SystemError) {
+        n = try POSIX.read(fd, into: chunk, what: "read")
+      } catch {
+        throw failure(error.code, "read")
+      }
       if n == 0 { return bytes }
-      bytes += chunk[..<n]
+      bytes += UnsafeRawBufferPointer(rebasing: chunk[..<n])
       if bytes.count > limit { throw tooLarge(bytes.count, limit: limit, action: action) }
     }
   }

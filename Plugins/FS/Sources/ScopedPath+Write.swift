@@ -17,20 +17,7 @@ extension ScopedPath {
 
   /// `write(2)` until every byte of `bytes` is written to `fd`.
   func writeAll(_ fd: Int32, _ bytes: [UInt8], _ what: String) throws(BridgeError) {
-    var offset = 0
-    var code: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-      while offset < raw.count {
-        let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 {
-          code = errno
-          return
-        }
-        offset += n
-      }
-    }
-    if code != 0 { throw failure(code, what) }
+    do { try POSIX.writeAll(fd, bytes, what: what) } catch { throw failure(error.code, what) }
   }
 
   /// Replaces the file with what `fill` writes to the new file's descriptor (see `replace(with:)`).
@@ -78,18 +65,20 @@ extension ScopedPath {
     try source.requireRegular(info)
     try replace { output throws(BridgeError) in
       fchmod(output, info.st_mode & 0o7777)
-      var chunk = [UInt8](repeating: 0, count: 256 * 1024)
+      let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
+      defer { chunk.deallocate() }
       while true {
-        let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { throw source.failure(errno, "read") }
-        if n == 0 { return }
-        var offset = 0
-        while offset < n {
-          let written = chunk.withUnsafeBytes { write(output, $0.baseAddress! + offset, n - offset) }
-          if written < 0 && errno == EINTR { continue }
-          if written < 0 { throw failure(errno, "write") }
-          offset += written
+        let count: Int
+        do throws(SystemError) {
+          count = try POSIX.read(input, into: chunk, what: "read")
+        } catch {
+          throw source.failure(error.code, "read")
+        }
+        if count == 0 { return }
+        do throws(SystemError) {
+          try POSIX.writeAll(output, UnsafeRawBufferPointer(rebasing: chunk[..<count]), what: "write")
+        } catch {
+          throw failure(error.code, "write")
         }
       }
     }
