@@ -68,7 +68,7 @@ let package = Package(
       swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(
-      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CWebKitGTK"],
+      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK"],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(

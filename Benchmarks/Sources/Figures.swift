@@ -65,6 +65,8 @@ struct Figures {
   var fsWriteFloor: Double?
   var reload: Double?
   var watchAppLoad: Double?
+  var pageTest: Double?
+  var pageTestHeadless: Double?
   /// Per-round ratios behind the medians (nbridge over its floor in the same round).
   var roundTripRatios: [Double] = []
   var storageSetRatios: [Double] = []
@@ -96,6 +98,7 @@ struct Figures {
       ("bundle_deb_mib", bundleDebMiB), ("installed_startup_ms", installedStartup),
       ("fs_read_1mib_us", fsRead), ("read_1mib_floor_us", fsReadFloor), ("fs_write_atomic_us", fsWrite),
       ("write_atomic_floor_us", fsWriteFloor), ("reload_ms", reload), ("watch_app_load_ms", watchAppLoad),
+      ("page_test_ms", pageTest), ("page_test_headless_ms", pageTestHeadless),
     ]
     let body = pairs.map { "  \"\($0.0)\": \($0.1.map { String(format: "%.3f", $0) } ?? "null")" }
     return "{\n" + body.joined(separator: ",\n") + "\n}\n"
@@ -245,6 +248,9 @@ struct Figures {
       ("write_atomic_floor_us", fsWriteFloor, "the same four steps with plain system calls here, same folder"),
       ("reload_ms", reload, "nbridge app --watch: a page's file written → the reloaded page's first call answered"),
       ("watch_app_load_ms", watchAppLoad, "the same app: process start → its page's first call answered"),
+      ("page_test_ms", pageTest, "nbridge test --page of a fixed file of 10 tests (a display given), wall"),
+      ("page_test_headless_ms", pageTestHeadless, "nbridge test of the same file, same rounds, wall"),
+      ("(page_test / headless)", ratio(pageTest, pageTestHeadless), "reported, no goal (not in JSON)"),
     ]
     func number(_ value: Double?) -> String {
       guard let value else { return "null" }

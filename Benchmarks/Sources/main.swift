@@ -27,7 +27,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs,tray,reload`
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs,tray,reload,pagetest`
 /// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`,
 /// `bundle` the sample app bundled by the release nbridge).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -160,6 +160,13 @@ if want("reload") {
   let reload = bench.run(rounds: 3, edits: 10)
   figures.reload = reload.reload
   figures.watchAppLoad = reload.coldLoad
+}
+
+if want("pagetest") {
+  let bench = PageTestBench(nbridge: nbridgeBinary, directory: subdirectory("pagetest"))
+  let run = bench.run(rounds: 5)
+  figures.pageTest = run.page
+  figures.pageTestHeadless = run.headless
 }
 
 if want("log") {

@@ -27,7 +27,11 @@ extension Runtime {
   /// For a remote origin (`remote` in the manifest): its `origin`, checked by the script before
   /// it does anything (WebKit matches the script's URL pattern by host, whatever the port), and
   /// its `permissions`.
-  package func pageScript(token: String, origin: String? = nil, permissions: Set<String>? = nil) -> String {
+  /// `testHooks` (`nbridge test --page`): the page also gets `__nbridgeTestHooks.inspect`, the
+  /// prelude's value formatter, for the test framework's messages.
+  package func pageScript(
+    token: String, origin: String? = nil, permissions: Set<String>? = nil, testHooks: Bool = false
+  ) -> String {
     let services = JSONValue.array(
       slots.map { slot in
         let allowed = slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)
@@ -45,6 +49,10 @@ extension Runtime {
       "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
       "nBridge": .bool(configuration.manifest.pageProtocol == .nbridgekit),
     ]
+    if testHooks {
+      return "{ const internal = " + shared.jsonText + "; (" + PreludeSource.page + ")(window, internal); "
+        + "Object.defineProperty(window, '__nbridgeTestHooks', { value: { inspect: (v) => internal.inspect(v, 0, []) } }); }"
+    }
     let script = "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
     guard let origin else { return script }
     return "if (window.top === window && location.origin === \(JSONValue.string(origin).jsonText)) " + script
