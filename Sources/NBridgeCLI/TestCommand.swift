@@ -63,6 +63,7 @@ extension NBridgeCommand {
         plugins: PluginRegistry(NBridgeCommand.plugins), appFolder: app ?? (isFolder("www") ? "www" : "."))
       runner.testTimeout = testTimeout
       runner.desktop = desktop
+      runner.extensions = NBridgeCommand.extensions()
       runner.allow = (allow ?? "").split(separator: ",").map(String.init)
       runner.deny = (deny ?? "").split(separator: ",").map(String.init)
       guard ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil else {

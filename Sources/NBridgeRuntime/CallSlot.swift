@@ -4,13 +4,22 @@ import NBridgePlugin
 /// How a call's outcome reaches its caller: a headless script's Promise, or a handler (a page's reply).
 @BridgeActor
 enum Settlement {
-  /// The resolve and reject functions of a deferred Promise in the runtime's context.
-  case promise(resolve: JSObjectRef, reject: JSObjectRef)
+  /// A headless call: its Promise's resolve and reject functions wait in the prelude's table of
+  /// calls in flight under this id (bridge.js), answered through `hooks.answer`/`hooks.fail`.
+  case call(Int)
   /// A Swift handler, called once.
   case handler(@BridgeActor (Result<JSONValue, BridgeError>) -> Void)
 }
 
-/// A native call not settled yet: how it settles (its JS functions kept from the GC), its task or reply.
+/// What a headless call started by `native.start` was answered with before it returned.
+enum StartedAnswer {
+  /// A value, or the error (its message prefixed with the call's label).
+  case outcome(Result<JSONValue, BridgeError>)
+  /// The bytes of a `Bytes` action, adopted by a `Uint8Array` without a copy.
+  case bytes(ByteStore)
+}
+
+/// A native call not settled yet: how it settles, its streaming callback kept from the GC, its task or reply.
 @BridgeActor
 final class CallSlot {
   let label: String
@@ -23,24 +32,21 @@ final class CallSlot {
   /// let go of here when it is cancelled.
   unowned var reply: AnyReply?
   var timer: Int?
-  /// The context its JS functions are protected in (kept alive with them), when it has any.
+  /// The context its callback is protected in (kept alive with it), when it has one.
   private let context: JSContext?
-  /// What the slot protects: the context and up to three functions (resolve, reject, callback).
-  private let protected: ProtectedFunctions?
+  /// The callback, protected while the call is pending.
+  private let protected: ProtectedFunction?
 
-  /// A pending call; `context` is asked for only when there are JS values to keep. Its JS
-  /// functions are protected here and unprotected in the destructor: a call holds them, with
-  /// no allocation of its own for that (there may be 100,000 calls in flight).
+  /// A pending call; `context` is asked for only when there is a callback to keep. The callback
+  /// is protected here and unprotected in the destructor, with no allocation of its own. A
+  /// Promise's functions are kept by the prelude's table of calls in flight, not here.
   init(label: String, settlement: Settlement, callback: JSObjectRef?, context: () -> JSContext) {
     self.label = label
     self.settlement = settlement
     self.callback = callback
-    var functions: (JSObjectRef?, JSObjectRef?) = (nil, nil)
-    if case .promise(let resolve, let reject) = settlement { functions = (resolve, reject) }
-    let needsContext = callback != nil || functions.0 != nil
-    let held = needsContext ? context() : nil
+    let held = callback != nil ? context() : nil
     self.context = held
-    protected = held.map { ProtectedFunctions(context: $0.ref, functions.0, functions.1, callback) }
+    protected = held.map { ProtectedFunction(context: $0.ref, callback) }
   }
 
   // Not isolated: it only unprotects, which JavaScriptCore allows from the thread that drops the
@@ -55,26 +61,18 @@ final class CallSlot {
   }
 }
 
-/// JS functions protected from the GC while a call is pending, unprotected by `unprotect()`.
-private struct ProtectedFunctions: @unchecked Sendable {
+/// A JS function protected from the GC while a call is pending, unprotected by `unprotect()`.
+private struct ProtectedFunction: @unchecked Sendable {
   let context: JSGlobalContextRef
-  let first: JSObjectRef?
-  let second: JSObjectRef?
-  let third: JSObjectRef?
+  let function: JSObjectRef?
 
-  init(context: JSGlobalContextRef, _ first: JSObjectRef?, _ second: JSObjectRef?, _ third: JSObjectRef?) {
+  init(context: JSGlobalContextRef, _ function: JSObjectRef?) {
     self.context = context
-    self.first = first
-    self.second = second
-    self.third = third
-    if let first { JSValueProtect(context, first) }
-    if let second { JSValueProtect(context, second) }
-    if let third { JSValueProtect(context, third) }
+    self.function = function
+    if let function { JSValueProtect(context, function) }
   }
 
   func unprotect() {
-    if let first { JSValueUnprotect(context, first) }
-    if let second { JSValueUnprotect(context, second) }
-    if let third { JSValueUnprotect(context, third) }
+    if let function { JSValueUnprotect(context, function) }
   }
 }

@@ -107,6 +107,16 @@ final class JSContext {
     _ = JSObjectCallAsFunction(ref, function, nil, 1, &argument, nil)
   }
 
+  /// Calls a function of the prelude that settles a call with two values (no array made for them).
+  func settle(_ function: JSObjectRef, _ first: JSValueRef?, _ second: JSValueRef?) {
+    var arguments: (JSValueRef?, JSValueRef?) = (first, second)
+    withUnsafePointer(to: &arguments) {
+      $0.withMemoryRebound(to: JSValueRef?.self, capacity: 2) {
+        _ = JSObjectCallAsFunction(ref, function, nil, 2, $0, nil)
+      }
+    }
+  }
+
   /// Reads `object[name]`.
   func property(_ object: JSObjectRef, _ name: String) -> JSValueRef? {
     let key = name.makeJSString()

@@ -3,32 +3,36 @@ import NBridgePlugin
 
 /// The bridge: a JS call of `nbridge.<service>.<action>` reaching a plugin, and its Promise settling.
 extension Runtime {
-  /// Handles `native.call(sid, aid, json, callback)` and returns the call's Promise.
-  func call(service sid: Int, action aid: Int, json: JSValueRef?, callback: JSObjectRef?) -> JSValueRef {
-    var resolveFn: JSObjectRef?
-    var rejectFn: JSObjectRef?
-    let ctx = js.ref
-    guard let promise = JSObjectMakeDeferredPromise(ctx, &resolveFn, &rejectFn, nil), let resolveFn, let rejectFn
-    else { return JSValueMakeUndefined(ctx) }
+  /// Handles `native.start(code, id, json, callback)`: the call's value when it was answered
+  /// before it returned (a sync action's, an error thrown as the JS exception), or the `native`
+  /// object when it is answered later by `id` (bridge.js then makes its Promise).
+  func start(service sid: Int, action aid: Int, id: Int, json: JSValueRef?, callback: JSObjectRef?)
+    throws(JSException) -> JSValueRef?
+  {
     let slot = slots[sid]
-    let settlement = Settlement.promise(resolve: resolveFn, reject: rejectFn)
-    if let refusal = refusal(slot, aid) {
-      settle(settlement, .failure(refusal), label: slot.labels[aid])
-      return promise
-    }
+    let label = slot.labels[aid]
+    if let refusal = refusal(slot, aid) { throw JSException(value: makeError(refusal.code, "\(label): \(refusal.message)")) }
     let options: JSONValue
     if let json {
       do {
         options = try js.parseOptions(json)
       } catch {
-        settle(settlement, .failure(error), label: slot.labels[aid])
-        return promise
+        throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
       }
     } else {
       options = .object(JSONObject())
     }
-    dispatch(slot, aid, options, settlement, callback: callback, sink: sink(callback))
-    return promise
+    let outer = startingCall
+    startingCall = (id, nil)
+    dispatch(slot, aid, options, .call(id), callback: callback, sink: sink(callback))
+    let answer = startingCall?.answer
+    startingCall = outer
+    switch answer {
+    case nil: return nativeObject?.value
+    case .outcome(.success(let value)): return js.value(value)
+    case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
+    case .bytes(let store): return js.uint8Array(adopting: store)
+    }
   }
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
@@ -68,8 +72,8 @@ extension Runtime {
       case .bytes(let body):
         do {
           let bytes = try body(options, plainCall(slot, aid, context, sink))
-          if case .promise(let resolve, _) = settlement {
-            js.settle(resolve, js.uint8Array(adopting: (consume bytes).takeStore()))
+          if case .call(let id) = settlement, startingCall?.id == id {
+            startingCall?.answer = .bytes((consume bytes).takeStore())
           } else {
             settle(settlement, .success(.string(bytes.withUnsafeBytes { Base64Text.encode($0) })), label: label)
           }
@@ -114,12 +118,20 @@ extension Runtime {
   }
 
   /// Settles a call: resolves or rejects its Promise (the error's message prefixed with the label), or calls its handler.
+  /// A headless call answered while `native.start` is still starting it returns its answer from there.
   func settle(_ settlement: Settlement, _ outcome: Result<JSONValue, BridgeError>, label: String) {
     switch settlement {
-    case .promise(let resolve, let reject):
-      switch outcome {
-      case .success(let value): js.settle(resolve, js.value(value))
-      case .failure(let error): js.settle(reject, makeError(error.code, "\(label): \(error.message)"))
+    case .call(let id):
+      let labelled = outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") }
+      if startingCall?.id == id {
+        startingCall?.answer = .outcome(labelled)
+        return
+      }
+      guard let (answer, fail, _) = answerFunctions else { return }
+      let number = JSValueMakeNumber(js.ref, Double(id))
+      switch labelled {
+      case .success(let value): js.settle(answer, number, js.value(value))
+      case .failure(let error): js.settle(fail, number, makeError(error.code, error.message))
       }
     case .handler(let handler):
       handler(outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
@@ -202,6 +214,10 @@ extension Runtime {
     guard let callSlot = callSlots.removeValue(forKey: id) else { return }
     if let timer = callSlot.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }
+    if case .call(let jsID) = callSlot.settlement, startingCall?.id == jsID {
+      // Answered inside `native.start`: it returns the answer, and JS makes no Promise to settle.
+      return settle(callSlot.settlement, outcome.mapError { bridgeError(from: $0) }, label: callSlot.label)
+    }
     if AnswerBatch.depth > 0, !lifecycle.isSuspended {
       if heldAnswers.isEmpty { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
       heldAnswers.append((callSlot, outcome.mapError { bridgeError(from: $0) }))
@@ -216,7 +232,7 @@ extension Runtime {
 
   /// Settles the answers held during an `AnswerBatch`, in order: Promises resolved with a value
   /// that needs no allocation (null, a boolean, a number) go to JS in one call of the
-  /// prelude's `settleAll`; any other answer is settled on its own, after those before it.
+  /// prelude's `answerAll`; any other answer is settled on its own, after those before it.
   func deliverHeldAnswers() {
     let held = heldAnswers
     heldAnswers = []
@@ -232,32 +248,31 @@ extension Runtime {
       return
     }
     // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.
-    // The functions are kept from the GC by their call slots, alive in `held` until the end.
     var list: [JSValueRef?] = []
     list.reserveCapacity(held.count * 2)
     for (callSlot, outcome) in held {
-      if case .promise(let resolve, _) = callSlot.settlement, case .success(let value) = outcome,
+      if case .call(let id) = callSlot.settlement, case .success(let value) = outcome,
         let immediate = js.immediateValue(value)
       {
-        list.append(resolve)
+        list.append(JSValueMakeNumber(js.ref, Double(id)))
         list.append(immediate)
         continue
       }
-      settleAll(&list)
+      answerAll(&list)
       settle(callSlot.settlement, outcome, label: callSlot.label)
     }
-    settleAll(&list)
+    answerAll(&list)
     afterCallback()
   }
 
-  /// Calls each function of `list` (function, value, function, value...) with the value after it, in one entry into JS.
-  private func settleAll(_ list: inout [JSValueRef?]) {
-    guard !list.isEmpty else { return }
-    if list.count == 2, let function = js.object(list[0]) {
-      js.settle(function, list[1] ?? JSValueMakeUndefined(js.ref))
-    } else if let settleAll = js.object(js.property(hooks, "settleAll")) {
+  /// Resolves each call of `list` (id, value, id, value...) with the value after it, in one entry into JS.
+  private func answerAll(_ list: inout [JSValueRef?]) {
+    guard !list.isEmpty, let (answer, _, all) = answerFunctions else { return }
+    if list.count == 2 {
+      js.settle(answer, list[0], list[1])
+    } else {
       let array = list.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, $0.count, $0.baseAddress, nil) }
-      js.settle(settleAll, array ?? JSValueMakeUndefined(js.ref))
+      js.settle(all, array ?? JSValueMakeUndefined(js.ref))
     }
     list.removeAll(keepingCapacity: true)
   }

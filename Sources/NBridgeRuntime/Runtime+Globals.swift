@@ -9,7 +9,7 @@ extension Runtime {
     let native = JSObjectMake(ctx, nil, nil)!
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
-      ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
+      ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
       ("loader", nativeLoader), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
@@ -35,6 +35,11 @@ extension Runtime {
     makeErrorFunction = js.object(js.property(hooks, "makeError"))
     emitFunction = js.object(js.property(hooks, "emit"))
     formatErrorFunction = js.object(js.property(hooks, "formatError"))
+    if let one = js.object(js.property(hooks, "answer")), let fail = js.object(js.property(hooks, "fail")),
+      let all = js.object(js.property(hooks, "answerAll"))
+    {
+      answerFunctions = (one, fail, all)
+    }
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
     entryFolder = (folder, PageFolder(folder))
@@ -151,16 +156,20 @@ private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, arg
   }
 }
 
-private let nativeCall: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
+/// `native.start(code, id[, json[, callback]])`: starts a call of `nbridge.<service>.<action>`
+/// (code = sid * 65536 + aid) that bridge.js keeps in flight under `id`.
+private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
     guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
       return nil
     }
-    return runtime.call(
-      service: sid, action: aid, json: argc > 1 ? args[1] : nil, callback: argc > 2 ? runtime.js.object(args[2]) : nil)
+    let id = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))
+    return try runtime.start(
+      service: sid, action: aid, id: id, json: argc > 2 ? args[2] : nil,
+      callback: argc > 3 ? runtime.js.object(args[3]) : nil)
   }
 }
 

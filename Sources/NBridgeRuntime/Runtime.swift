@@ -23,6 +23,11 @@ public final class Runtime {
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
   var formatErrorFunction: JSObjectRef!
+  /// The prelude's `answer(id, value)`, `fail(id, error)` and `answerAll([id, value, ...])` (bridge.js's calls in flight).
+  var answerFunctions: (one: JSObjectRef, fail: JSObjectRef, all: JSObjectRef)?
+  /// The headless call being started by `native.start` (its id), and what it was answered with
+  /// before it returned, if it was: its Promise is made in JS after `native.start` returns.
+  var startingCall: (id: Int, answer: StartedAnswer?)?
   var exitCode: Int32?
   var callSlots: [Int: CallSlot] = [:]
   /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).

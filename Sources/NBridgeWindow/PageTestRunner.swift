@@ -19,6 +19,8 @@ package struct PageTestRunner: Sendable {
   /// Services added to every file's permissions, and removed from them.
   package var allow: [String] = []
   package var deny: [String] = []
+  /// The runtime's extensions each test file's page runs with (the CLI's list).
+  package var extensions: [RuntimeExtension] = []
 
   /// A runner for `plugins`, whose tests' pages are files of `appFolder`.
   package init(plugins: PluginRegistry, appFolder: String) {
@@ -86,6 +88,7 @@ package struct PageTestRunner: Sendable {
       WindowApp.writeLine(1, "not ok \(firstNumber) - \(file): \(error.description)")
       return .counted(0, 1)
     }
+    configuration.extensions = extensions
     configuration.allow = allow
     configuration.deny = deny
     configuration.headless = !desktop

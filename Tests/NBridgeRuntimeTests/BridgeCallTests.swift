@@ -113,6 +113,22 @@ import Testing
     #expect(value == [100_000, .number(4_999_950_000)])
   }
 
+  @Test func answersReachTheirOwnCallsWhenCallsEndOutOfOrderAndTheirPlacesAreReused() async throws {
+    let value = try await JSHarness.evaluate(
+      """
+      await Promise.all([1, 2, 3].map((i) => nbridge.echo.echoAsync({ i })));
+      const slow = nbridge.echo.later({ ms: 60 });
+      const failing = nbridge.echo.later({ ms: 30, code: 'timeout' }).catch((e) => e.code + ' ' + e.message);
+      const fast = nbridge.echo.later({ ms: 1 });
+      const now = nbridge.echo.echo({ s: 'now' });
+      const refused = nbridge.echo.later({ ms: 'soon' }).catch((e) => e.code);
+      const after = await fast;
+      const again = await nbridge.echo.echoReply({ s: 'again' });
+      return [await slow, await failing, after, (await now).s, again.s, await refused];
+      """)
+    #expect(value == [60, "timeout echo.later: later failed", 1, "now", "again", "invalid_parameter"])
+  }
+
   @Test func deniedServiceRejectsAndDoesNoWork() async throws {
     let before = CountingPlugin.calls.load(ordering: .relaxed)
     let value = try await JSHarness.evaluate(

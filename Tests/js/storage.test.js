@@ -23,6 +23,7 @@ const values = {
   string: 'hello',
   unicode: 'héllo wörld ✓ 日本語 😀 e\u0301 \u0000 end',
   emptyString: '',
+  escapes: 'a "quoted" \\ back\nslash\ttab\u001f',
   zero: 0,
   negative: -42,
   maxSafe: 9007199254740991,

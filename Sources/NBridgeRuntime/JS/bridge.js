@@ -227,11 +227,11 @@
     return json;
   }
 
-  // native.call(code[, json[, callback]]) with code = sid * 65536 + aid: the fewer arguments,
-  // the fewer C-API calls (each takes JSC's lock) on the other side.
+  // A call goes out as code = sid * 65536 + aid, its options' JSON text and its retainCallback;
+  // the fewer arguments, the fewer C-API calls (each takes JSC's lock) on the other side.
   function invoke(sid, aid, label, options) {
     const code = sid * 65536 + aid;
-    if (options === undefined || options === null) return native.call(code);
+    if (options === undefined || options === null) return send(code);
     let json;
     try {
       json = optionsJSON(options);
@@ -239,7 +239,55 @@
       return refused(label, e);
     }
     const callback = optionsCallback;
-    return callback ? native.call(code, json, callback) : native.call(code, json);
+    return callback ? send(code, json, callback) : send(code, json);
+  }
+
+  // A page's native.call returns the call's Promise. A headless run's native.start(code, id[,
+  // json[, callback]]) returns the call's value when it was answered at once (or throws its
+  // error), and `native` itself when it is answered later by id: its Promise's functions then
+  // wait here, resolve at 2 * id and reject at 2 * id + 1, until the runtime calls answerCall(),
+  // failCall() or answerCalls(). An id is taken before the call (a call may start another) and
+  // reused once answered.
+  const start = native.start;
+  const OriginalPromise = internal.OriginalPromise;
+  const inFlight = [];
+  const freeIds = [];
+  let nextId = 0;
+  function send(code, json, callback) {
+    if (start === undefined) return native.call(code, json, callback);
+    const id = freeIds.length ? freeIds.pop() : nextId++;
+    let value;
+    try {
+      value = json === undefined
+        ? start(code, id)
+        : callback === undefined
+        ? start(code, id, json)
+        : start(code, id, json, callback);
+    } catch (e) {
+      freeIds.push(id);
+      return OriginalPromise.reject(e);
+    }
+    if (value !== native) {
+      freeIds.push(id);
+      return OriginalPromise.resolve(value);
+    }
+    return new OriginalPromise((resolve, reject) => {
+      inFlight[2 * id] = resolve;
+      inFlight[2 * id + 1] = reject;
+    });
+  }
+  // The functions of call `id`, taken out of the table (its id free again).
+  function settler(id, offset) {
+    const fn = inFlight[2 * id + offset];
+    inFlight[2 * id] = inFlight[2 * id + 1] = undefined;
+    freeIds.push(id);
+    return fn;
+  }
+  const answerCall = (id, value) => settler(id, 0)(value);
+  const failCall = (id, error) => settler(id, 1)(error);
+  // Calls answered together (Runtime.deliverHeldAnswers): [id, value, id, value, ...].
+  function answerCalls(list) {
+    for (let i = 0; i < list.length; i += 2) settler(list[i], 0)(list[i + 1]);
   }
   function refused(label, e) {
     if (isRefusal(e)) {
@@ -469,5 +517,16 @@
     }
   }
 
-  Object.assign(internal, { NBridgeError, makeError, builtinAction, callByName, emit, lifecycleListener, describe });
+  Object.assign(internal, {
+    NBridgeError,
+    makeError,
+    answerCall,
+    failCall,
+    answerCalls,
+    builtinAction,
+    callByName,
+    emit,
+    lifecycleListener,
+    describe,
+  });
 });

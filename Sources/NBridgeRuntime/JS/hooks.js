@@ -28,10 +28,10 @@
       }
       return inspect(e, 1, []);
     },
-    // Settles calls answered together (Runtime.deliverHeldAnswers): [resolve, value, resolve, value, ...].
-    settleAll(list) {
-      for (let i = 0; i < list.length; i += 2) list[i](list[i + 1]);
-    },
+    // A headless call's answers (bridge.js's calls in flight).
+    answer: (id, value) => internal.answerCall(id, value),
+    fail: (id, error) => internal.failCall(id, error),
+    answerAll: (list) => internal.answerCalls(list),
     inspect: (v) => inspect(v, 0, []),
     formatStack,
   };
