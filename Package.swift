@@ -66,13 +66,24 @@ let package = Package(
       dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup"],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
+    // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
+    // records and the wire format `nbridge logs` reads.
+    .target(
+      name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // The app's control socket (an extension of the runtime): its server on the run's loop, the
+    // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
+    .target(
+      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
     .target(
-      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CWebKitGTK"],
+      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK"],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(
-      name: "NBridgeTesting", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      name: "NBridgeTesting",
+      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
       resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
@@ -138,7 +149,7 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeLog", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -191,6 +202,7 @@ let package = Package(
     .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
     .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem", "CLibraryLoader"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
+    .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
       swiftSettings: strict),
@@ -244,7 +256,7 @@ let package = Package(
       path: "Plugins/Menu/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
-      dependencies: ["NBridgeCLI", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      dependencies: ["NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
       exclude: ["Fixtures"],
       swiftSettings: strict),
   ]

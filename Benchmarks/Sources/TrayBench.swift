@@ -3,15 +3,17 @@ import Foundation
 import Glibc
 
 /// The tray icon's click (issue 36): a D-Bus `Activate` on a running app's StatusNotifierItem to
-/// its JS `click` listener, beside a bare GDBus method round trip to the same connection
-/// (`org.freedesktop.DBus.Peer.Ping`, answered by GDBus itself), in the same run: a private
-/// session bus, the tray tests' stand-in watcher, `nbridge run`.
+/// its JS `click` listener, in rounds paired with the same call to a bare GDBus server answering
+/// from its own main loop (`DBusFloorServer`, the floor), by the same client on the same private
+/// session bus; and a `Peer.Ping` to nbridge's connection (answered on GDBus's worker thread,
+/// so below the floor). The tray tests' stand-in watcher, `nbridge run`.
 struct TrayBench {
   let nbridge: String
   let directory: String
 
   struct Result {
     var clickMs: Double?
+    var floorMs: Double?
     var roundTripMs: Double?
   }
 
@@ -59,36 +61,62 @@ struct TrayBench {
       return Result()
     }
     defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
-    func call(_ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer?) -> Bool {
+    let floor = LineChild(
+      [Self.executable, "--dbus-floor-server", address], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+    defer { floor?.stop() }
+    guard let floor, let floorName = floor.waitForLine(startingWith: "READY ") else { return Result() }
+
+    func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer?)
+      -> Bool
+    {
       let reply = g_dbus_connection_call_sync(
-        connection, name, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+        connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
       guard let reply else { return false }
       g_variant_unref(reply)
       return true
     }
+    func point() -> OpaquePointer? {
+      var members: [OpaquePointer?] = [g_variant_new_int32(10), g_variant_new_int32(20)]
+      return members.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
+    }
 
     var result = Result()
     var clicks: [Double] = []
-    // Clicks 500 ms apart: two within 400 ms are also a double click, more work than one.
+    var floors: [Double] = []
+    // Paired rounds, each call after 250 ms of quiet: a click on the icon, then the same call to
+    // the floor. Clicks are then 500 ms apart (two within 400 ms are also a double click, more work).
     for round in 1...(rounds + 2) {
-      usleep(500_000)
-      var members: [OpaquePointer?] = [g_variant_new_int32(10), g_variant_new_int32(20)]
-      let arguments = members.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
-      let start = Clock.nanos()
-      guard call("/StatusNotifierItem", "org.kde.StatusNotifierItem", "Activate", arguments),
+      usleep(250_000)
+      var start = Clock.nanos()
+      guard call(name, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Activate", point()),
         running.waitFor("CLICK \(round)")
       else { return result }
       if round > 2 { clicks.append(Double(Clock.nanos() - start) / 1e6) }
+      usleep(250_000)
+      start = Clock.nanos()
+      guard call(floorName, DBusFloorServer.path, DBusFloorServer.interface, "Activate", point()),
+        floor.waitFor("CALL \(round)")
+      else { return result }
+      if round > 2 { floors.append(Double(Clock.nanos() - start) / 1e6) }
     }
     result.clickMs = median(clicks)
+    result.floorMs = median(floors)
     var pings: [Double] = []
     for round in 0..<(rounds * 20 + 20) {
       let start = Clock.nanos()
-      guard call("/", "org.freedesktop.DBus.Peer", "Ping", nil) else { return result }
+      guard call(name, "/", "org.freedesktop.DBus.Peer", "Ping", nil) else { return result }
       if round >= 20 { pings.append(Double(Clock.nanos() - start) / 1e6) }
     }
     result.roundTripMs = median(pings)
     return result
+  }
+
+  /// This executable, which is also the floor server.
+  static var executable: String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    return n > 0
+      ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
   }
 
   private func waitForLine(in path: String, containing text: String) -> String? {

@@ -128,12 +128,31 @@ final class LineChild {
         buffer.removeSubrange(buffer.startIndex..<range.upperBound)
         return true
       }
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      let n = read(reader, &chunk, chunk.count)
-      if n <= 0 { return false }
-      buffer += String(decoding: chunk[0..<n], as: UTF8.self)
+      guard readMore() else { return false }
     }
     return false
+  }
+
+  /// Reads until a line starting with `prefix` arrives (10 s at most) and returns the rest of it.
+  func waitForLine(startingWith prefix: String) -> String? {
+    let deadline = Clock.nanos() + 10_000_000_000
+    while Clock.nanos() < deadline {
+      let lines = buffer.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+      if let line = lines.first(where: { $0.hasPrefix(prefix) }) {
+        buffer.removeSubrange(buffer.startIndex..<line.endIndex)
+        return String(line.dropFirst(prefix.count))
+      }
+      guard readMore() else { return nil }
+    }
+    return nil
+  }
+
+  private func readMore() -> Bool {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let n = read(reader, &chunk, chunk.count)
+    if n <= 0 { return false }
+    buffer += String(decoding: chunk[0..<n], as: UTF8.self)
+    return true
   }
 
   func stop() {

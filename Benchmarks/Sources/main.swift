@@ -1,6 +1,11 @@
 import Foundation
 import Glibc
 
+// `nbridge-bench --dbus-floor-server ADDRESS`: the tray bench's floor, a bare GDBus server.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--dbus-floor-server" {
+  DBusFloorServer.serve(address: CommandLine.arguments[2])
+}
+
 // nbridge-bench: measures nbridge against the JavaScriptCore floor and its peers (issue 7).
 // Prints one table; with BENCH_JSON=FILE also writes the figures as one JSON object.
 // Run from the repository root after `swift build -c release` (`make bench`).
@@ -27,7 +32,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data("bench: \(te
 
 var figures = Figures()
 
-/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs,tray,reload`
+/// `BENCH_ONLY=roundtrip,startup,modules,storage,url,webfetch,pasteboard,memory,lifecycle,window,fetch,urls,log,bundle,fs,tray,reload,pagetest`
 /// runs only those sections (all by default; `fetch` is the background-fetch wake-up, `webfetch` the headless `fetch()`,
 /// `bundle` the sample app bundled by the release nbridge).
 let only = Set((ProcessInfo.processInfo.environment["BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -162,6 +167,13 @@ if want("reload") {
   figures.watchAppLoad = reload.coldLoad
 }
 
+if want("pagetest") {
+  let bench = PageTestBench(nbridge: nbridgeBinary, directory: subdirectory("pagetest"))
+  let run = bench.run(rounds: 5)
+  figures.pageTest = run.page
+  figures.pageTestHeadless = run.headless
+}
+
 if want("log") {
   let bench = LogBench(nbridge: nbridgeBinary, directory: subdirectory("log"))
   progress("log: echo round trip of this run, then nbridge.log.info on the JS thread")
@@ -200,8 +212,9 @@ if want("urls") {
 
 if want("tray") {
   progress("tray icon clicks over D-Bus")
-  let tray = TrayBench(nbridge: nbridgeBinary, directory: subdirectory("tray")).run(rounds: 10)
+  let tray = TrayBench(nbridge: nbridgeBinary, directory: subdirectory("tray")).run(rounds: 20)
   figures.trayClick = tray.clickMs
+  figures.dbusFloor = tray.floorMs
   figures.dbusRoundTrip = tray.roundTripMs
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgeControl
 import NBridgeRuntime
 import NBridgeSystem
 import NBridgeWindow
@@ -123,7 +124,7 @@ extension NBridgeCommand {
       if let inspectServer { setenv("WEBKIT_INSPECTOR_HTTP_SERVER", inspectServer, 1) }
       let status = WindowApp.run(configuration, options: options)
       server?.stop()
-      configuration.controlListener?.close()  // when the window never opened
+      ControlExtension.listener(in: configuration.extensions)?.close()  // when the window never opened
       fflush(nil)
       _exit(status)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeControl
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
@@ -33,7 +34,7 @@ extension RuntimeConfiguration {
     for _ in 0..<200 {
       switch ControlListener.claim(appID: manifest.id) {
       case .owner(let listener):
-        controlListener = listener
+        extensions.append(ControlExtension.make(listener: listener))
         launchURL = url
         return .run
       case .unavailable(let why):

@@ -1,3 +1,4 @@
+import NBridgeControl
 import NBridgePlugin
 import NBridgeRuntime
 

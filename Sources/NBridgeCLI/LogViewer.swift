@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeLog
 import NBridgePlugin
 import NBridgeSystem
 
@@ -209,7 +210,7 @@ final class LogViewer {
 
   /// The `seq` at the start of a line as the runtime writes it (`{"seq":12,`), if there is one.
   private static func leadingSeq(_ bytes: [UInt8]) -> UInt64? {
-    let head = Array(#"{"seq":"#.utf8)
+    let head = LogWire.seqHead
     guard bytes.count > head.count, bytes[..<head.count].elementsEqual(head) else { return nil }
     var value: UInt64 = 0
     var digits = 0
@@ -381,7 +382,7 @@ final class LogViewer {
   private func acknowledge(_ connection: Connection, at now: Int64 = 0) {
     let seen = connection.progress.seen
     guard seen > connection.acknowledged else { return }
-    let line = Array(#"{"ack":\#(seen)}"#.utf8) + [UInt8(ascii: "\n")]
+    let line = LogWire.acknowledgement(seen)
     if TCP.write(connection.fd, line, from: 0) == line.count {
       connection.acknowledged = seen
       connection.acknowledgedAt = now

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NBridgeControl
 import NBridgePlugin
 import NBridgeRuntime
 

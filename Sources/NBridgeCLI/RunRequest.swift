@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -139,7 +140,7 @@ struct RunRequest {
     configuration.deny = denied
     configuration.timeout = timeout.map { Duration(clampingSeconds: $0) }
     configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
-    configuration.logDestination = try logDestination()
+    configuration.extensions = NBridgeCommand.extensions(logTo: try logDestination())
     configuration.environment = ProcessEnvironment.current
     configuration.moduleCacheDirectory = XDGPaths.moduleCache
     // What the background plugin needs to wake this app for a fetch and to know a fetch

@@ -4,7 +4,7 @@
 /// one that awaits runs as a task on the loop thread and resolves when it returns; one
 /// that takes a `Reply` runs inline and resolves when it answers. A synchronous one that
 /// returns `Bytes` hands them to the runtime as they are (a `Uint8Array` without Base64 in a
-/// headless run).
+/// headless run, owning the bytes' memory when they were made in place).
 public struct Action<P: Plugin>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
@@ -104,7 +104,7 @@ public struct Action<P: Plugin>: Sendable {
         timeLimit: timeLimit, answersWithoutPermission: answersWithoutPermission,
         body: .bytes { plugin, json, call in
           let options = try JSONValueDecoder().decode(O.self, from: json)
-          return (try body(plugin, options, call) as! Bytes).bytes
+          return try body(plugin, options, call) as! Bytes
         })
       return
     }
@@ -145,5 +145,5 @@ enum ActionBody<P: Plugin>: Sendable {
   case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
   case deferred(@BridgeActor @Sendable (P, JSONValue, Call, AnyReply) throws -> Void)
   /// A synchronous body returning `Bytes`, kept as bytes up to the runtime.
-  case bytes(@BridgeActor @Sendable (P, JSONValue, Call) throws -> [UInt8])
+  case bytes(@BridgeActor @Sendable (P, JSONValue, Call) throws -> Bytes)
 }

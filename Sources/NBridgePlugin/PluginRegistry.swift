@@ -129,7 +129,7 @@ package final class AnyPlugin {
     case deferred(@BridgeActor (JSONValue, Call, AnyReply) throws -> Void)
     /// Inline, returning bytes (an action whose result is `Bytes`): the runtime hands them to JS
     /// as a `Uint8Array` where it can, else as Base64 text.
-    case bytes(@BridgeActor (JSONValue, Call) throws -> [UInt8])
+    case bytes(@BridgeActor (JSONValue, Call) throws -> Bytes)
   }
 
   /// The plugin object, for its hooks.

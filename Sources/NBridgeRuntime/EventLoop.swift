@@ -7,7 +7,7 @@ import NBridgePlugin
 /// every callback it runs. JS timers sit in a queue of their own that stops while the app is
 /// suspended (`jsTimersFrozen`): nothing wakes the loop for them, and they fire, in order, after.
 @BridgeActor
-final class EventLoop {
+package final class EventLoop {
   private struct TimerRecord {
     var body: @BridgeActor () -> Void
     var interval: Duration?
@@ -33,7 +33,7 @@ final class EventLoop {
   var externalWork: @BridgeActor () -> Bool = { false }
 
   /// The time timers go by.
-  let clock: any LoopClock
+  package let clock: any LoopClock
 
   /// A loop over GLib's default main context, reading `clock`; the thread that runs it owns that
   /// context for the run (see `Runtime.runOnThisThread`).
@@ -53,7 +53,7 @@ final class EventLoop {
   // MARK: Timers
 
   /// Schedules `body` after `delay` (then every `interval`); JS timers keep the run alive.
-  func addTimer(delay: Duration, interval: Duration?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
+  package func addTimer(delay: Duration, interval: Duration?, keepsAlive: Bool, _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
     timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
     if keepsAlive { aliveTimers += 1 }
@@ -63,7 +63,7 @@ final class EventLoop {
   }
 
   /// Cancels a timer; unknown or fired ids are ignored.
-  func cancelTimer(_ id: Int) {
+  package func cancelTimer(_ id: Int) {
     guard let record = timerRecords.removeValue(forKey: id) else { return }
     if record.keepsAlive { aliveTimers -= 1 }
     if record.keepsAlive { jsTimers.cancel(id: id) } else { timers.cancel(id: id) }
@@ -72,14 +72,14 @@ final class EventLoop {
   // MARK: Watches and holds
 
   /// Calls `body` whenever `fd` is readable (or, with `events: POLLOUT`, writable), or has hung up.
-  func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), _ body: @escaping @BridgeActor () -> Void) -> Int {
+  package func watch(_ fd: Int32, events: Int16 = Int16(POLLIN), _ body: @escaping @BridgeActor () -> Void) -> Int {
     let id = makeID()
     watches[id] = (fd, events, body)
     return id
   }
 
   /// Stops a watch.
-  func cancelWatch(_ id: Int) { watches[id] = nil }
+  package func cancelWatch(_ id: Int) { watches[id] = nil }
 
   /// Keeps the run alive until released.
   func hold(_ reason: String) -> Int {

@@ -16,15 +16,19 @@ enum PreludeSource {
     "performance": PackageResources.performance_js, "crypto": PackageResources.crypto_js,
     "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
     "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
-    "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js, "log": PackageResources.log_js,
+    "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
     "require": PackageResources.require_js, "inspect": PackageResources.inspect_js,
   ]
 
-  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages.
-  static let page = compose([
-    PackageResources.inspect_js, PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js, PackageResources.bridge_js,
-    PackageResources.log_js, PackageResources.nbridgekit_js,
-  ])
+  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages, with
+  /// the extensions' `nbridge` files (`scripts`) after `bridge.js`.
+  static func page(scripts: [[UInt8]]) -> String {
+    compose(
+      [
+        PackageResources.inspect_js, PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js,
+        PackageResources.bridge_js,
+      ] + scripts + [PackageResources.nbridgekit_js])
+  }
 
   /// One function calling each file's function in order with the same `global` and `internal`.
   static func compose(_ files: [[UInt8]]) -> String {

@@ -69,9 +69,9 @@ extension Runtime {
         do {
           let bytes = try body(options, plainCall(slot, aid, context, sink))
           if case .promise(let resolve, _) = settlement {
-            js.settle(resolve, js.uint8Array(bytes))
+            js.settle(resolve, js.uint8Array(adopting: (consume bytes).takeStore()))
           } else {
-            settle(settlement, .success(.string(Base64Text.encode(bytes))), label: label)
+            settle(settlement, .success(.string(bytes.withUnsafeBytes { Base64Text.encode($0) })), label: label)
           }
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
@@ -108,8 +108,7 @@ extension Runtime {
     _ slot: ServiceSlot, _ aid: Int, _ context: PluginContext, _ sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let call = Call(
-      service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }
@@ -139,7 +138,7 @@ extension Runtime {
     let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
     switch plugin.invocations[aid] {
     case .sync(let body): return try body(options, call)
-    case .bytes(let body): return .string(Base64Text.encode(try body(options, call)))
+    case .bytes(let body): return .string(try body(options, call).withUnsafeBytes { Base64Text.encode($0) })
     case .async(let body): return try await body(options, call)
     case .deferred(let body):
       return try await withCheckedThrowingContinuation { continuation in

@@ -11,13 +11,14 @@ extension Runtime {
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("call", nativeCall), ("listeners", nativeListeners),
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
-      ("loader", nativeLoader), ("now", nativeNow), ("log", nativeLog), ("bridgeTables", nativeBridgeTables),
+      ("loader", nativeLoader), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
       ("evaluateModuleBody", nativeEvaluateModuleBody),
     ]
     for (name, callback) in functions + WebNatives.functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
+    installExtensionFunctions(on: native)
 
     nativeObject = Protected(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
@@ -25,7 +26,8 @@ extension Runtime {
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
     js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
-    js.setProperty(shared, "logLevel", JSValueMakeNumber(ctx, Double(logMinimum.rawValue)))
+    js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
+    for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
     let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])

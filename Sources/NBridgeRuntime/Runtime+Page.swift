@@ -27,7 +27,11 @@ extension Runtime {
   /// For a remote origin (`remote` in the manifest): its `origin`, checked by the script before
   /// it does anything (WebKit matches the script's URL pattern by host, whatever the port), and
   /// its `permissions`.
-  package func pageScript(token: String, origin: String? = nil, permissions: Set<String>? = nil) -> String {
+  /// `testHooks` (`nbridge test --page`): the page also gets `__nbridgeTestHooks.inspect`, the
+  /// prelude's value formatter, for the test framework's messages.
+  package func pageScript(
+    token: String, origin: String? = nil, permissions: Set<String>? = nil, testHooks: Bool = false
+  ) -> String {
     let services = JSONValue.array(
       slots.map { slot in
         let allowed = slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)
@@ -39,13 +43,21 @@ extension Runtime {
         ]
       })
     let (codes, messages) = BridgeMessages.prelude
-    let shared: JSONValue = [
-      "page": true, "token": .string(token), "services": services, "codes": codes, "messages": messages,
-      "limits": BridgeLimits.json,
-      "args": .array(configuration.arguments.map { .string($0) }), "logLevel": .number(Double(logMinimum.rawValue)),
-      "nBridge": .bool(configuration.manifest.pageProtocol == .nbridgekit),
+    var shared = JSONObject()
+    for (name, value) in extensionValues() { shared[name] = value }
+    let core: [(String, JSONValue)] = [
+      ("page", true), ("token", .string(token)), ("services", services), ("codes", codes), ("messages", messages),
+      ("limits", BridgeLimits.json), ("args", .array(configuration.arguments.map { .string($0) })),
+      ("nBridge", .bool(configuration.manifest.pageProtocol == .nbridgekit)),
     ]
-    let script = "(" + PreludeSource.page + ")(window, " + shared.jsonText + ");"
+    for (name, value) in core { shared[name] = value }
+    let prelude = PreludeSource.page(scripts: extensionScripts.map(\.source))
+    let sharedText = JSONValue.object(shared).jsonText
+    if testHooks {
+      return "{ const internal = " + sharedText + "; (" + prelude + ")(window, internal); "
+        + "Object.defineProperty(window, '__nbridgeTestHooks', { value: { inspect: (v) => internal.inspect(v, 0, []) } }); }"
+    }
+    let script = "(" + prelude + ")(window, " + sharedText + ");"
     guard let origin else { return script }
     return "if (window.top === window && location.origin === \(JSONValue.string(origin).jsonText)) " + script
   }
@@ -100,7 +112,9 @@ extension Runtime {
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
       let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
       let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
-      text.withUnsafeBufferPointer { units in stack.withUnsafeBufferPointer { log(level: level, message: units, stack: $0) } }
+      // The log extension's `native.log(level, message, stack)`, as a headless run's log.js calls it.
+      _ = callExtensionFunction(
+        named: "log", ExtensionArguments(values: [.number(Double(level.rawValue)), .utf16(text), .utf16(stack)]))
     case "k":
       // NBridgeKit's `nBridge.callFromWeb(json)` (`nbridgekit.js`): answered in the page.
       reply(nil)

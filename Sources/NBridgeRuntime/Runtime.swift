@@ -61,13 +61,8 @@ public final class Runtime {
   var entryPath = ""
   /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns of log callers).
   var logColumnShifts: [String: Int] = [:]
-  /// Forwards log records and output to a viewer (`--log-to`).
-  var logSender: LogSender?
-  /// The places `nbridge.log` was called from, read and encoded once each.
-  var logSites = LogCallSites()
-  /// Buffers an `nbridge.log` call writes its local line and its record into (kept, not remade).
-  var logLine: [UInt8] = []
-  var logRecord: [UInt8] = []
+  /// Each extension's state for this run, in the order of `configuration.extensions`.
+  var extensionStates: [AnyObject] = []
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// `fetch` requests in flight, by id.
@@ -86,10 +81,8 @@ public final class Runtime {
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// `localStorage`'s file, opened on first use.
   var localStorageFile: LocalStorageFile?
-  /// Control-socket ops registered by plugins and runtime code (`Runtime+Control`).
+  /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
-  /// The app's control socket, served when the CLI claimed one for this run.
-  var controlServer: ControlServer?
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
   /// What waits to enter JS while the app is suspended, in order.
@@ -120,6 +113,7 @@ public final class Runtime {
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
+    makeExtensionStates()
   }
 
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
@@ -160,7 +154,7 @@ public final class Runtime {
         let runtime = Runtime(configuration: configuration)
         Runtime.current = runtime
         defer { Runtime.current = nil }
-        defer { runtime.stopControlServer() }
+        defer { runtime.closeExtensions() }
         return body(runtime)
       }
     }
@@ -228,7 +222,7 @@ public final class Runtime {
       }
     }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
-    startLogForwarding()
+    startExtensions()
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
     startLaunchPlugins()
@@ -238,7 +232,7 @@ public final class Runtime {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    startControlServer()
+    extensionsReady()
     return exitCode
   }
 
@@ -246,9 +240,9 @@ public final class Runtime {
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
     moduleCache?.save()
-    stopControlServer()
+    closeExtensions()
     stopPlugins()
-    finishLogForwarding()
+    endExtensions()
     return endStatus()
   }
 
@@ -394,11 +388,11 @@ public final class Runtime {
     _ = try js.evaluate(script, url: url)
   }
 
-  /// Writes to the run's stdout (1) or stderr (2), and forwards it to the log viewer (`--log-to`)
-  /// at `level` (by default info for stdout, error for stderr).
+  /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log
+  /// viewer's, `--log-to`) at `level` (by default info for stdout, error for stderr).
   func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
     if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
-    if logSender != nil { forwardOutput(text, level: level ?? (fd == 2 ? .error : .info)) }
+    if !configuration.extensions.isEmpty { extensionsSaw(output: text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 
   func bridgeError(from error: any Error) -> BridgeError {

@@ -28,14 +28,9 @@ public struct RuntimeConfiguration: Sendable {
   public var output: (@Sendable (Int32, String) -> Void)?
   /// The least level `nbridge.log` prints (`--log-level`); nil takes the manifest's `log.level`, else debug.
   public var logLevel: LogLevel?
-  /// Forward `nbridge.log` records and console output to a viewer (`--log-to`, `nbridge logs`).
-  public var logDestination: LogDestination?
   /// Handle SIGINT/SIGTERM, and SIGTSTP/SIGCONT for the lifecycle (the CLI does; an embedding
   /// program may not want to).
   public var handlesSignals: Bool = false
-  /// The app's control socket, claimed by `nbridge run`/`nbridge app` before the run; the
-  /// runtime serves it on its loop and removes it at the end.
-  package var controlListener: ControlListener?
   /// The URL this run was launched to open (`nbridge run --url`); the `app` plugin delivers it first.
   public var launchURL: String?
   /// The state the app starts in (a run launched for a background fetch starts in `background`).
@@ -45,6 +40,9 @@ public struct RuntimeConfiguration: Sendable {
   public var moduleCacheDirectory: String?
   /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
   public var followsSession: Bool = true
+  /// The concerns registered with the runtime besides its core (`nbridge.log`, the control
+  /// socket), in order; the CLI lists them (`NBridgeCommand.extensions`).
+  package var extensions: [RuntimeExtension] = []
 
   /// A configuration.
   public init(plugins: PluginRegistry, manifest: AppManifest, dataDirectory: String, sharedDirectory: String) {

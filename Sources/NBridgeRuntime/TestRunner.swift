@@ -16,6 +16,8 @@ public struct TestRunner: Sendable {
   public var allow: [String] = []
   /// Services removed from them.
   public var deny: [String] = []
+  /// The runtime's extensions each test file runs with (the CLI's list).
+  package var extensions: [RuntimeExtension] = []
 
   /// A runner for `plugins`.
   public init(plugins: PluginRegistry) { self.plugins = plugins }
@@ -90,6 +92,7 @@ public struct TestRunner: Sendable {
     configuration.headless = !desktop
     configuration.followsSession = false
     configuration.environment = ProcessEnvironment.current
+    configuration.extensions = extensions
     let timeout = testTimeout
     return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
     }(

@@ -77,15 +77,22 @@ private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
     let ctx = runtime.js.ref
     guard let buffer = runtime.js.bufferBytes(args[0]) else { return JSValueMakeNull(ctx) }
     guard buffer.count > 0 else { return runtime.js.string("") }
-    return runtime.js.string(Base64Text.encode(Array(buffer)))
+    return runtime.js.string(Base64Text.encode(buffer))
   }
 }
 
 extension JSContext {
-  /// A `Uint8Array` holding a copy of `bytes` (its store malloc'd, freed by the collector).
-  func uint8Array(_ bytes: [UInt8]) -> JSValueRef {
-    let store = malloc(max(bytes.count, 1))!
-    bytes.withUnsafeBytes { if let base = $0.baseAddress { store.copyMemory(from: base, byteCount: $0.count) } }
-    return JSObjectMakeTypedArrayWithBytesNoCopy(ref, kJSTypedArrayTypeUint8Array, store, bytes.count, freeBytes, nil, nil)
+  /// A `Uint8Array` over `store`'s memory, no byte copied: the array owns the store, released
+  /// when the collector frees the array. Nothing else may write the store's memory.
+  func uint8Array(adopting store: ByteStore) -> JSValueRef {
+    let owner = Unmanaged.passRetained(store).toOpaque()
+    return JSObjectMakeTypedArrayWithBytesNoCopy(
+      ref, kJSTypedArrayTypeUint8Array, store.base, store.count, releaseStore, owner, nil)
   }
+}
+
+/// Frees a `ByteStore` a typed array owned, once the collector is done with the array.
+private let releaseStore: JSTypedArrayBytesDeallocator = { _, owner in
+  guard let owner else { return }
+  Unmanaged<ByteStore>.fromOpaque(owner).release()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
 import Synchronization
@@ -127,6 +128,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
+    configuration.extensions = [LogExtension.make()]
     return configuration
   }
 }

@@ -55,6 +55,8 @@ final class AppWindow: PageHost {
   var placementSave: Int?
   /// The `location.watch` feeding `navigator.geolocation` while WebKit asks for positions.
   var geolocationWatch: HostCall?
+  /// `nbridge test --page`: the test file this window runs (`PageTestSession`).
+  var tests: PageTestSession?
 
   init(runtime: Runtime, options: WindowOptions, folder: PageFolder, host: String, entryPath: String) {
     self.runtime = runtime
@@ -71,11 +73,12 @@ final class AppWindow: PageHost {
     webContext = context
     nbw_context_register_scheme(context, Self.scheme, onSchemeRequest, me)
     let manager = nbw_content_manager_new()
-    nbw_content_manager_add_script(manager, runtime.pageScript(token: token), origin + "/*")
+    nbw_content_manager_add_script(manager, runtime.pageScript(token: token, testHooks: tests != nil), origin + "/*")
     addRemotePages(context: context, manager: manager)
     addDevServerPage(manager: manager)
     _ = nbw_content_manager_add_reply_handler(manager, "nbridge", onNBridgeMessage, me)
     _ = nbw_content_manager_add_handler(manager, "WKBridge", onWKBridgeMessage, me)
+    if tests != nil { _ = nbw_content_manager_add_handler(manager, "nbridgeTest", onTestMessage, me) }
     view = nbw_view_new(context, manager, onLoadChanged, onTerminated, onDialog, onPolicy, onClose, me)
     answerGeolocation(context: context, view: view)
     window = nbw_window_new(
@@ -88,7 +91,12 @@ final class AppWindow: PageHost {
     hold = runtime.holdRun(reason: "window")
     runtime.lifecycle.presentHandler = { [weak self] in self?.present() }
     runtime.page = self
-    nbw_view_load(view, options.devURL ?? origin + entryPath)
+    if let tests {
+      tests.window = self
+      tests.load(true)
+    } else {
+      nbw_view_load(view, options.devURL ?? origin + entryPath)
+    }
     if options.watch { watchFolder() }
     if options.devURL != nil {
       nbw_view_watch_load_failed(view, onLoadFailed, me)
@@ -114,6 +122,7 @@ final class AppWindow: PageHost {
       return
     }
     guard event == 3 else { return }  // finished
+    if let tests { return tests.loaded() }
     loads += 1
     guard loads == 1 else { return }
     if let script = options.script {
@@ -160,9 +169,10 @@ final class AppWindow: PageHost {
     runtime.exitPage(ExitStatus.success)
   }
 
-  /// alert/confirm/prompt: GTK's dialogs, or under automation a line on stdout and an answer at once.
+  /// alert/confirm/prompt: GTK's dialogs, or under automation (and in `nbridge test --page`) a
+  /// line on stdout and an answer at once.
   func dialog(type: Int32, message: String, handle: UnsafeMutableRawPointer?) -> Bool {
-    guard options.automated else { return false }
+    guard options.automated || tests != nil else { return false }
     let names = ["alert", "confirm", "prompt", "beforeunload"]
     runtime.report(1, "\(names[Int(min(max(type, 0), 3))]): \(message)")
     nbw_dialog_answer(handle, type == 3 ? 1 : 0, nil)
@@ -212,6 +222,7 @@ final class AppWindow: PageHost {
 
   func webProcessTerminated(reason: Int32) {
     guard reason != 2 else { return }  // ended through the API: not a crash
+    if let tests { return tests.crashed() }
     crashes += 1
     let what = reason == 1 ? "ran out of memory" : "crashed"
     if loads == 0 && crashes == 1 {
@@ -269,6 +280,10 @@ private let onNBridgeMessage: nbw_message_cb = { message, reply, data in
 private let onWKBridgeMessage: nbw_message_cb = { message, _, data in
   let message = text(message) ?? ""
   withWindow(data) { $0.wkBridgeMessage(message) }
+}
+private let onTestMessage: nbw_message_cb = { message, _, data in
+  let message = text(message) ?? ""
+  withWindow(data) { $0.tests?.message(message) }
 }
 private let onLoadChanged: nbw_load_cb = { event, data in
   withWindow(data) { $0.loadChanged(event) }

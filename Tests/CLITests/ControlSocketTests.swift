@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeControl
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem

@@ -37,7 +37,7 @@ test('getRandomValues fills integer arrays in place, refuses floats and more tha
   assert.throws(() => crypto.getRandomValues(new Uint8Array(65537)), 'QuotaExceededError');
 });
 
-test('getRandomValues over 65536 bytes throws a QuotaExceededError, as WPT getRandomValues.any.js checks', () => {
+test('getRandomValues over 65536 bytes throws a QuotaExceededError, as WPT getRandomValues.any.js checks', { page: false, reason: "WebKit has no QuotaExceededError global (the headless crypto has)" }, () => {
   for (const ctor of [Int8Array, Uint16Array, Int32Array, BigUint64Array, Uint8ClampedArray]) {
     let thrown;
     try {

@@ -95,7 +95,7 @@ test('dispatching an event that is being dispatched throws InvalidStateError', (
   assert.equal(error.name, 'InvalidStateError');
 });
 
-test('reportError fires the global error event with the error', () => {
+test('reportError fires the global error event with the error', { page: false, reason: "the headless reportError's message" }, () => {
   let seen;
   const listener = (e) => {
     seen = e;

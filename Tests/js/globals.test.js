@@ -75,7 +75,7 @@ test('an unknown service or action rejects with its code', async () => {
   await assert.rejects(nbridge.app.nosuch(), 'invalid_action_name');
 });
 
-test('require loads a CommonJS module relative to this file, once', () => {
+test('require loads a CommonJS module relative to this file, once', { page: false, reason: "require() is headless only" }, () => {
   const a = require('./fixtures/counter.js');
   const b = require('./fixtures/counter');
   assert(a === b);
@@ -85,7 +85,7 @@ test('require loads a CommonJS module relative to this file, once', () => {
   assert.throws(() => require('./fixtures/missing'));
 });
 
-test('load evaluates a script in the global scope', () => {
+test('load evaluates a script in the global scope', { page: false, reason: "load() is headless only" }, () => {
   load('./fixtures/global.js');
   assert.equal(globalThis.loadedGreeting, 'hello from load');
 });

@@ -1,4 +1,5 @@
 // ES modules under `nbridge test`: a *.test.mjs file is a module.
+// @headless-only: imports CommonJS named exports and needs the headless loader
 import makeDefault, { one, two, three, counter, increment, numbers, Box, renamed, 'string name' as stringName, '*' as star } from './modules/values.mjs';
 import * as values from './modules/values.mjs';
 import first, { deux, all, counter as liveCounter, starAgain } from './modules/reexports.mjs';

@@ -25,7 +25,7 @@ test('mark, measure and the entry getters', () => {
   assert.equal(performance.getEntriesByType('measure').length, 0);
 });
 
-test('navigator names nbridge and the machine', () => {
+test('navigator names nbridge and the machine', { page: false, reason: "a page has WebKit's navigator" }, () => {
   assert(/^nbridge\/\d+\.\d+\.\d+/.test(navigator.userAgent), navigator.userAgent);
   assert.equal(typeof navigator.language, 'string');
   assert.deepEqual(Array.from(navigator.languages), [navigator.language]);

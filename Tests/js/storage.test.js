@@ -125,7 +125,7 @@ test('10,000 sets fired at once all resolve and are all stored', async () => {
   assert.equal(await nbridge.storage.get({ key: 'bulk9999', group: 'bulk' }), 9999);
 });
 
-test('the sets of one transaction are acknowledged together, in the order they were made', async () => {
+test('the sets of one transaction are acknowledged together, in the order they were made', { page: false, reason: "a page's calls are answered one message each" }, async () => {
   const settled = [];
   const sets = [];
   for (let i = 0; i < 100; i++) {

@@ -60,7 +60,7 @@ test('Headers validate, combine and iterate sorted', () => {
   assert.deepEqual(new Headers({ 'Set-Cookie': 'a=1' }).getSetCookie(), ['a=1']);
 });
 
-test('Request carries method, headers and body; GET cannot have one', async () => {
+test('Request carries method, headers and body; GET cannot have one', { page: false, reason: "the headless Request; a page has WebKit's own" }, async () => {
   const request = new Request('https://example.com/a#frag', { method: 'post', body: 'hi', headers: { 'X-A': '1' } });
   assert.equal(request.url, 'https://example.com/a');
   assert.equal(request.method, 'POST');
@@ -102,7 +102,7 @@ test('Response constructors, status checks and bodies', async () => {
   assert.equal(form.get('b'), 'x y');
 });
 
-test('fetch reads the app files relative to the script folder', async () => {
+test('fetch reads the app files relative to the script folder', { page: false, reason: "the headless fetch of files (a page fetches from the app's origin)" }, async () => {
   const response = await fetch('fixtures/data.json');
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('content-type'), 'application/json');
@@ -148,7 +148,7 @@ test('buffers handed to JS are freed by the collector on any thread', async () =
   assert.equal(total > 3000 * 16384, true);
 });
 
-test('a Request is a valid input to Request and fetch, keeping its headers and signal', async () => {
+test('a Request is a valid input to Request and fetch, keeping its headers and signal', { page: false, reason: "the headless fetch of files (a page fetches from the app's origin)" }, async () => {
   const controller = new AbortController();
   const first = new Request('fixtures/data.json', { headers: { 'X-A': '1' }, signal: controller.signal });
   const second = new Request(first);

@@ -24,7 +24,7 @@ public final class FSPlugin: Plugin {
       ) { (plugin, options: PathOptions, _) -> String in
         let bytes = try plugin.scope.resolve(options.path, field: "path").readBytes(
           limit: readLimit, action: "readTextFile")
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = bytes.withUnsafeBytes({ String(validating: $0, as: UTF8.self) }) else {
           throw BridgeError.invalidParameter(
             "path", "names a file that is not UTF-8 text (readFile reads its bytes): \(JSONValue.string(options.path).jsonText)")
         }
@@ -32,7 +32,7 @@ public final class FSPlugin: Plugin {
       },
       Action("readFile", options: FSShapes.path, result: .bytes, summary: "A file's bytes as a Uint8Array (at most 64 MiB).") {
         (plugin, options: PathOptions, _) -> Bytes in
-        Bytes(try plugin.scope.resolve(options.path, field: "path").readBytes(limit: readLimit, action: "readFile"))
+        try plugin.scope.resolve(options.path, field: "path").readBytes(limit: readLimit, action: "readFile")
       },
       Action(
         "writeTextFile", options: FSShapes.textWrite,

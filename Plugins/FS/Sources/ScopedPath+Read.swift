@@ -8,8 +8,9 @@ import NBridgeSystem
 extension ScopedPath {
   /// The bytes of the regular file, at most `limit` of them: a folder, a FIFO or a device is
   /// refused before a byte is read (`invalid_parameter` naming the field), and so is a file
-  /// larger than `limit`, with its size and the limit (`action` names who has it).
-  func readBytes(limit: Int, action: String) throws(BridgeError) -> [UInt8] {
+  /// larger than `limit`, with its size and the limit (`action` names who has it). Read
+  /// straight into memory the bytes own, which a `Uint8Array` then adopts without a copy.
+  func readBytes(limit: Int, action: String) throws(BridgeError) -> Bytes {
     let fd = try open(O_RDONLY | O_NONBLOCK | O_NOCTTY, what: "read")
     defer { close(fd) }
     var info = stat()
@@ -19,7 +20,7 @@ extension ScopedPath {
     guard size <= limit else { throw tooLarge(size, limit: limit, action: action) }
     // One byte more than the size: a file that grew meanwhile is read on to its end (or the limit).
     var failed: SystemError?
-    var bytes = [UInt8](unsafeUninitializedCapacity: size + 1) { buffer, count in
+    let bytes = Bytes(unsafeUninitializedCapacity: size + 1) { buffer, count in
       do throws(SystemError) {
         while count < buffer.count {
           let rest = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
@@ -33,6 +34,7 @@ extension ScopedPath {
     }
     if let failed { throw failure(failed.code, "read") }
     guard bytes.count > size else { return bytes }
+    var grown = bytes.bytes
     let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
     defer { chunk.deallocate() }
     while true {
@@ -42,9 +44,9 @@ extension ScopedPath {
       } catch {
         throw failure(error.code, "read")
       }
-      if n == 0 { return bytes }
-      bytes += UnsafeRawBufferPointer(rebasing: chunk[..<n])
-      if bytes.count > limit { throw tooLarge(bytes.count, limit: limit, action: action) }
+      if n == 0 { return Bytes(grown) }
+      grown += UnsafeRawBufferPointer(rebasing: chunk[..<n])
+      if grown.count > limit { throw tooLarge(grown.count, limit: limit, action: action) }
     }
   }
 

@@ -1,6 +1,6 @@
 // The prelude's own groups built on first touch (lazy.js), so a script that uses neither parses
 // neither (a hello's start-up): the nbridge object and WKBridgeKit's webkit.messageHandlers
-// (bridge.js, wkbridge.js and log.js, on the first read of `nbridge` or `webkit`) and CommonJS
+// (bridge.js, wkbridge.js and the extensions' files such as log.js, on the first read of `nbridge` or `webkit`) and CommonJS
 // (require.js, on the first read of `require` or `load`, or a module loader's first import of a
 // CommonJS file). Until then the runtime's hooks need neither.
 (function (global, internal) {
@@ -13,7 +13,7 @@
       .filter(([, own]) => own && !own.get);
     // internal.services, codes and messages: asked for here, not built at every start.
     Object.assign(internal, native.bridgeTables());
-    for (const file of ['bridge', 'wkbridge', 'log']) native.loadDeferred(file)(global, internal);
+    for (const file of ['bridge', 'wkbridge', ...internal.nbridgeScripts]) native.loadDeferred(file)(global, internal);
     for (const [name, own] of assigned) Object.defineProperty(global, name, own);
     return {};
   });

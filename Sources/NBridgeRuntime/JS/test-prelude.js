@@ -1,6 +1,9 @@
 // The test framework `nbridge test` evaluates before each test file: `test`, `assert` and the runner.
-// A function of `(global, native, hooks)` returning `run(firstNumber, timeoutMs, file, setupError, ready)`;
-// `ready` is a module test file's evaluation (its tests are registered when it settles).
+// A function of `(global, native, hooks)` returning `run(firstNumber, timeoutMs, file, setupError, ready, start, where)`;
+// `ready` is a module test file's evaluation (its tests are registered when it settles). `nbridge test --page`
+// runs a file in one document after another: `where` is the current document's (`page`: the app's page file, or
+// true for a blank page; `pageError`: why that page could not be loaded; `moveTo(index, page, passed, failed)`:
+// asks for the next one), `start` the index of the first test to run in it.
 (function (global, native, hooks) {
   'use strict';
   const tests = [];
@@ -110,10 +113,27 @@
     return native.simulate(check(state, 'state'), ms === undefined ? -1 : ms, then);
   };
   global.AssertionError = AssertionError;
-  global.test = (name, fn) => {
+  // test(name, fn) or test(name, options, fn). options.page: 'index.html' runs the test in that page of
+  // the app (`nbridge test --page`), true in a blank page of the app's origin, false headless only (with
+  // options.reason); a test a run cannot give its place is skipped, and says so on its line.
+  global.test = (name, options, fn) => {
+    if (fn === undefined && typeof options === 'function') {
+      fn = options;
+      options = {};
+    }
     if (typeof name !== 'string') throw new TypeError('test(name, fn): name must be a string');
     if (typeof fn !== 'function') throw new TypeError('test(name, fn): fn must be a function');
-    tests.push({ name, fn });
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('test(name, options, fn): options must be an object');
+    }
+    const { page, reason } = options;
+    if (!(page === undefined || typeof page === 'boolean' || (typeof page === 'string' && page !== ''))) {
+      throw new TypeError("test(name, { page }): page must be a file of the app's folder, true or false");
+    }
+    if (reason !== undefined && typeof reason !== 'string') {
+      throw new TypeError('test(name, { reason }): reason must be a string');
+    }
+    tests.push({ name, fn, page, reason });
   };
 
   function location(e, file) {
@@ -130,7 +150,7 @@
     return 'thrown: ' + hooks.inspect(e);
   }
 
-  return async function run(first, timeoutMs, file, setupError, ready) {
+  return async function run(first, timeoutMs, file, setupError, ready, start, where) {
     if (ready) {
       try {
         await ready;
@@ -139,8 +159,8 @@
       }
     }
     let passed = 0, failed = 0, n = first;
-    const report = (ok, name, e) => {
-      native.print(1, (ok ? 'ok ' : 'not ok ') + n + ' - ' + name + '\n');
+    const report = (ok, name, e, skip) => {
+      native.print(1, (ok ? 'ok ' : 'not ok ') + n + ' - ' + name + (skip ? ' # SKIP ' + skip : '') + '\n');
       if (!ok) {
         const text = describe(e).split('\n').map((l) => '  # ' + l).join('\n');
         native.print(1, text + '\n  # at ' + location(e, file) + '\n');
@@ -152,7 +172,27 @@
     if (setupError !== undefined) {
       report(false, file.split('/').pop() + ' (outside any test)', setupError);
     } else {
-      for (const t of tests) {
+      for (let i = start || 0; i < tests.length; i++) {
+        const t = tests[i];
+        // Headless: a test for a page is skipped. In a page: a headless-only test is skipped, a test
+        // of another page (or of a blank one: true, the default) moves the run there, and a test
+        // that names its page gets that page afresh.
+        if (!where && t.page !== undefined && t.page !== false) {
+          report(true, t.name, undefined, 'needs a page of the app: nbridge test --page');
+          continue;
+        }
+        if (where && t.page === false) {
+          report(true, t.name, undefined, t.reason || 'headless only');
+          continue;
+        }
+        const place = t.page === undefined ? true : t.page;
+        if (where && (place !== where.page || (t.page !== undefined && i !== start))) {
+          return where.moveTo(i, place, passed, failed);
+        }
+        if (where && where.pageError) {
+          report(false, t.name, new Error(where.pageError));
+          continue;
+        }
         let timer;
         // A native timer: it fires even while the app is suspended (it brings it back first).
         const timeout = new Promise((_, reject) => {

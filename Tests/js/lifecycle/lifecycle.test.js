@@ -8,7 +8,7 @@ test('getState starts active', async () => {
   assert.deepEqual(await nbridge.app.getState(), { state: 'active', isActive: true });
 });
 
-test('events come in Capacitor order, with WKBridgeKit listeners beside pause and resume', async () => {
+test('events come in Capacitor order, with WKBridgeKit listeners beside pause and resume', { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   const seen = [];
   const handles = [
     nbridge.app.addListener('stateChange', (s) => seen.push('stateChange ' + s.state + ' ' + s.isActive)),
@@ -41,7 +41,7 @@ test('events come in Capacitor order, with WKBridgeKit listeners beside pause an
   }
 });
 
-test('a setInterval is frozen while suspended and goes on in order after resume', async () => {
+test('a setInterval is frozen while suspended and goes on in order after resume', { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   const ticks = [];
   let n = 0;
   const id = setInterval(() => ticks.push({ n: ++n, at: Date.now() }), 40);
@@ -58,7 +58,7 @@ test('a setInterval is frozen while suspended and goes on in order after resume'
   assert.deepEqual(ticks.map((t) => t.n), ticks.map((_, i) => i + 1));
 });
 
-test('a timer set in the pause listener waits for resume', async () => {
+test('a timer set in the pause listener waits for resume', { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   const order = [];
   let timerRan;
   const ran = new Promise((resolve) => (timerRan = resolve));
@@ -73,7 +73,7 @@ test('a timer set in the pause listener waits for resume', async () => {
   assert.deepEqual(order, ['pause', 'resume', 'timer']);
 });
 
-test('an open task keeps the app running in background; timeRemaining counts down', async () => {
+test('an open task keeps the app running in background; timeRemaining counts down', { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   assert.equal(await nbridge.background.timeRemaining(), null);
   const { id } = await nbridge.background.beginTask({ name: 'upload' });
   await simulate('background');
@@ -87,7 +87,7 @@ test('an open task keeps the app running in background; timeRemaining counts dow
   assert.equal(await nbridge.background.timeRemaining(), null);
 });
 
-test('a 2 s budget: expiration at 1 s, tasks ended at 2 s, then beginTask is unavailable', async () => {
+test('a 2 s budget: expiration at 1 s, tasks ended at 2 s, then beginTask is unavailable', { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   const first = await nbridge.background.beginTask({ name: 'upload' });
   const second = await nbridge.background.beginTask();
   let pausedAt = 0;

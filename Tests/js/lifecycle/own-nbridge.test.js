@@ -8,7 +8,7 @@ globalThis.nbridge = {
   callResumeListener: () => seen.push('callResumeListener'),
 };
 
-test("a script's own nbridge object hears pause and resume", async () => {
+test("a script's own nbridge object hears pause and resume", { page: false, reason: "simulate() drives the headless lifecycle only" }, async () => {
   await simulate('background', { for: 50 });
   await simulate('foreground');
   assert.deepEqual(seen, ['callPauseListener', 'callResumeListener']);

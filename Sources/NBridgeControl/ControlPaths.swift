@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// Where apps' control sockets live: `$XDG_RUNTIME_DIR/nbridge/<app id>.sock`, or, when

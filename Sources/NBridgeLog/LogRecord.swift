@@ -27,24 +27,42 @@ enum LogRecord {
   /// "src":"log"}` and a newline; zeros and empty strings when there is no caller.
   static func site(_ caller: CallerFrame?) -> [UInt8] {
     var out: [UInt8] = []
-    out += #"","file":""#.utf8
+    out += fileOpen
     JSONEscaping.append(utf8: Substring(caller?.file ?? ""), to: &out)
-    out += #"","line":"#.utf8
+    out += lineOpen
     JSONEscaping.appendDecimal(Int64(caller?.line ?? 0), to: &out)
-    out += #","col":"#.utf8
+    out += columnOpen
     JSONEscaping.appendDecimal(Int64(caller?.column ?? 0), to: &out)
-    out += #","fn":""#.utf8
+    out += functionOpen
     (caller?.function ?? []).withUnsafeBufferPointer { JSONEscaping.append(utf16: $0, to: &out) }
-    out += "\",\"src\":\"log\"}\n".utf8
+    out += logEnd
     return out
   }
 
-  private static let consoleSite = Array(
-    "\",\"file\":\"\",\"line\":0,\"col\":0,\"fn\":\"\",\"src\":\"console\"}\n".utf8)
+  // The pieces of a record's line (`LogWire`): `","file":"`, `","line":`, `,"col":`, `,"fn":"`,
+  // and `","src":"log"}` with its newline.
+  private static let fileOpen = [LogWire.quote] + LogWire.field(LogWire.file) + [LogWire.quote]
+  private static let lineOpen = [LogWire.quote] + LogWire.field(LogWire.line)
+  private static let columnOpen = LogWire.field(LogWire.column)
+  private static let functionOpen = LogWire.field(LogWire.function) + [LogWire.quote]
+  private static let logEnd = [LogWire.quote] + end(LogWire.fromLog)
 
-  private static let time = Array(#","t":"#.utf8)
+  /// `,"src":"log"}` and a newline (or `console`).
+  private static func end(_ source: StaticString) -> [UInt8] {
+    LogWire.field(LogWire.source) + LogWire.quoted(source) + Array("}\n".utf8)
+  }
+
+  /// A `console` record's end from the message's closing quote: no caller.
+  private static let consoleSite =
+    fileOpen + [LogWire.quote] + LogWire.field(LogWire.line) + [UInt8(ascii: "0")] + LogWire.field(LogWire.column)
+    + [UInt8(ascii: "0")] + functionOpen + [LogWire.quote] + end(LogWire.fromConsole)
+
+  private static let time = LogWire.field(LogWire.time)
   /// `,"level":"info","msg":"`, by level.
-  private static let levels = LogLevel.allCases.map { Array(#","level":"\#($0.name)","msg":""#.utf8) }
+  private static let levels = LogLevel.allCases.map { level in
+    LogWire.field(LogWire.level) + [LogWire.quote] + Array(level.name.utf8) + [LogWire.quote]
+      + LogWire.field(LogWire.message) + [LogWire.quote]
+  }
 
   private static func head(_ level: LogLevel, into out: inout [UInt8]) {
     out += time

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// Forwards a run's log records to a viewer (`--log-to`) on a thread of its own: it connects
@@ -9,7 +10,8 @@ import NBridgeSystem
 final class LogSender: Sendable {
   let destination: LogDestination
   let queue: LogQueue
-  private let hello: [UInt8]
+  /// The line each connection opens with (`LogWire`'s hello).
+  let hello: [UInt8]
   /// What the thread polls: woken by `append` (only when the sender is idle) and by `finish`.
   private let wake: WakeSignal
 
@@ -18,11 +20,11 @@ final class LogSender: Sendable {
     self.destination = destination
     queue = LogQueue(limit: destination.queueLimit, byteLimit: destination.byteLimit)
     var line: [UInt8] = []
-    line += #"{"hello":1,"app":""#.utf8
+    line += LogWire.first(LogWire.hello) + [UInt8(ascii: "1")] + LogWire.field(LogWire.app) + [LogWire.quote]
     JSONEscaping.append(utf8: Substring(app), to: &line)
-    line += #"","pid":"#.utf8
+    line += [LogWire.quote] + LogWire.field(LogWire.pid)
     JSONEscaping.appendDecimal(Int64(getpid()), to: &line)
-    line += #","run":""#.utf8
+    line += LogWire.field(LogWire.run) + [LogWire.quote]
     line += RandomID.bytes(8).flatMap { byte in [byte >> 4, byte & 15].map { Array("0123456789abcdef".utf8)[Int($0)] } }
     line += "\"}\n".utf8
     hello = line
@@ -204,7 +206,7 @@ final class LogSender: Sendable {
     guard let lastNewline = input.lastIndex(of: UInt8(ascii: "\n")) else { return }
     var highest: UInt64 = 0
     for line in input[...lastNewline].split(separator: UInt8(ascii: "\n")) {
-      guard let key = line.firstRange(of: #""ack":"#.utf8) else { continue }
+      guard let key = line.firstRange(of: LogSender.ackKey) else { continue }
       var value: UInt64 = 0
       for byte in line[key.upperBound...] {
         guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
@@ -216,17 +218,20 @@ final class LogSender: Sendable {
     if highest > 0 { queue.acknowledge(highest) }
   }
 
+  /// `"ack":`, read in the viewer's acknowledgements.
+  private static let ackKey = Array(LogWire.first(LogWire.ack).dropFirst())
+
   /// A `dropped` marker's line: numbered as the last record it stands for.
   static func encode(_ dropped: LogQueue.Dropped, into out: inout [UInt8]) {
-    out += #"{"seq":"#.utf8
+    out += LogWire.first(LogWire.seq)
     JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
-    out += #","dropped":"#.utf8
+    out += LogWire.field(LogWire.dropped)
     JSONEscaping.appendDecimal(Int64(dropped.count), to: &out)
-    out += #","from":"#.utf8
+    out += LogWire.field(LogWire.from)
     JSONEscaping.appendDecimal(Int64(dropped.from), to: &out)
-    out += #","to":"#.utf8
+    out += LogWire.field(LogWire.to)
     JSONEscaping.appendDecimal(Int64(dropped.to), to: &out)
-    out += #","t":"#.utf8
+    out += LogWire.field(LogWire.time)
     JSONEscaping.appendDecimal(LogRecord.now(), to: &out)
     out += "}\n".utf8
   }

@@ -80,7 +80,7 @@ package final class LogQueue: Sendable {
   /// A chunk past this size is not appended to.
   private static let chunkBytes = 64 << 10
   private let state = Mutex(State())
-  private static let seqKey = Array(#"{"seq":"#.utf8)
+  private static let seqKey = LogWire.first(LogWire.seq)
 
   package init(limit: Int, byteLimit: Int) {
     self.limit = max(limit, 1)

@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeCLI
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 import Synchronization
 

@@ -1,9 +1,10 @@
 import NBridgePlugin
+import NBridgeRuntime
 
 /// What `nbridge plugins` prints: every service with its actions, events and permission.
-public enum PluginCatalog {
+package enum PluginCatalog {
   /// The catalogue as JSON (`nbridge plugins --json`).
-  public static func json(_ registry: PluginRegistry) -> JSONValue {
+  package static func json(_ registry: PluginRegistry) -> JSONValue {
     .array(
       registry.definitions.map { definition in
         var object: JSONValue = [
@@ -41,7 +42,7 @@ public enum PluginCatalog {
   }
 
   /// The catalogue as readable text (`nbridge plugins`).
-  public static func text(_ registry: PluginRegistry) -> String {
+  package static func text(_ registry: PluginRegistry) -> String {
     var out = ""
     for definition in registry.definitions {
       out += "\(definition.service)  (permission: \(definition.permission))"
@@ -69,7 +70,7 @@ public enum PluginCatalog {
 
   /// The catalogue as Markdown, one table per service (`nbridge plugins --markdown`); the
   /// plugin reference in docs/plugins/README.md embeds it, and a test checks the two agree.
-  public static func markdown(_ registry: PluginRegistry) -> String {
+  package static func markdown(_ registry: PluginRegistry) -> String {
     var out = ""
     for definition in registry.definitions {
       out += "#### `\(definition.service)` (permission `\(definition.permission)`)\n\n"

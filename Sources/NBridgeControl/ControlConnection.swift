@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// One accepted connection to the control socket: bytes in, complete lines out, reply lines

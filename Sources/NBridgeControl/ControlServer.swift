@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// Serves an app's control socket on the runtime's loop: descriptor watches, no thread.

@@ -1,4 +1,4 @@
-import NBridgeRuntime
+import NBridgeLog
 import Testing
 
 /// The `--log-to` queue on its own: what the sender is given to write, what a full queue drops

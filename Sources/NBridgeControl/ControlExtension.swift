@@ -1,33 +1,53 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
-/// The control socket's ops: a table from op name to handler. `ping` is built in; plugins add
-/// theirs with `PluginContext.handleControl` (the app plugin answers `url`, the lifecycle
-/// `state` and `fetch`), and runtime code with `handleControl(op:_:)`.
-extension Runtime {
-  /// Starts serving the socket the CLI claimed for this run, if any.
-  func startControlServer() {
-    guard let listener = configuration.controlListener, controlServer == nil else { return }
-    controlServer = ControlServer(listener: listener, loop: loop) { [unowned self] line, peer, reply in
-      self.answerControl(line, senderPID: peer.pid, reply: reply)
+/// The app's control socket as an extension of the runtime: served on the run's loop once it is
+/// set up, answered from the ops plugins registered (`ping` built in), closed and removed when
+/// the run takes nothing more.
+package enum ControlExtension {
+  /// The extension serving `listener`, the socket the CLI claimed for this run.
+  package static func make(listener: ControlListener) -> RuntimeExtension {
+    RuntimeExtension(
+      name: "control", state: { _ in ControlState() },
+      hooks: .init(
+        ready: { state, host in state.serve(listener, host) },
+        close: { state, _ in state.close() }),
+      resource: listener)
+  }
+
+  /// The listener of the control extension in `extensions`, if there is one.
+  package static func listener(in extensions: [RuntimeExtension]) -> ControlListener? {
+    extensions.lazy.compactMap { $0.resource as? ControlListener }.first
+  }
+}
+
+/// The control socket of one run.
+@BridgeActor
+final class ControlState {
+  var server: ControlServer?
+
+  /// Starts serving `listener`.
+  func serve(_ listener: ControlListener, _ host: ExtensionHost) {
+    guard server == nil else { return }
+    server = ControlServer(listener: listener, loop: host.loop) { line, peer, reply in
+      ControlState.answer(line, senderPID: peer.pid, host, reply: reply)
     }
   }
 
-  /// Stops serving it and removes the socket (again is harmless).
-  func stopControlServer() {
-    controlServer?.close()
-    controlServer = nil
-  }
-
-  public func handleControl(op: String, _ handler: @escaping ControlHandler) {
-    controlHandlers[op] = handler
+  /// Stops serving and removes the socket (again is harmless).
+  func close() {
+    server?.close()
+    server = nil
   }
 
   /// Answers one request line with exactly one reply line (through `reply`, now or later):
   /// `{"id":…,"ok":true,…}` or `{"id":…,"ok":false,"code":…,"message":…}`. Lines that are not
   /// a JSON object with a string `op` get `malformed`, unknown ops `unknown_op`.
-  package func answerControl(_ line: ArraySlice<UInt8>, senderPID: Int32, reply: @escaping @BridgeActor (String) -> Void) {
+  static func answer(
+    _ line: ArraySlice<UInt8>, senderPID: Int32, _ host: ExtensionHost, reply: @escaping @BridgeActor (String) -> Void
+  ) {
     guard let text = String(validating: line, as: UTF8.self), case .object(let fields)? = try? JSONValue(parsing: text)
     else {
       return reply(ControlServer.refusal(code: "malformed", "a request is one JSON object on one line"))
@@ -36,26 +56,26 @@ extension Runtime {
     guard case .string(let op)? = fields["op"], !op.isEmpty else {
       return reply(ControlServer.refusal(id: id, code: "malformed", "\"op\" must be a non-empty string"))
     }
-    guard exitCode == nil else {
+    guard !host.isExiting else {
       return reply(ControlServer.refusal(id: id, code: ErrorCode.unavailable.rawValue, "the app is exiting"))
     }
     let handler: ControlHandler
     if op == "ping" {
-      let app = configuration.manifest.id
+      let app = host.configuration.manifest.id
       handler = { _ in
         var fields = JSONObject()
         fields["pid"] = .number(Double(getpid()))
         fields["app"] = .string(app)
         return fields
       }
-    } else if let registered = controlHandlers[op] {
+    } else if let registered = host.controlHandler(op) {
       handler = registered
     } else {
-      let known = (["ping"] + controlHandlers.keys.sorted()).joined(separator: ", ")
+      let known = (["ping"] + host.controlOps).joined(separator: ", ")
       return reply(ControlServer.refusal(id: id, code: "unknown_op", "no op \"\(op)\" (this app answers: \(known))"))
     }
     let request = ControlRequest(op: op, fields: fields, senderPID: senderPID)
-    Task.immediate { @BridgeActor [weak self] in
+    Task.immediate { @BridgeActor in
       var answer = JSONObject()
       answer["id"] = id
       do {
@@ -68,7 +88,7 @@ extension Runtime {
       } catch {
         reply(ControlServer.refusal(id: id, code: ErrorCode.unknownError.rawValue, String(describing: error)))
       }
-      self?.afterCallback()
+      host.afterCallback()
     }
   }
 }

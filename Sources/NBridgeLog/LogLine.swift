@@ -5,28 +5,42 @@ import NBridgePlugin
 /// lone surrogates and all). Nil for anything else (the viewer counts and skips it), and for a
 /// line that names a field the viewer adds itself, so `--json` never holds two of one name: a
 /// record with `app` or `pid` (the hello's), any line with `peerUid`, or a name with an escape.
-struct LogLine {
-  var hello = false
-  var app: Range<Int>?
-  var pid: Int64?
-  var run: Range<Int>?
-  var seq: UInt64?
-  var time: Int64?
-  var level: LogLevel?
-  var message: Range<Int>?
-  var file: Range<Int>?
-  var line: Int64?
-  var source: Range<Int>?
-  var dropped: Int64?
-  var from: Int64?
-  var to: Int64?
+package struct LogLine {
+  /// Whether the line is the hello a sender opens with.
+  package var hello = false
+  /// The hello's app id (escaped bytes).
+  package var app: Range<Int>?
+  /// The hello's process id.
+  package var pid: Int64?
+  /// The hello's run id (escaped bytes).
+  package var run: Range<Int>?
+  /// The line's number.
+  package var seq: UInt64?
+  /// Wall-clock ms since the epoch.
+  package var time: Int64?
+  /// A record's level.
+  package var level: LogLevel?
+  /// A record's message (escaped bytes).
+  package var message: Range<Int>?
+  /// A record's caller's file (escaped bytes).
+  package var file: Range<Int>?
+  /// A record's caller's line.
+  package var line: Int64?
+  /// Where a record came from: `log` or `console` (escaped bytes).
+  package var source: Range<Int>?
+  /// A dropped marker's count.
+  package var dropped: Int64?
+  /// The first record a dropped marker stands for.
+  package var from: Int64?
+  /// The last record a dropped marker stands for.
+  package var to: Int64?
 
   // swift-format-ignore
   private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), colon = UInt8(ascii: ":")
   private static let comma = UInt8(ascii: ","), open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
 
-  /// Parses `bytes` (one line, without its newline).
-  init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+  /// Parses `bytes` (one line, without its newline), field names as `LogWire` defines them.
+  package init?(_ bytes: UnsafeBufferPointer<UInt8>) {
     var scan = Scanner(bytes: bytes)
     scan.skipSpace()
     guard scan.take(LogLine.open) else { return nil }
@@ -35,46 +49,46 @@ struct LogLine {
     if !scan.take(LogLine.close) {
       while true {
         scan.skipSpace()
-        guard let name = scan.string(), !bytes[name].contains(LogLine.backslash), !scan.key(name, is: "peerUid")
+        guard let name = scan.string(), !bytes[name].contains(LogLine.backslash), !scan.key(name, is: LogWire.peerUid)
         else { return nil }
-        if scan.key(name, is: "app") || scan.key(name, is: "pid") { namesAppOrPid = true }
+        if scan.key(name, is: LogWire.app) || scan.key(name, is: LogWire.pid) { namesAppOrPid = true }
         scan.skipSpace()
         guard scan.take(LogLine.colon) else { return nil }
         scan.skipSpace()
         guard let next = scan.peek else { return nil }
         if next == LogLine.quote {
           guard let value = scan.string() else { return nil }
-          if scan.key(name, is: "app") {
+          if scan.key(name, is: LogWire.app) {
             app = value
-          } else if scan.key(name, is: "run") {
+          } else if scan.key(name, is: LogWire.run) {
             run = value
-          } else if scan.key(name, is: "level") {
+          } else if scan.key(name, is: LogWire.level) {
             level = scan.level(value)
-          } else if scan.key(name, is: "msg") {
+          } else if scan.key(name, is: LogWire.message) {
             message = value
-          } else if scan.key(name, is: "file") {
+          } else if scan.key(name, is: LogWire.file) {
             file = value
-          } else if scan.key(name, is: "src") {
+          } else if scan.key(name, is: LogWire.source) {
             source = value
           }
         } else if next == UInt8(ascii: "-") || (next >= UInt8(ascii: "0") && next <= UInt8(ascii: "9")) {
           guard let value = scan.number() else { return nil }
-          if scan.key(name, is: "seq") {
+          if scan.key(name, is: LogWire.seq) {
             guard value > 0 else { return nil }
             seq = UInt64(value)
-          } else if scan.key(name, is: "t") {
+          } else if scan.key(name, is: LogWire.time) {
             time = value
-          } else if scan.key(name, is: "line") {
+          } else if scan.key(name, is: LogWire.line) {
             line = value
-          } else if scan.key(name, is: "pid") {
+          } else if scan.key(name, is: LogWire.pid) {
             pid = value
-          } else if scan.key(name, is: "hello") {
+          } else if scan.key(name, is: LogWire.hello) {
             hello = true
-          } else if scan.key(name, is: "dropped") {
+          } else if scan.key(name, is: LogWire.dropped) {
             dropped = value
-          } else if scan.key(name, is: "from") {
+          } else if scan.key(name, is: LogWire.from) {
             from = value
-          } else if scan.key(name, is: "to") {
+          } else if scan.key(name, is: LogWire.to) {
             to = value
           }
         } else if !(scan.literal("true") || scan.literal("false") || scan.literal("null")) {
@@ -206,7 +220,7 @@ struct LogLine {
   }
 
   /// The text of an escaped JSON string's bytes (a lone surrogate shows as U+FFFD).
-  static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  package static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     guard bytes.contains(LogLine.backslash) else { return String(decoding: bytes, as: UTF8.self) }
     var units: [UInt16] = []
     units.reserveCapacity(bytes.count)

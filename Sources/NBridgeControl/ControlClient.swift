@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// The CLI's side of an app's control socket: connect, send one request, read one reply.

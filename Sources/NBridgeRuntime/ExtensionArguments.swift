@@ -1,0 +1,71 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// The arguments of an extension's native function, read without a raw JavaScriptCore value in
+/// sight: from a JS call in a headless run, or from the values a window's page sent in a message.
+@BridgeActor
+package struct ExtensionArguments {
+  /// An argument a page's message carried.
+  package enum Value {
+    case number(Double)
+    case utf16([UInt16])
+  }
+
+  private enum Storage {
+    case js(JSContextRef, NativeArguments)
+    case values([Value])
+  }
+
+  private let storage: Storage
+
+  init(js context: JSContextRef, _ arguments: NativeArguments) {
+    storage = .js(context, arguments)
+  }
+
+  /// Arguments given as values (a page's message).
+  package init(values: [Value]) {
+    storage = .values(values)
+  }
+
+  /// How many arguments the caller passed.
+  package var count: Int {
+    switch storage {
+    case .js(_, let arguments): arguments.count
+    case .values(let values): values.count
+    }
+  }
+
+  /// Argument `i` as a number (`Number(value)`; NaN when it is missing or is not a number).
+  package func number(_ i: Int) -> Double {
+    switch storage {
+    case .js(let context, let arguments): arguments[i].map { JSValueToNumber(context, $0, nil) } ?? .nan
+    case .values(let values):
+      if i < values.count, case .number(let number) = values[i] { number } else { .nan }
+    }
+  }
+
+  /// Calls `body` with argument `i` as a string's UTF-16 (`String(value)`: a missing argument is
+  /// `undefined`), valid during the call; nil when converting it threw.
+  package func withUTF16<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
+    switch storage {
+    case .js(let context, let arguments):
+      guard let string = JSValueToStringCopy(context, arguments[i] ?? JSValueMakeUndefined(context), nil) else {
+        return nil
+      }
+      defer { JSStringRelease(string) }
+      let length = JSStringGetLength(string)
+      return body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
+    case .values(let values):
+      guard i < values.count else { return Array("undefined".utf16).withUnsafeBufferPointer(body) }
+      switch values[i] {
+      case .utf16(let units): return units.withUnsafeBufferPointer(body)
+      case .number(let number): return Array(String(number).utf16).withUnsafeBufferPointer(body)
+      }
+    }
+  }
+
+  /// Argument `i` as a string (`String(value)`; nil when converting it threw).
+  package func string(_ i: Int) -> String? {
+    withUTF16(i) { String(decoding: $0, as: UTF16.self) }
+  }
+}

@@ -1,0 +1,107 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// The runtime's side of `RuntimeExtension`: each extension's state, its native functions on
+/// `internal.native`, its JS files, and its hooks.
+extension Runtime {
+  /// Makes each extension's state for this run (in the runtime's initializer).
+  func makeExtensionStates() {
+    let host = ExtensionHost(runtime: self)
+    extensionStates = configuration.extensions.map { $0.makeState(host) }
+  }
+
+  /// The extensions' `values`, for the JS files' `internal` object.
+  func extensionValues() -> [String: JSONValue] {
+    let host = ExtensionHost(runtime: self)
+    var values: [String: JSONValue] = [:]
+    for item in configuration.extensions { values.merge(item.values(host)) { _, new in new } }
+    return values
+  }
+
+  /// The extensions' JS files run when the `nbridge` object is built, in order.
+  var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
+
+  /// Puts every extension's native functions on `native`.
+  func installExtensionFunctions(on native: JSObjectRef) {
+    var index = 0
+    for item in configuration.extensions {
+      for function in item.functions {
+        let object = JSObjectMake(js.ref, Runtime.extensionFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
+        js.setProperty(native, function.name, object)
+        index += 1
+      }
+    }
+  }
+
+  /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
+  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> JSONValue? {
+    var index = index
+    for (position, item) in configuration.extensions.enumerated() {
+      if index < item.functions.count {
+        return item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+      }
+      index -= item.functions.count
+    }
+    return nil
+  }
+
+  /// Calls the extension function named `name` (a page's message carries its arguments).
+  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+    for (position, item) in configuration.extensions.enumerated() {
+      if let function = item.functions.first(where: { $0.name == name }) {
+        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+      }
+    }
+    return nil
+  }
+
+  /// Runs each extension's `start` hook.
+  func startExtensions() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() { item.start?(extensionStates[position], host) }
+  }
+
+  /// Runs each extension's `ready` hook.
+  func extensionsReady() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() { item.ready?(extensionStates[position], host) }
+  }
+
+  /// Runs each extension's `close` hook.
+  func closeExtensions() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() { item.close?(extensionStates[position], host) }
+  }
+
+  /// Runs each extension's `output` hook.
+  func extensionsSaw(output text: String, level: LogLevel) {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated() {
+      item.output?(extensionStates[position], host, text, level)
+    }
+  }
+
+  /// Runs each extension's `end` hook, last first.
+  func endExtensions() {
+    let host = ExtensionHost(runtime: self)
+    for (position, item) in configuration.extensions.enumerated().reversed() { item.end?(extensionStates[position], host) }
+  }
+
+  /// The class of extension functions: callable objects whose private data is their number + 1.
+  static let extensionFunctionClass: JSClassRef = {
+    var definition = kJSClassDefinitionEmpty
+    definition.className = UnsafeRawPointer(("ExtensionFunction" as StaticString).utf8Start)
+      .assumingMemoryBound(to: CChar.self)
+    definition.callAsFunction = callExtensionFunctionCallback
+    return JSClassCreate(&definition)
+  }()
+}
+
+/// An extension function's call from JS.
+private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
+  let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
+  return withRuntime(argc, argv, exception) { runtime, args in
+    let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args))
+    return result.map { runtime.js.value($0) }
+  }
+}

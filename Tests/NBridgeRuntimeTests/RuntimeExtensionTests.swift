@@ -1,0 +1,99 @@
+import Foundation
+import NBridgePlugin
+import NBridgeRuntime
+import NBridgeTesting
+import Synchronization
+import Testing
+
+/// The one extension seam: a concern registers a JS file on the `nbridge` object, the native
+/// functions it calls, its per-run state and hooks, and the runtime runs them with no field of its own.
+@Suite struct RuntimeExtensionTests {
+  /// What the counting extension's hooks saw, in order.
+  final class Journal: Sendable {
+    let events = Mutex<[String]>([])
+    func note(_ event: String) { events.withLock { $0.append(event) } }
+  }
+
+  /// Per-run state: how many times `nbridge.count()` was called.
+  final class Counter {
+    var calls = 0
+  }
+
+  /// An extension adding `nbridge.count(label)`: its native function counts in the run's state
+  /// and answers `{label, calls, step}`, `step` coming from the extension's `values`.
+  static func counting(_ journal: Journal) -> RuntimeExtension {
+    let script = """
+      (function (global, internal) {
+        const native = internal.native;
+        const step = internal.countStep;
+        Object.defineProperty(global.nbridge, 'count', { value: (label) => ({ ...native.count(label), step }) });
+      })
+      """
+    return RuntimeExtension(
+      name: "count", state: { _ in Counter() }, nbridgeScripts: [.init(name: "count", source: Array(script.utf8))],
+      values: { _ in ["countStep": 2] },
+      functions: [
+        .init("count") { counter, _, args in
+          counter.calls += 1
+          return ["label": .string(args.string(0) ?? "?"), "calls": .number(Double(counter.calls))]
+        }
+      ],
+      hooks: .init(
+        start: { _, _ in journal.note("start") },
+        ready: { _, _ in journal.note("ready") },
+        output: { _, _, text, level in journal.note("output \(level.name) \(text)") },
+        close: { _, _ in journal.note("close") },
+        end: { counter, _ in journal.note("end after \(counter.calls) calls") }))
+  }
+
+  /// Runs `source` on a thread of its own (the loop thread) with `extensions`.
+  func run(_ source: String, extensions: [RuntimeExtension]) async throws -> (status: Int32, stdout: String) {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-extension")
+    var configuration = RuntimeConfiguration.forTesting(plugins: [], in: scratch)
+    configuration.extensions = extensions
+    let stdout = Mutex("")
+    configuration.output = { fd, text in if fd == 1 { stdout.withLock { $0 += text } } }
+    let final = configuration
+    let name = scratch.file("main.js")
+    let status: Int32 = await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: Runtime.run(final, source: source, name: name)) }
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+    _ = scratch
+    return (status, stdout.withLock { $0 })
+  }
+
+  @Test func anExtensionsFileFunctionStateAndHooksRun() async throws {
+    let journal = Journal()
+    let (status, stdout) = try await run(
+      """
+      const a = nbridge.count('first');
+      const b = nbridge.count('second');
+      console.log(JSON.stringify([a, b]));
+      """, extensions: [RuntimeExtensionTests.counting(journal)])
+    #expect(status == 0)
+    let printed = #"[{"label":"first","calls":1,"step":2},{"label":"second","calls":2,"step":2}]"#
+    #expect(stdout == printed + "\n")
+    // `close` comes before the plugins stop, and again when the runtime is let go.
+    #expect(
+      journal.events.withLock { $0 } == [
+        "start", "ready", "output info \(printed)\n", "close", "end after 2 calls", "close",
+      ])
+  }
+
+  @Test func eachRunGetsItsOwnState() async throws {
+    let journal = Journal()
+    let counting = RuntimeExtensionTests.counting(journal)
+    for _ in 0..<2 {
+      let (_, stdout) = try await run("console.log(nbridge.count('x').calls);", extensions: [counting])
+      #expect(stdout == "1\n")
+    }
+  }
+
+  @Test func withoutTheExtensionItsFunctionIsNotThere() async throws {
+    let (status, stdout) = try await run("console.log(typeof nbridge.count === 'function');", extensions: [])
+    #expect(status == 0)
+    #expect(stdout == "false\n")
+  }
+}
