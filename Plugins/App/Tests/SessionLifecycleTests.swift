@@ -105,14 +105,29 @@ import Testing
       """
       nbridge.app.addListener('pause', () => console.log('pause'));
       setTimeout(() => nbridge.app.getState().then((s) => console.log(s.state)), 500);
+      console.error('due ' + (Date.now() + 500));
       """)
-    let env: [String: String?] = ["NBRIDGE_DATA_DIR": dir.file("data"), "NBRIDGE_LOGIND_BUS": bus.address]
+    let runtimeDir = dir.file("xdg")
+    try FileManager.default.createDirectory(atPath: runtimeDir, withIntermediateDirectories: true)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtimeDir)
+    let env: [String: String?] = [
+      "NBRIDGE_DATA_DIR": dir.file("data"), "NBRIDGE_LOGIND_BUS": bus.address, "XDG_RUNTIME_DIR": runtimeDir,
+    ]
 
     // Following the session: locked at start, the app is suspended and its timer waits for the unlock.
     let following = try NBridgeBinary.start(["run", script], environment: env)
     defer { following.stop() }
     #expect(following.waitForOutput("pause\n"), "\(following.stderr)")
-    usleep(800_000)
+    // Past the timer's due time, two `nbridge ps` answers (the control socket is served on the
+    // app's loop) are two turns of its loop, in which a timer that was not held would have run.
+    #expect(waitUntil(timeout: 10) { following.stderr.contains("due ") }, "\(following.stderr)")
+    let due = try #require(
+      following.stderr.split(separator: "\n").first { $0.hasPrefix("due ") }.flatMap { Double($0.dropFirst(4)) })
+    while Date().timeIntervalSince1970 * 1000 <= due { usleep(10_000) }
+    for _ in 0..<2 {
+      let listed = try NBridgeBinary.run(["ps"], environment: env).stdout
+      #expect(listed.contains(" background"), "\(listed)")
+    }
     #expect(following.stdout == "pause\n")
     try Self.set("LockedHint", false, bus: bus)
     #expect(following.wait(timeout: 20) == 0)

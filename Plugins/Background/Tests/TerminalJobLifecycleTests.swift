@@ -117,10 +117,15 @@ import Testing
     kill(job.pid, SIGCONT)
     #expect(SignalLifecycleTests.waitFor { SignalLifecycleTests.processState(job.pid) != "T" })
     // Running again, still in background and suspended: no resume, no state change, no ticks.
-    usleep(500_000)
-    #expect(job.stdout == whileStopped, "\(job.stdout.dropFirst(whileStopped.count))")
+    // The 50 ms interval is due once 50 ms pass; after that, two `nbridge ps` answers (the
+    // control socket is served on the app's loop) are two turns of its loop, in which an
+    // interval that was not held would have ticked.
+    let due = Date().addingTimeInterval(0.05)
+    while Date() <= due { usleep(5_000) }
+    _ = try job.listed()
     let line = try job.listed()
     #expect(line?.hasSuffix(" background") == true, "\(line ?? "not listed")")
+    #expect(job.stdout == whileStopped, "\(job.stdout.dropFirst(whileStopped.count))")
     #expect(SignalLifecycleTests.processState(job.pid) != "T")
   }
 
