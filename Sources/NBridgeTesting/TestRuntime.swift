@@ -2,6 +2,7 @@ import Foundation
 import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 import Synchronization
 
 /// A runtime a test keeps across steps, from `withRuntime`: evaluate JS, move the clock, send
@@ -120,8 +121,11 @@ public func withRuntime<T: Sendable>(
 
 extension RuntimeConfiguration {
   /// A headless configuration for a test: the app `harness`, folders inside `scratch`, the test
-  /// process's environment, the session not followed.
+  /// process's environment, the session not followed. The test process then ignores SIGPIPE,
+  /// as `nbridge` does: a plugin writing to a peer that went away (an X server a test stops)
+  /// gets an error instead of ending the whole test run.
   public static func forTesting(plugins: [any Plugin.Type], in scratch: TemporaryDirectory) -> RuntimeConfiguration {
+    Signals.ignore(SIGPIPE)
     var configuration = RuntimeConfiguration(
       plugins: PluginRegistry(plugins), manifest: AppManifest(id: "harness", name: "harness"),
       dataDirectory: scratch.file("data"), sharedDirectory: scratch.file("shared"))
