@@ -4,73 +4,20 @@ import NBridgeTesting
 /// An X display with a window manager (Xvfb and openbox, started and stopped by PID) and an app
 /// folder of the test's own: `nbridge app` runs there with a `--script`, and the test uses its
 /// menus as a user would, with `xdotool`, and reads what they did (`xwininfo`, `xwd`, `xclip`).
-final class MenuDesktop {
-  let xvfb: XvfbServer
-  let wm: OpenboxWindowManager
-  let dir: TemporaryDirectory
-  var env: [String: String?]
-  var display: String { xvfb.display }
-  var appFolder: String { dir.file("app") }
+final class MenuDesktop: AppDesktop {
   /// The page's background: what the window shows where there is no menu bar.
   static let pageColour = "#3366cc"
 
   init() throws {
-    xvfb = try XvfbServer()
-    wm = try OpenboxWindowManager(display: xvfb.display)
-    dir = try TemporaryDirectory(prefix: "nbridge-menu")
-    env = NBridgeBinary.headless
-    env["DISPLAY"] = xvfb.display
-    env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
-    try write(
-      "nbridge.json",
-      #"{"id": "dev.nbridge.menutest", "name": "Menu Test", "window": {"width": 400, "height": 300}}"#)
-    try write(
-      "index.html",
-      """
-      <!doctype html><title>Menu Test</title>
-      <body style="margin:0;background:\(Self.pageColour);color:#fff;font:16px sans-serif">
-      <p id="text">glossary word</p></body>
+    try super.init(
+      prefix: "nbridge-menu",
+      manifest: #"{"id": "dev.nbridge.menutest", "name": "Menu Test", "window": {"width": 400, "height": 300}}"#,
+      page: """
+        <!doctype html><title>Menu Test</title>
+        <body style="margin:0;background:\(Self.pageColour);color:#fff;font:16px sans-serif">
+        <p id="text">glossary word</p></body>
 
-      """)
-  }
-
-  deinit { wm.stop() }
-
-  func write(_ name: String, _ text: String) throws {
-    try text.write(toFile: appFolder + "/" + name, atomically: true, encoding: .utf8)
-  }
-
-  /// Starts `nbridge app` on the app's folder with `script` as its `--script`.
-  func start(script: String) throws -> ChildProcess {
-    try write("script.js", script)
-    return try NBridgeBinary.start(
-      ["app", appFolder + "/index.html", "--script", appFolder + "/script.js", "--exit-after-script"], environment: env)
-  }
-
-  @discardableResult
-  func tool(_ name: String, _ arguments: [String]) throws -> String {
-    try ChildProcess.run(name, arguments, environment: ["DISPLAY": display], timeout: 20).stdout
-  }
-
-  /// The window titled `name`, once it is shown and has the keyboard focus.
-  func activeWindow(_ name: String) throws -> String {
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      let found = try tool("xdotool", ["search", "--onlyvisible", "--name", "^\(name)$"])
-      if let id = found.split(separator: "\n").first.map(String.init) {
-        try tool("xdotool", ["windowactivate", "--sync", id])
-        while Date() < deadline,
-          try tool("xdotool", ["getwindowfocus"]).trimmingCharacters(in: .whitespacesAndNewlines) != id
-        {
-          usleep(50_000)
-        }
-        return id
-      }
-      usleep(50_000)
-    }
-    throw ChildProcessError.notReady("no window named \(name)")
+        """)
   }
 
   /// A window's place on the screen and size (`xwininfo`).

@@ -5,29 +5,10 @@ import Testing
 /// An X display with a window manager (Xvfb 640x480 and openbox, started and stopped by PID),
 /// an app folder of the test's own and a data dir: `nbridge app` runs there, and the test reads
 /// the windows as a user's tools see them (`xdotool`, `xwininfo`, `xprop`).
-final class WindowDesktop {
-  let xvfb: XvfbServer
-  let wm: OpenboxWindowManager
-  let dir: TemporaryDirectory
-  var env: [String: String?]
-  var display: String { xvfb.display }
-  var appFolder: String { dir.file("app") }
-
+final class WindowDesktop: AppDesktop {
   init(manifest: String = WindowDesktop.manifest) throws {
-    xvfb = try XvfbServer()
-    wm = try OpenboxWindowManager(display: xvfb.display)
-    dir = try TemporaryDirectory(prefix: "nbridge-window")
-    env = NBridgeBinary.headless
-    env["DISPLAY"] = xvfb.display
-    env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
-    try write("nbridge.json", manifest)
-    try write("index.html", "<!doctype html><title>Window Test</title><p>main</p>\n")
-  }
-
-  deinit {
-    wm.stop()
+    try super.init(
+      prefix: "nbridge-window", manifest: manifest, page: "<!doctype html><title>Window Test</title><p>main</p>\n")
   }
 
   static let manifest = """
@@ -48,24 +29,12 @@ final class WindowDesktop {
 
     """
 
-  func write(_ name: String, _ text: String) throws {
-    try text.write(toFile: appFolder + "/" + name, atomically: true, encoding: .utf8)
-  }
-
   /// Lets the page's `go(n)` return.
   func go(_ n: Int) throws { try write("go-\(n)", "go") }
 
   /// Starts `nbridge app` on the app's folder with `script` (after `prelude`) as its `--script`.
-  func start(script: String) throws -> ChildProcess {
-    try write("script.js", Self.prelude + script)
-    return try NBridgeBinary.start(
-      ["app", appFolder + "/index.html", "--script", appFolder + "/script.js", "--exit-after-script"], environment: env)
-  }
-
-  @discardableResult
-  func tool(_ name: String, _ arguments: [String]) throws -> String {
-    let r = try ChildProcess.run(name, arguments, environment: ["DISPLAY": display], timeout: 20)
-    return r.stdout
+  override func start(script: String) throws -> ChildProcess {
+    try super.start(script: Self.prelude + script)
   }
 
   /// The first window named `name`, once it exists.
