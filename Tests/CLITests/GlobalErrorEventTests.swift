@@ -8,14 +8,14 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-events")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
 
   func run(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
     let path = try dir.write("app.js", script)
-    return try NBridgeBinary.run(["run", path], environment: env)
+    return try NBridgeTest.command(["run", path], environment: env)
   }
 
   @Test func preventedTimerErrorKeepsTheRunAlive() throws {
