@@ -72,19 +72,23 @@ import NBridgeSQLite
     _ = try SQLiteKeyValueStore(path: path)
     let other = try SQLiteConnection(path: path, busyTimeout: 0)
     try other.execute("BEGIN IMMEDIATE; INSERT INTO entries VALUES ('', 'other', '1');")
-    let (doneWhileLocked, writerThreadCount) = try await NBridgeTest.onLoop {
+    let (doneWhileLocked, writerThreadCount, metTheLock) = try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let done = DoneFlag()
       let write = Task {
         try await engine.write(.set(group: "", key: "mine", json: "2"))
         done.value = true
       }
-      try await Task.sleep(for: .milliseconds(300))
+      // The writer thread has found the lock in its way: a set that did not wait would be done by now.
+      let deadline = ContinuousClock.now + .seconds(20)
+      while engine.writerBusyWaits == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+      let metTheLock = engine.writerBusyWaits > 0
       let doneWhileLocked = done.value
       try other.execute("COMMIT")
       try await write.value
-      return (doneWhileLocked, engine.writerThreadCount)
+      return (doneWhileLocked, engine.writerThreadCount, metTheLock)
     }
+    #expect(metTheLock, "the writer thread never met the other connection's lock")
     #expect(!doneWhileLocked, "the set resolved while another connection held the write lock")
     #expect(writerThreadCount == 1)
     let store = try SQLiteKeyValueStore(path: path)
