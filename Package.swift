@@ -83,12 +83,15 @@ let package = Package(
     .target(
       name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
-    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
+    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
+    // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
     .target(
       name: "NBridgeWindow",
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
       ],
+      // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
+      resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(
