@@ -2,7 +2,7 @@
 /// at build time. Each file is a function of `(global, internal)`; `internal` carries what one
 /// file hands the next (`native`, `services`, `args`, `inspect`, ...) and, last, the `hooks`
 /// the runtime calls.
-enum PreludeSource {
+package enum PreludeSource {
   /// A headless run's prelude: a function of `(global, internal)` returning the hooks, with the
   /// extensions' global files (`scripts`) after the core's own and before `hooks.js`.
   static func headless(scripts: [[UInt8]]) -> String {
@@ -20,14 +20,12 @@ enum PreludeSource {
     "require": PackageResources.require_js, "inspect": PackageResources.inspect_js,
   ]
 
-  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages, with
-  /// the extensions' `nbridge` files (`scripts`) after `bridge.js`.
-  static func page(scripts: [[UInt8]]) -> String {
+  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:
+  /// the formatter and console, the window's `transport` files (its `native` over messages, its
+  /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
+  package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
     compose(
-      [
-        PackageResources.inspect_js, PackageResources.console_js, PackageResources.page_js, PackageResources.page_timers_js,
-        PackageResources.bridge_js,
-      ] + scripts + [PackageResources.nbridgekit_js])
+      [PackageResources.inspect_js, PackageResources.console_js] + transport + [PackageResources.bridge_js] + scripts)
   }
 
   /// One function calling each file's function in order with the same `global` and `internal`.
