@@ -139,7 +139,8 @@ public final class AppPlugin: Plugin {
       return LaunchCount(outcome: .failed(error), warnings: warnings + [error.message])
     } catch {
       return LaunchCount(
-        outcome: .failed(BridgeError.unavailable("cannot record this launch: \(error)")), warnings: warnings + ["\(error)"])
+        outcome: .failed(BridgeError.unavailable("cannot record this launch: \(error)")),
+        warnings: warnings + ["\(error)"])
     }
   }
 }
