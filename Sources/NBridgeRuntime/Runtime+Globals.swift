@@ -28,7 +28,7 @@ extension Runtime {
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
-    let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
+    let prelude = try js.evaluate(units: PreludeSource.headless, url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
