@@ -223,7 +223,7 @@ let package = Package(
     .testTarget(name: "NBridgeAppSetupTests", dependencies: ["NBridgeAppSetup"], swiftSettings: strict),
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
+      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax"],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],
