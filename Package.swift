@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "NBridgePlugin", targets: ["NBridgePlugin"]),
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
     .library(name: "NBridgeAppSetup", targets: ["NBridgeAppSetup"]),
+    .library(name: "NBridgeTestRunner", targets: ["NBridgeTestRunner"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
@@ -68,8 +69,7 @@ let package = Package(
     .target(
       name: "NBridgeRuntime",
       dependencies: [
-        "NBridgePlugin", "NBridgeSystem", "NBridgeAppSetup", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore",
-        "CSoup",
+        "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup",
       ],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
@@ -89,12 +89,18 @@ let package = Package(
     .target(
       name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
+    // `nbridge test`: the test files found, each run with fresh folders under the test framework
+    // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
+    .target(
+      name: "NBridgeTestRunner", dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
     // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
       resources: [.embedInCode("JS")],
@@ -168,7 +174,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeLog", "NBridgeWeb", "NBridgeControl", "NBridgePlugin",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
+        "NBridgePlugin",
         "NBridgeWindow", "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
