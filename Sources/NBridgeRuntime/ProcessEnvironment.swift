@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeSystem
 
 /// The process environment, without Foundation.
 public enum ProcessEnvironment {
@@ -18,8 +19,5 @@ public enum ProcessEnvironment {
   }
 
   /// One variable, or nil when unset or empty.
-  public static func value(_ name: String) -> String? {
-    guard let raw = getenv(name), let text = String(validatingCString: raw), !text.isEmpty else { return nil }
-    return text
-  }
+  public static func value(_ name: String) -> String? { POSIX.environmentValue(name) }
 }

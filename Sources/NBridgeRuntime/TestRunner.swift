@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import Glibc
+import NBridgeAppSetup
 import NBridgePlugin
 import NBridgeSystem
 
@@ -80,7 +81,8 @@ public struct TestRunner: Sendable {
       dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
     do {
       if let manifest = try AppSetup.manifestFile(forEntry: file) {
-        try AppSetup.checkPermissions(manifest, registry: plugins, path: AppSetup.manifestPath(forEntry: file))
+        let known = RuntimeConfiguration.knownPermissions(plugins)
+        try AppSetup.checkPermissions(manifest, known: known, path: AppSetup.manifestPath(forEntry: file))
         configuration.manifest = manifest
       }
     } catch {
