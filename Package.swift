@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "NBridgePlugin", targets: ["NBridgePlugin"]),
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
     .library(name: "NBridgeAppSetup", targets: ["NBridgeAppSetup"]),
+    .library(name: "NBridgeTestRunner", targets: ["NBridgeTestRunner"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
@@ -68,8 +69,7 @@ let package = Package(
     .target(
       name: "NBridgeRuntime",
       dependencies: [
-        "NBridgePlugin", "NBridgeSystem", "NBridgeAppSetup", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore",
-        "CSoup",
+        "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup",
       ],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
@@ -79,21 +79,28 @@ let package = Package(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
-    // crypto, performance, navigator and their native floor (IDNA, digests, legacy decoders).
+    // crypto, performance, navigator, Blob, MessageChannel, localStorage and their native floor
+    // (IDNA, digests, legacy decoders, localStorage's file).
     .target(
-      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CGio"],
+      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
       name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
+    // `nbridge test`: the test files found, each run with fresh folders under the test framework
+    // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
+    .target(
+      name: "NBridgeTestRunner", dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
     // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
       resources: [.embedInCode("JS")],
@@ -167,7 +174,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeLog", "NBridgeWeb", "NBridgeControl", "NBridgePlugin",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
+        "NBridgePlugin",
         "NBridgeWindow", "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

@@ -10,6 +10,9 @@ package func fileExists(_ path: String) -> Bool {
   return stat(path, &st) == 0
 }
 
+/// The folder part of `path` (all before its last `/`).
+func dirOf(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
+
 /// `path` made absolute against the working directory, with `.` and `..` folded.
 public func absolutePath(_ path: String) -> String { POSIX.absolutePath(path) }
 

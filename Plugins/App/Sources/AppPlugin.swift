@@ -30,7 +30,7 @@ public final class AppPlugin: Plugin {
         plugin.probe.info(environment: plugin.context.environment, deviceId: try plugin.launchRecord().deviceId)
       },
       Action(
-        "exit", options: .fields(["code?": .integer]),
+        "exit",
         summary: "Ends the run with the code (default 0) once pending storage writes are committed."
       ) { (plugin, options: ExitOptions, _) in
         plugin.context.exit(code: options.code)
