@@ -3,6 +3,7 @@ import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeWeb
 import Synchronization
 
 /// A runtime a test keeps across steps, from `NBridgeTest.withRuntime`: evaluate JS, move the clock, send
@@ -134,7 +135,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [LogExtension.make()]
+    configuration.extensions = [WebExtension.make(), LogExtension.make()]
     return configuration
   }
 }
