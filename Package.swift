@@ -79,9 +79,10 @@ let package = Package(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
-    // crypto, performance, navigator and their native floor (IDNA, digests, legacy decoders).
+    // crypto, performance, navigator, Blob, MessageChannel, localStorage and their native floor
+    // (IDNA, digests, legacy decoders, localStorage's file).
     .target(
-      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CGio"],
+      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
@@ -230,7 +231,7 @@ let package = Package(
     .testTarget(name: "NBridgeAppSetupTests", dependencies: ["NBridgeAppSetup"], swiftSettings: strict),
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
+      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax"],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

@@ -85,8 +85,6 @@ public final class Runtime {
   /// tests import its app's code from a sibling folder). Relative URLs still resolve against
   /// the entry's folder.
   var readableFolder: (lexical: String, folder: PageFolder?)?
-  /// `localStorage`'s file, opened on first use.
-  var localStorageFile: LocalStorageFile?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
