@@ -175,8 +175,8 @@ let package = Package(
       name: "NBridgeCLI",
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
-        "NBridgePlugin",
-        "NBridgeWindow", "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 
