@@ -63,6 +63,7 @@ struct Figures {
   var startupBesideInstalled: Double?
   var fsRead: Double?
   var fsReadFloor: Double?
+  var fsFreshReadFloor: Double?
   var fsRoundTrip: Double?
   var fsWrite: Double?
   var fsWriteFloor: Double?
@@ -254,6 +255,10 @@ struct Figures {
       ("(nbridge_startup_ms, same rounds)", startupBesideInstalled, "nbridge run hello.js beside it (not in JSON)"),
       ("fs_read_1mib_us", fsRead, "await fs.readFile of a 1 MiB file (a Uint8Array), sequential"),
       ("read_1mib_floor_us", fsReadFloor, "open, fstat, read(2), close of the same file here, same round"),
+      (
+        "(JSC array of fresh memory, µs)", fsFreshReadFloor,
+        "the same read into a new malloc block a raw-JSC Uint8Array owns, awaited: GC and cold memory included (not in JSON)"
+      ),
       ("(fs round trip, µs)", fsRoundTrip, "await fs.paths(), same run (not in JSON)"),
       ("fs_write_atomic_us", fsWrite, "await fs.writeTextFile of 4 KiB: temporary file, fsync, rename, folder fsync"),
       ("write_atomic_floor_us", fsWriteFloor, "the same four steps with plain system calls here, same folder"),

@@ -11,6 +11,7 @@ struct FileBench {
   struct Result {
     var read: [Double] = []
     var readFloor: [Double] = []
+    var freshReadFloor: [Double] = []
     var roundTrip: [Double] = []
     var write: [Double] = []
     var writeFloor: [Double] = []
@@ -48,7 +49,7 @@ struct FileBench {
     var set = environment
     set["NBRIDGE_DATA_DIR"] = data
     for round in 0..<rounds {
-      progress("fs, round \(round + 1) of \(rounds): nbridge.fs, then read(2) and temp-fsync-rename here")
+      progress("fs, round \(round + 1) of \(rounds): nbridge.fs, then read(2), a JSC array of fresh memory and temp-fsync-rename here")
       let run = Spawned([nbridge, "run", script], set: set, stdout: "\(directory)/fs\(round).out")
       guard run.wait().status == 0 else { continue }
       let text = run.output()
@@ -63,6 +64,7 @@ struct FileBench {
         }
       }
       result.readFloor.append(Self.plainReads(files + "/read.bin", count: reads))
+      result.freshReadFloor.append(FreshReadFloor.run(files + "/read.bin", count: reads))
       result.writeFloor.append(Self.plainWrites(files, count: writes))
     }
     return result

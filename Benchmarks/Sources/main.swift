@@ -225,6 +225,7 @@ if want("fs") {
     .run(rounds: 5)
   figures.fsRead = median(files.read)
   figures.fsReadFloor = median(files.readFloor)
+  figures.fsFreshReadFloor = median(files.freshReadFloor)
   figures.fsRoundTrip = median(files.roundTrip)
   figures.fsWrite = median(files.write)
   figures.fsWriteFloor = median(files.writeFloor)
