@@ -66,6 +66,12 @@ let package = Package(
       dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup"],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
+    // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
+    // its native half over the rewrite of NBridgeModuleSyntax, and which files it may read.
+    .target(
+      name: "NBridgeModules",
+      dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -83,7 +89,7 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting",
-      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
       resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
@@ -149,8 +155,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgeRuntime", "NBridgeLog", "NBridgeModules", "NBridgeControl", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 
@@ -204,7 +210,7 @@ let package = Package(
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
+      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin"],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

@@ -1,12 +1,13 @@
 import NBridgeLog
+import NBridgeModules
 import NBridgeRuntime
 
 extension NBridgeCommand {
   /// The runtime's extensions, in order, as every run of the CLI gets them (Deno's worker lists
   /// its extensions the same way): `nbridge.log`, forwarding to `destination` (`--log-to`) when
-  /// given. The control socket's extension (`ControlExtension`) is added by the socket's claim
+  /// given, and ES modules with `require()`. The control socket's extension (`ControlExtension`) is added by the socket's claim
   /// (`claimControlSocket`), when this run owns the socket.
   static func extensions(logTo destination: LogDestination? = nil) -> [RuntimeExtension] {
-    [LogExtension.make(destination: destination)]
+    [LogExtension.make(destination: destination), ModulesExtension.make()]
   }
 }

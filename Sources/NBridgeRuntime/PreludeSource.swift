@@ -17,7 +17,7 @@ enum PreludeSource {
     "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
     "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
     "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
-    "require": PackageResources.require_js, "inspect": PackageResources.inspect_js,
+    "inspect": PackageResources.inspect_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages, with

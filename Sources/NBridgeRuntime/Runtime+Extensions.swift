@@ -34,25 +34,64 @@ extension Runtime {
   }
 
   /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
-  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> JSONValue? {
+  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) throws(ThrownValue) -> RuntimeExtension.Answer {
     var index = index
     for (position, item) in configuration.extensions.enumerated() {
       if index < item.functions.count {
-        return item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+        return try item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
       }
       index -= item.functions.count
+    }
+    return .json(nil)
+  }
+
+  /// Calls the extension function named `name` (a page's message carries its arguments); a
+  /// script value it answers, or throws, is not for a page.
+  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+    for (position, item) in configuration.extensions.enumerated() {
+      if let function = item.functions.first(where: { $0.name == name }),
+        case .json(let answer)? = try? function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+      {
+        return answer
+      }
     }
     return nil
   }
 
-  /// Calls the extension function named `name` (a page's message carries its arguments).
-  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
-    for (position, item) in configuration.extensions.enumerated() {
-      if let function = item.functions.first(where: { $0.name == name }) {
-        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)
-      }
+  /// The extensions' deferred file `name`, if one has it (`native.loadDeferred`).
+  func extensionDeferredScript(_ name: String) -> RuntimeExtension.Script? {
+    for item in configuration.extensions {
+      if let script = item.deferredScripts.first(where: { $0.name == name }) { return script }
     }
     return nil
+  }
+
+  /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
+  func extensionClaimingEntry(_ path: String, source: String) -> Int? {
+    let host = ExtensionHost(runtime: self)
+    return configuration.extensions.indices.first { position in
+      configuration.extensions[position].claimsEntry?(extensionStates[position], host, path, source) ?? false
+    }
+  }
+
+  /// Runs the entry the extension numbered `position` claimed; answers its Promise, if any.
+  func startClaimedEntry(_ position: Int, path: String, source: String) throws(JSException) -> JSValueRef? {
+    guard let start = configuration.extensions[position].startEntry else { return nil }
+    do throws(ThrownValue) {
+      return try start(extensionStates[position], ExtensionHost(runtime: self), path, source)?.ref
+    } catch {
+      throw JSException(value: error.value.ref)
+    }
+  }
+
+  /// Runs each extension's `clearCaches` hook; the kinds removed.
+  func clearExtensionCaches() -> [String] {
+    let host = ExtensionHost(runtime: self)
+    var kinds: [String] = []
+    for (position, item) in configuration.extensions.enumerated() {
+      kinds += item.clearCaches?(extensionStates[position], host) ?? []
+    }
+    return kinds
   }
 
   /// Runs each extension's `start` hook.
@@ -100,8 +139,14 @@ extension Runtime {
 /// An extension function's call from JS.
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
-  return withRuntime(argc, argv, exception) { runtime, args in
-    let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args))
-    return result.map { runtime.js.value($0) }
+  return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    do throws(ThrownValue) {
+      switch try runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) {
+      case .json(let answer): return answer.map { runtime.js.value($0) }
+      case .value(let answer): return answer?.ref
+      }
+    } catch {
+      throw JSException(value: error.value.ref)
+    }
   }
 }

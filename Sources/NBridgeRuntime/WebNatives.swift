@@ -68,11 +68,13 @@ private let systemInfo: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv
 }
 
 /// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
-/// extension's `nbridgeScripts`) and returns its function.
+/// extension's `nbridgeScripts` or `deferredScripts`) and returns its function.
 private let loadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let name = runtime.js.toString(args[0])
-    guard let source = PreludeSource.deferred[name] ?? runtime.extensionScripts.first(where: { $0.name == name })?.source
+    guard
+      let source = PreludeSource.deferred[name] ?? runtime.extensionScripts.first(where: { $0.name == name })?.source
+        ?? runtime.extensionDeferredScript(name)?.source
     else { return JSValueMakeUndefined(runtime.js.ref) }
     return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
   }

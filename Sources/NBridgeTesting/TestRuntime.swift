@@ -1,5 +1,6 @@
 import Foundation
 import NBridgeLog
+import NBridgeModules
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
@@ -132,7 +133,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [LogExtension.make()]
+    configuration.extensions = [LogExtension.make(), ModulesExtension.make()]
     return configuration
   }
 }
