@@ -12,12 +12,12 @@ package enum ModuleLoaderStatistics {
   package static let replayed = Mutex<[String]>([])
 }
 
-/// What the module loader keeps for one run: the loader object of `modules.js` (evaluated on
+/// What the module loader keeps for one run: the loader object of its JS files (evaluated on
 /// first use), the native half it is built on (`compile`: the Swift rewrite, then
 /// JavaScriptCore's parse), the module cache, and which files it may read.
 @BridgeActor
 final class ModuleLoader {
-  /// The loader object (`internal.loader` of modules.js), once a module or `import()` needed it.
+  /// The loader object (`internal.loader` of module-entry.js), once a module or `import()` needed it.
   var loader: ScriptValue?
   /// The generator form of each module compiled as a plain function, by path, until the loader
   /// asks for it (a module found in a cycle).
@@ -104,11 +104,21 @@ final class ModuleLoader {
     return loader
   }
 
-  /// modules.js as one script, its trailing `;` and blank lines taken off (its value is the function).
+  /// The loader's files as one script: a function of `(global, internal)` that calls each file's
+  /// function in order with a namespace of their own (`modules`) that each file takes from and
+  /// gives to, as its head says; `module-entry.js` gives `internal.loader`.
   static let source: String = {
-    var text = String(decoding: PackageResources.modules_js, as: UTF8.self)
-    while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
-    return text
+    let files = [
+      PackageResources.module_resolve_js, PackageResources.module_load_js, PackageResources.module_link_js,
+      PackageResources.module_evaluate_js, PackageResources.module_graph_js, PackageResources.module_entry_js,
+    ]
+    var source = "(function (global, internal) {\nconst modules = {};\nconst parts = [\n"
+    for file in files {
+      var text = String(decoding: file, as: UTF8.self)
+      while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
+      source += text + ",\n"
+    }
+    return source + "];\nfor (const part of parts) part(global, internal, modules);\n})"
   }()
 
   /// Runs an entry module that imports and exports nothing (`ScriptSyntax.runsWithoutLoader`) as

@@ -1,7 +1,7 @@
 import NBridgePlugin
 import NBridgeRuntime
 
-/// ES modules and CommonJS as an extension of the runtime: the loader (`modules.js`, evaluated
+/// ES modules and CommonJS as an extension of the runtime: the loader (`module-*.js`, evaluated
 /// on a run's first module or `import()`), `require()` and `load()` (`require.js`, on first
 /// use), the native functions they are built on, the module cache between runs, and the run's
 /// entry when it is a module.
