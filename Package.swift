@@ -77,6 +77,11 @@ let package = Package(
     .target(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
+    // crypto, performance, navigator and their native floor (IDNA, digests, legacy decoders).
+    .target(
+      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "CGio"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
@@ -89,7 +94,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting",
-      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      dependencies: [
+        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+      ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
       resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
@@ -155,7 +162,7 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeModules", "NBridgeControl", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeControl", "NBridgePlugin", "NBridgeWindow",
         "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),

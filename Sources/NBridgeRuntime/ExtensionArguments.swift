@@ -44,6 +44,37 @@ package struct ExtensionArguments {
     }
   }
 
+  /// Argument `i` as a boolean (`Boolean(value)`; false when it is missing).
+  package func bool(_ i: Int) -> Bool {
+    switch storage {
+    case .js(let context, let arguments): arguments[i].map { JSValueToBoolean(context, $0) } ?? false
+    case .values(let values):
+      if i < values.count, case .number(let number) = values[i] { number != 0 && !number.isNaN } else { i < values.count }
+    }
+  }
+
+  /// Calls `body` with the bytes argument `i` holds when it is an `ArrayBuffer` or a typed
+  /// array (the view's part of its buffer), borrowed for the call's duration: `body` may write
+  /// them and must not keep the pointer. nil for any other value (and for a page's message).
+  package func withBytes<R>(_ i: Int, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
+    guard case .js(let context, let arguments) = storage, let value = arguments[i],
+      let object = JSValueToObject(context, value, nil)
+    else { return nil }
+    switch JSValueGetTypedArrayType(context, value, nil) {
+    case kJSTypedArrayTypeNone:
+      return nil
+    case kJSTypedArrayTypeArrayBuffer:
+      let count = JSObjectGetArrayBufferByteLength(context, object, nil)
+      return body(UnsafeMutableRawBufferPointer(start: count > 0 ? JSObjectGetArrayBufferBytesPtr(context, object, nil) : nil, count: count))
+    default:
+      let count = JSObjectGetTypedArrayByteLength(context, object, nil)
+      guard count > 0, let base = JSObjectGetTypedArrayBytesPtr(context, object, nil) else {
+        return body(UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      }
+      return body(UnsafeMutableRawBufferPointer(start: base + JSObjectGetTypedArrayByteOffset(context, object, nil), count: count))
+    }
+  }
+
   /// Calls `body` with argument `i` as a string's UTF-16 (`String(value)`: a missing argument is
   /// `undefined`), valid during the call; nil when converting it threw.
   package func withUTF16<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
@@ -67,15 +98,6 @@ package struct ExtensionArguments {
   /// Argument `i` as a string (`String(value)`; nil when converting it threw).
   package func string(_ i: Int) -> String? {
     withUTF16(i) { String(decoding: $0, as: UTF16.self) }
-  }
-
-  /// Argument `i` as a Boolean (`Boolean(value)`; false when it is missing).
-  package func bool(_ i: Int) -> Bool {
-    switch storage {
-    case .js(let context, let arguments): arguments[i].map { JSValueToBoolean(context, $0) } ?? false
-    case .values(let values):
-      if i < values.count, case .number(let number) = values[i] { number != 0 && !number.isNaN } else { false }
-    }
   }
 
   /// Whether argument `i` is `undefined` (or missing).

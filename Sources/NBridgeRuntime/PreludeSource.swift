@@ -3,19 +3,19 @@
 /// file hands the next (`native`, `services`, `args`, `inspect`, ...) and, last, the `hooks`
 /// the runtime calls.
 enum PreludeSource {
-  /// A headless run's prelude: a function of `(global, internal)` returning the hooks.
-  static let headless = compose([
-    PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-    PackageResources.lazy_js, PackageResources.web_js,
-    PackageResources.page_shims_js, PackageResources.deferred_js, PackageResources.web_net_js, PackageResources.hooks_js,
-  ])
+  /// A headless run's prelude: a function of `(global, internal)` returning the hooks, with the
+  /// extensions' global files (`scripts`) after the core's own and before `hooks.js`.
+  static func headless(scripts: [[UInt8]]) -> String {
+    compose(
+      [
+        PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
+        PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
+        PackageResources.web_net_js,
+      ] + scripts + [PackageResources.hooks_js])
+  }
 
-  /// The files `web.js`, `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
+  /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = [
-    "events": PackageResources.events_js, "abort": PackageResources.abort_js,
-    "performance": PackageResources.performance_js, "crypto": PackageResources.crypto_js,
-    "navigator": PackageResources.navigator_js, "url": PackageResources.url_js,
-    "domexception": PackageResources.domexception_js, "encoding": PackageResources.encoding_js,
     "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
     "inspect": PackageResources.inspect_js,
   ]

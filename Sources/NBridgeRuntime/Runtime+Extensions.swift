@@ -21,6 +21,14 @@ extension Runtime {
   /// The extensions' JS files run when the `nbridge` object is built, in order.
   var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
 
+  /// The extension file `native.loadDeferred(name)` evaluates: a deferred file, else an `nbridge` one.
+  func extensionScript(named name: String) -> RuntimeExtension.Script? {
+    for item in configuration.extensions {
+      if let script = item.deferredScripts.first(where: { $0.name == name }) { return script }
+    }
+    return extensionScripts.first { $0.name == name }
+  }
+
   /// Puts every extension's native functions on `native`.
   func installExtensionFunctions(on native: JSObjectRef) {
     var index = 0
@@ -34,34 +42,23 @@ extension Runtime {
   }
 
   /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
-  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) throws(ThrownValue) -> RuntimeExtension.Answer {
+  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> ExtensionResult? {
     var index = index
     for (position, item) in configuration.extensions.enumerated() {
       if index < item.functions.count {
-        return try item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+        return item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
       }
       index -= item.functions.count
-    }
-    return .json(nil)
-  }
-
-  /// Calls the extension function named `name` (a page's message carries its arguments); a
-  /// script value it answers, or throws, is not for a page.
-  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
-    for (position, item) in configuration.extensions.enumerated() {
-      if let function = item.functions.first(where: { $0.name == name }),
-        case .json(let answer)? = try? function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)
-      {
-        return answer
-      }
     }
     return nil
   }
 
-  /// The extensions' deferred file `name`, if one has it (`native.loadDeferred`).
-  func extensionDeferredScript(_ name: String) -> RuntimeExtension.Script? {
-    for item in configuration.extensions {
-      if let script = item.deferredScripts.first(where: { $0.name == name }) { return script }
+  /// Calls the extension function named `name` (a page's message carries its arguments).
+  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+    for (position, item) in configuration.extensions.enumerated() {
+      if let function = item.functions.first(where: { $0.name == name }) {
+        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)?.jsonValue
+      }
     }
     return nil
   }
@@ -140,13 +137,9 @@ extension Runtime {
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    do throws(ThrownValue) {
-      switch try runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) {
-      case .json(let answer): return answer.map { runtime.js.value($0) }
-      case .value(let answer): return answer?.ref
-      }
-    } catch {
-      throw JSException(value: error.value.ref)
+    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
+      return nil
     }
+    return try runtime.js.value(result)
   }
 }

@@ -11,8 +11,9 @@ extension Runtime {
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
       ("evaluate", nativeEvaluate), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
+      ("loadDeferred", nativeLoadDeferred),
     ]
-    for (name, callback) in functions + WebNatives.functions + BytesNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
     installExtensionFunctions(on: native)
@@ -25,7 +26,8 @@ extension Runtime {
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
-    let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
+    let globalScripts = configuration.extensions.flatMap(\.globalScripts)
+    let prelude = try js.evaluate(PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
@@ -192,6 +194,17 @@ private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
     let script = runtime.scriptWithDynamicImports(source, url: url)
     if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
     return try runtime.js.evaluate(script, url: url)
+  }
+}
+
+/// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
+/// extension's deferred or `nbridge` file) and returns its function.
+private let nativeLoadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    let name = runtime.js.toString(args[0])
+    guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
+    else { return JSValueMakeUndefined(runtime.js.ref) }
+    return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
   }
 }
 

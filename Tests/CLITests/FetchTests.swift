@@ -11,7 +11,7 @@ import Testing
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-fetch")
     server = try LocalHTTPServer()
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
@@ -20,7 +20,7 @@ import Testing
     status: Int32, stdout: String, stderr: String
   ) {
     let path = try dir.write(name, "const base = '\(server.base())';\n" + script)
-    return try NBridgeBinary.run(["run", path] + extra, environment: env, timeout: 120)
+    return try NBridgeTest.command(["run", path] + extra, environment: env, timeout: 120)
   }
 
   @Test func getReadsStatusHeadersAndBody() throws {

@@ -10,10 +10,10 @@ import Testing
     .deletingLastPathComponent().path
 
   /// Runs `nbridge` in the package's folder without a display (nbridge starts its own Xvfb).
-  static func run(_ arguments: [String], environment: [String: String?] = NBridgeBinary.headless) throws -> (
+  static func run(_ arguments: [String], environment: [String: String?] = NBridgeTest.headless) throws -> (
     status: Int32, stdout: String, stderr: String
   ) {
-    try ChildProcess.run(NBridgeBinary.path, arguments, environment: environment, directory: root, timeout: 300)
+    try ChildProcess.run(NBridgeTest.executable, arguments, environment: environment, directory: root, timeout: 300)
   }
 
   /// A result line without its number and without a skip's reason: `ok - name`.
@@ -138,8 +138,8 @@ import Testing
     try dir.write("hang.test.js", "test('hangs', () => { console.log('hanging'); return new Promise(() => {}); });\n")
     for (file, interrupt) in [("wait.test.js", false), ("hang.test.js", true)] {
       let child = try ChildProcess(
-        NBridgeBinary.path, ["test", "--page", "--test-timeout", "60000", dir.path + "/" + file],
-        environment: NBridgeBinary.headless, directory: Self.root)
+        NBridgeTest.executable, ["test", "--page", "--test-timeout", "60000", dir.path + "/" + file],
+        environment: NBridgeTest.headless, directory: Self.root)
       var xvfb: [Int32] = []
       #expect(waitUntil(timeout: 30) { xvfb = Self.xvfbChildren(of: child.pid); return !xvfb.isEmpty })
       #expect(child.waitForOutput(interrupt ? "hanging" : "waiting", timeout: 60))
@@ -156,7 +156,7 @@ import Testing
     let dir = try TemporaryDirectory(prefix: "nbridge-pagetest")
     try dir.write("screen.test.js", "test('the screen is the given one', { page: true }, () => assert.equal(screen.width, 640));\n")
     let child = try ChildProcess(
-      NBridgeBinary.path, ["test", "--page", dir.path], environment: ["DISPLAY": server.display, "WAYLAND_DISPLAY": nil],
+      NBridgeTest.executable, ["test", "--page", dir.path], environment: ["DISPLAY": server.display, "WAYLAND_DISPLAY": nil],
       directory: Self.root)
     var started: [Int32] = []
     #expect(

@@ -93,7 +93,7 @@ import Testing
     let calls = Self.samples.map { name, options in
       "results.push(['\(name)', await nbridge.\(name)(\(options))]);"
     }.joined(separator: "\n")
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       "const results = [];\n\(calls)\nreturn results;", plugins: Builtins.plugins,
       configure: { $0.environment = [:] })
     let results = try #require(value.arrayValue)
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func eventPayloadsMatchTheirDeclaredShapes() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const seen = {};
       const received = nbridge.notification.addListener('received', (event) => { seen['notification.received'] = event; });

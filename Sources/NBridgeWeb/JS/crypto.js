@@ -1,5 +1,7 @@
 // crypto: getRandomValues, randomUUID and subtle.digest (SHA-1/256/384/512) over a native floor
 // (getrandom(2), GLib's GChecksum). Other SubtleCrypto methods reject with NotSupportedError.
+// Takes: internal.native.randomFill, internal.native.digest; DOMException (global).
+// Gives: its function's result: { Crypto, SubtleCrypto, crypto }.
 (function (_global, internal) {
   'use strict';
   const native = internal.native;

@@ -1,5 +1,7 @@
 // DOMException (WebIDL): an Error with a name, and the legacy code that name maps to. A deferred
 // file (web.js): evaluated on the first touch of the name, it returns it.
+// Takes: nothing.
+// Gives: its function's result: { DOMException }.
 (function (_global, _internal) {
   'use strict';
   const names = [

@@ -1,6 +1,9 @@
 // AbortController and AbortSignal by the DOM standard: abort(), timeout() (a timer that does not
 // keep the run alive by itself), any() with dependent signals, reason, throwIfAborted(), onabort.
 // Exports internal.isAbortSignal and internal.addAbortAlgorithm (events.js uses them for `signal`).
+// Takes: internal.events (events.js's loader), internal.eventHandler, internal.platformObjects,
+//   internal.native.timer.
+// Gives: internal.isAbortSignal, internal.addAbortAlgorithm; its function's result: { AbortController, AbortSignal }.
 (function (_global, internal) {
   'use strict';
   const native = internal.native;

@@ -1,4 +1,4 @@
-import CJavaScriptCore
+import CGio
 
 /// SHA digests for `crypto.subtle.digest`, through GLib's GChecksum (already linked).
 enum Digest {

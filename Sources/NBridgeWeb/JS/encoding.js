@@ -1,5 +1,8 @@
 // btoa/atob, TextEncoder/TextDecoder and structuredClone (JSC's core has none). A deferred file
 // (web.js): evaluated on the first touch of one of its names, it returns them.
+// Takes: internal.native.legacyDecode, internal.platformObjects, internal.loadWeb('message')
+//   (structuredClone's transfer list).
+// Gives: its function's result: { btoa, atob, TextEncoder, TextDecoder, structuredClone }.
 (function (global, internal) {
   'use strict';
   const b64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -1,5 +1,7 @@
 // performance: now() and timeOrigin (High Resolution Time), mark/measure and the entry getters
 // (User Timing). now() counts from the run's start on the monotonic clock.
+// Takes: internal.events (events.js's loader), internal.native.now, internal.timeOrigin.
+// Gives: its function's result: { Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure, performance }.
 (function (_global, internal) {
   'use strict';
   const native = internal.native;

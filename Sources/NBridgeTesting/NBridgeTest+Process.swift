@@ -1,9 +1,9 @@
 import Foundation
 
-/// Where the `nbridge` executable built with the tests is.
-public enum NBridgeBinary {
+/// The `nbridge` executable built with the tests, as a child process (`TestMode.process`).
+extension NBridgeTest {
   /// `$NBRIDGE_BIN`, else `nbridge` beside the test bundle (SwiftPM puts both in one folder).
-  public static var path: String {
+  public static var executable: String {
     if let explicit = ProcessInfo.processInfo.environment["NBRIDGE_BIN"], !explicit.isEmpty { return explicit }
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var dir = (exe as NSString).deletingLastPathComponent
@@ -17,15 +17,15 @@ public enum NBridgeBinary {
 
   /// Runs `nbridge` with `arguments` to completion, with `NBRIDGE_DATA_DIR`/`NBRIDGE_SHARED_DIR`
   /// taken from `environment` (tests pass temp dirs) and no desktop unless given.
-  public static func run(
+  public static func command(
     _ arguments: [String], environment: [String: String?] = [:], stdin: String? = nil, timeout: Double = 60
-  ) throws -> (status: Int32, stdout: String, stderr: String) {
-    try ChildProcess.run(path, arguments, environment: separateInstances(environment), stdin: stdin, timeout: timeout)
+  ) throws -> Outcome {
+    try ChildProcess.run(executable, arguments, environment: separateInstances(environment), stdin: stdin, timeout: timeout)
   }
 
   /// Starts `nbridge` with `arguments` in the background.
   public static func start(_ arguments: [String], environment: [String: String?] = [:]) throws -> ChildProcess {
-    try ChildProcess(path, arguments, environment: separateInstances(environment))
+    try ChildProcess(executable, arguments, environment: separateInstances(environment))
   }
 
   /// `environment` with `NBRIDGE_NEW_INSTANCE=1` unless it names that variable (a nil value

@@ -3,6 +3,10 @@
 // first touch of one of its globals; returns them, with `fire` and `hasListeners` for the others,
 // `eventHandler` (an `on<type>` attribute) and the global `error`/`unhandledrejection` events that
 // web.js's hooks fire.
+// Takes: internal.native.now, internal.native.reportError, internal.platformObjects,
+//   internal.isAbortSignal and internal.addAbortAlgorithm (abort.js, once loaded).
+// Gives: its function's result: the event classes, fire, hasListeners, eventHandler, uncaught,
+//   unhandledRejection.
 (function (global, internal) {
   'use strict';
   const native = internal.native;

@@ -1,4 +1,6 @@
 // navigator: the user agent (nbridge/<version>), the locale's language, the CPU count, onLine.
+// Takes: internal.native.systemInfo, internal.version.
+// Gives: its function's result: { Navigator, navigator }.
 (function (_global, internal) {
   'use strict';
   function build() {

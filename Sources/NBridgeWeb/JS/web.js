@@ -3,6 +3,10 @@
 // names, so a script that uses none of them pays neither for building nor for parsing them.
 // Also `reportError` and the runtime's hooks for the global `error` and `unhandledrejection`
 // events (built in events.js). The webnet globals register the same way.
+// Takes: internal.lazyGlobals (lazy.js), internal.native.loadDeferred, internal.native.reportError.
+// Gives: the deferred globals below; internal.deferredGlobals, internal.platformObjects, internal.events,
+//   internal.abort, internal.url (each group's loader), internal.eventHandler, internal.uncaught,
+//   internal.unhandledRejection (the runtime's hooks, through hooks.js); global reportError.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
