@@ -77,7 +77,7 @@ package struct ExtensionArguments {
 
   /// Calls `body` with argument `i` as a string's UTF-16 (`String(value)`: a missing argument is
   /// `undefined`), valid during the call; nil when converting it threw.
-  package func withUTF16<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
+  package func withUTF16<R, E: Error>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) throws(E) -> R) throws(E) -> R? {
     switch storage {
     case .js(let context, let arguments):
       guard let string = JSValueToStringCopy(context, arguments[i] ?? JSValueMakeUndefined(context), nil) else {
@@ -85,13 +85,18 @@ package struct ExtensionArguments {
       }
       defer { JSStringRelease(string) }
       let length = JSStringGetLength(string)
-      return body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
+      return try body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
     case .values(let values):
-      guard i < values.count else { return Array("undefined".utf16).withUnsafeBufferPointer(body) }
-      switch values[i] {
-      case .utf16(let units): return units.withUnsafeBufferPointer(body)
-      case .number(let number): return Array(String(number).utf16).withUnsafeBufferPointer(body)
+      let units: [UInt16]
+      if i >= values.count {
+        units = Array("undefined".utf16)
+      } else {
+        switch values[i] {
+        case .utf16(let given): units = given
+        case .number(let number): units = Array(String(number).utf16)
+        }
       }
+      return try units.withUnsafeBufferPointer { buffer throws(E) in try body(buffer) }
     }
   }
 

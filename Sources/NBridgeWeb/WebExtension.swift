@@ -4,7 +4,7 @@ import NBridgeRuntime
 /// The web APIs of a headless run as an extension of the runtime (Deno's `deno_web` is the
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
-/// legacy decoders, `navigator`'s facts) answers through `ExtensionArguments`. A window's page
+/// legacy decoders, `navigator`'s facts, `localStorage`'s file) answers through `ExtensionArguments`. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
 package enum WebExtension {
   /// The extension, as every headless run of the CLI and an in-process test runtime get it.
@@ -12,7 +12,7 @@ package enum WebExtension {
     RuntimeExtension(
       name: "web", state: { _ in WebState() },
       globalScripts: [.init(name: "web", source: PackageResources.web_js)],
-      deferredScripts: deferredScripts, functions: WebNatives.functions)
+      deferredScripts: deferredScripts, functions: WebNatives.functions + LocalStorageNatives.functions)
   }
 
   /// The files `web.js` registers, evaluated by `native.loadDeferred(name)` on first touch.
@@ -24,9 +24,14 @@ package enum WebExtension {
     .init(name: "url-parser", source: PackageResources.url_parser_js),
     .init(name: "domexception", source: PackageResources.domexception_js),
     .init(name: "encoding", source: PackageResources.encoding_js),
+    .init(name: "storage", source: PackageResources.storage_js), .init(name: "blob", source: PackageResources.blob_js),
+    .init(name: "message", source: PackageResources.message_js),
   ]
 }
 
 /// What the web APIs keep for one run.
 @BridgeActor
-package final class WebState {}
+package final class WebState {
+  /// `localStorage`'s file, opened on first use.
+  var localStorageFile: LocalStorageFile?
+}

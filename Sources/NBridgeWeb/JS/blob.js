@@ -1,5 +1,8 @@
 // Blob, File and FormData (the File API and XMLHttpRequest standards): immutable bytes with a
 // type, a named file, and the form entries a request body encodes as multipart/form-data.
+// Takes: internal.native.encodeUTF8, internal.native.decodeUTF8.
+// Gives: exports.Blob, exports.File, exports.FormData; internal.blobBytes, internal.makeBlob,
+//   internal.encodeFormData, internal.decodeUTF8 (fetch.js's bodies).
 (function (_global, internal, exports) {
   'use strict';
   const native = internal.native;

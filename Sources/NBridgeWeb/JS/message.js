@@ -5,6 +5,10 @@
 // event.ports, the sent ones are closed) and ArrayBuffers (detached where the engine can).
 // A queued message keeps the run alive until delivered; an idle port does not, since nothing
 // else in a one-threaded run could post to it (Deno keeps a started port's run alive instead).
+// Takes: internal.events (events.js's loader), internal.eventHandler, internal.platformObjects;
+//   structuredClone and DOMException (globals).
+// Gives: exports.MessageChannel, exports.MessagePort, exports.MessageEvent, exports.transferClone
+//   (structuredClone's transfer list, encoding.js).
 (function (global, internal, exports) {
   'use strict';
   const { EventTarget, Event, fire } = internal.events();

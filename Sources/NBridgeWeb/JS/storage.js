@@ -2,6 +2,9 @@
 // on every change, and sessionStorage, kept for the run. Each is a Proxy over a Storage, so
 // `localStorage.key = 'v'`, `localStorage.key`, `delete localStorage.key`, `in` and
 // Object.keys reach the items as in a page.
+// Takes: internal.native.storageLoad, storageSet, storageRemove, storageClear; DOMException (global).
+// Gives: exports.Storage, exports.QuotaExceededError, exports.localStorage() and exports.sessionStorage()
+//   (each made on first call).
 (function (_global, internal, exports) {
   'use strict';
   const native = internal.native;
