@@ -240,7 +240,9 @@ let package = Package(
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests",
-      dependencies: ["NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax"],
+      dependencies: [
+        "NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax", "NBridgeWeb",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

@@ -3,19 +3,21 @@
 /// file hands the next (`native`, `services`, `args`, `inspect`, ...) and, last, the `hooks`
 /// the runtime calls.
 package enum PreludeSource {
-  /// The core's files of a headless run's prelude, in order; the extensions' global files go
-  /// before the last (`hooks.js`).
-  package static let headlessFiles = [
-    PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-    PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
-    PackageResources.web_net_js, PackageResources.hooks_js,
-  ]
+  /// The files of a headless run's prelude, in order: the core's, the extensions' global files
+  /// (`scripts`), then `hooks.js`.
+  package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
+    [
+      PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
+      PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
+      PackageResources.web_net_js,
+    ] + scripts + [PackageResources.hooks_js]
+  }
 
   /// A headless run's prelude: a function of `(global, internal)` returning the hooks, with the
-  /// extensions' global files (`scripts`) after the core's own and before `hooks.js`, as the
-  /// UTF-16 units JavaScriptCore evaluates (`compactUnits`).
-  package static func headless(scripts: [[UInt8]]) -> [UInt16] {
-    compactUnits(compose(headlessFiles.dropLast() + scripts + headlessFiles.suffix(1)))
+  /// extensions' global files (`scripts`) after the core's own and before `hooks.js`, compacted
+  /// for the parse at every start (`compact`).
+  package static func headless(scripts: [[UInt8]]) -> String {
+    compact(compose(headlessFiles(scripts: scripts)))
   }
 
   /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
@@ -32,19 +34,19 @@ package enum PreludeSource {
       [PackageResources.inspect_js, PackageResources.console_js] + transport + [PackageResources.bridge_js] + scripts)
   }
 
-  /// `source` as UTF-16 units without its comment lines (a line that is a `//` comment and
-  /// nothing else) and without each line's indentation. JavaScriptCore parses the prelude at
-  /// every start twice (a syntax check of the whole, then each file's function as it runs), at
-  /// about 100 instructions a byte, comments and indentation included: this drops 40 % of the
-  /// bytes. Units, not a Swift string, spare `JSStringCreateWithUTF8CString`'s conversion (40
-  /// instructions a byte). Only whole lines go: a comment after code stays, and the prelude's
-  /// files have no template literal or string spanning lines (PreludeSourceTests compares the
-  /// tokens before and after).
-  package static func compactUnits(_ source: String) -> [UInt16] {
+  /// `source` without its comment lines (a line that is a `//` comment and nothing else) and
+  /// without each line's indentation. JavaScriptCore parses the prelude at every start twice (a
+  /// syntax check of the whole, then each file's function as it runs), at about 100 instructions
+  /// a byte, comments and indentation included: this drops 40 % of the bytes. Only whole lines
+  /// go: a comment after code stays, and the prelude's files have no template literal or string
+  /// spanning lines (PreludeSourceTests compares the tokens before and after). The text stays
+  /// UTF-8 on its way in (`JSStringCreateWithUTF8CString` makes an 8-bit string of ASCII): a
+  /// source given as UTF-16 parses into 16-bit strings, 0.3 MiB more at the run's peak.
+  package static func compact(_ source: String) -> String {
     var text = source
-    return text.withUTF8 { utf8 -> [UInt16] in
-      // Each kept line as the offsets of its first and its last byte, past the indentation.
-      func forEachKeptLine(_ body: (Int, Int) -> Void) {
+    return text.withUTF8 { utf8 in
+      String(unsafeUninitializedCapacity: utf8.count + 1) { kept in
+        var count = 0
         var lineStart = 0
         while lineStart < utf8.count {
           var lineEnd = lineStart
@@ -53,26 +55,15 @@ package enum PreludeSource {
           while first < lineEnd, utf8[first] == UInt8(ascii: " ") || utf8[first] == UInt8(ascii: "\t") { first += 1 }
           let isComment =
             first + 1 < lineEnd && utf8[first] == UInt8(ascii: "/") && utf8[first + 1] == UInt8(ascii: "/")
-          if first < lineEnd, !isComment { body(first, lineEnd) }
+          if first < lineEnd, !isComment {
+            for index in first..<lineEnd { kept[count + index - first] = utf8[index] }
+            count += lineEnd - first
+            kept[count] = UInt8(ascii: "\n")
+            count += 1
+          }
           lineStart = lineEnd + 1
         }
-      }
-      guard !utf8.contains(where: { $0 >= 0x80 }) else {
-        var kept: [UInt8] = []
-        forEachKeptLine { first, end in
-          kept.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[first..<end]))
-          kept.append(UInt8(ascii: "\n"))
-        }
-        return Array(String(decoding: kept, as: UTF8.self).utf16)
-      }
-      // ASCII, the prelude's text: each byte is its UTF-16 unit.
-      return [UInt16](unsafeUninitializedCapacity: utf8.count + 1) { units, count in
-        forEachKeptLine { first, end in
-          for index in first..<end { units[count + index - first] = UInt16(utf8[index]) }
-          count += end - first
-          units[count] = UInt16(UInt8(ascii: "\n"))
-          count += 1
-        }
+        return count
       }
     }
   }

@@ -27,7 +27,7 @@ extension Runtime {
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
     let globalScripts = configuration.extensions.flatMap(\.globalScripts)
-    let prelude = try js.evaluate(units: PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
+    let prelude = try js.evaluate(PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
@@ -110,7 +110,8 @@ private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
   withRuntime(argc, argv, exception) { runtime, args in
     let fd = Int32(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     // The console's level (0 debug ... 3 error), for the log viewer.
-    let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
+    let level =
+      args.count > 2 ? LogLevel(rawValue: Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
     runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
     return nil
   }
@@ -178,7 +179,9 @@ private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc,
     let sid = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let event = runtime.js.toString(args[1])
     let count = Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))
-    if runtime.slots.indices.contains(sid) { runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count) }
+    if runtime.slots.indices.contains(sid) {
+      runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count)
+    }
     return nil
   }
 }
