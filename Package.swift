@@ -73,6 +73,12 @@ let package = Package(
       ],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
+    // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
+    // its native half over the rewrite of NBridgeModuleSyntax, and which files it may read.
+    .target(
+      name: "NBridgeModules",
+      dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -108,7 +114,9 @@ let package = Package(
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting",
-      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      dependencies: [
+        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+      ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
       resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
@@ -174,8 +182,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
-        "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
+        "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -232,7 +240,9 @@ let package = Package(
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeRuntimeTests",
-      dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax", "NBridgeWeb"],
+      dependencies: [
+        "NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax", "NBridgeWeb",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

@@ -104,4 +104,28 @@ package struct ExtensionArguments {
   package func string(_ i: Int) -> String? {
     withUTF16(i) { String(decoding: $0, as: UTF16.self) }
   }
+
+  /// Whether argument `i` is `undefined` (or missing).
+  package func isUndefined(_ i: Int) -> Bool {
+    switch storage {
+    case .js(let context, let arguments): arguments[i].map { JSValueIsUndefined(context, $0) } ?? true
+    case .values(let values): i >= values.count
+    }
+  }
+
+  /// Argument `i` as a value to hand back through the host (undefined from a page's message).
+  package func value(_ i: Int, in host: ExtensionHost) -> ScriptValue {
+    switch storage {
+    case .js(let context, let arguments): ScriptValue(arguments[i] ?? JSValueMakeUndefined(context), in: host.runtime.js)
+    case .values: host.undefined
+    }
+  }
+
+  /// Argument `i`, a JSON text, parsed by JavaScriptCore (nil when it is not one, or in a page's message).
+  package func json(_ i: Int, in host: ExtensionHost) -> JSONValue? {
+    switch storage {
+    case .js(_, let arguments): arguments[i].flatMap { try? host.runtime.js.parseJSONString($0) }
+    case .values: nil
+    }
+  }
 }

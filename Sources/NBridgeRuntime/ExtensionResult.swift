@@ -16,6 +16,10 @@ package enum ExtensionResult {
   case arrayBuffer(UnsafeMutableRawBufferPointer)
   /// A JS `Error` with this message, thrown from the call.
   case error(String)
+  /// A value the extension made through its host (a compiled function, an `Error` with a code).
+  case value(ScriptValue)
+  /// A value the extension made through its host, thrown from the call (a SyntaxError, a coded `Error`).
+  case thrown(ScriptValue)
 
   /// An `ArrayBuffer` holding a copy of `bytes`.
   package static func arrayBuffer(copying bytes: UnsafeRawBufferPointer) -> ExtensionResult {
@@ -32,7 +36,7 @@ package enum ExtensionResult {
     case .utf16(let units): .string(String(decoding: units, as: UTF16.self))
     case .array(let items): .array(items.map(\.jsonValue))
     case .arrayBuffer(let bytes): .array(bytes.map { .number(Double($0)) })
-    case .error: .null
+    case .error, .value, .thrown: .null
     }
   }
 }
@@ -57,6 +61,10 @@ extension JSContext {
     case .error(let message):
       var argument: JSValueRef? = string(message)
       throw JSException(value: JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref))
+    case .value(let value):
+      return value.ref
+    case .thrown(let value):
+      throw JSException(value: value.ref)
     }
   }
 }

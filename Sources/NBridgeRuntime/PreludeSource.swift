@@ -23,7 +23,7 @@ package enum PreludeSource {
   /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = [
     "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
-    "require": PackageResources.require_js, "inspect": PackageResources.inspect_js,
+    "inspect": PackageResources.inspect_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:

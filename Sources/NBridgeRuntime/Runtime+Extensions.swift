@@ -63,6 +63,34 @@ extension Runtime {
     return nil
   }
 
+  /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
+  func extensionClaimingEntry(_ path: String, source: String) -> Int? {
+    let host = ExtensionHost(runtime: self)
+    return configuration.extensions.indices.first { position in
+      configuration.extensions[position].claimsEntry?(extensionStates[position], host, path, source) ?? false
+    }
+  }
+
+  /// Runs the entry the extension numbered `position` claimed; answers its Promise, if any.
+  func startClaimedEntry(_ position: Int, path: String, source: String) throws(JSException) -> JSValueRef? {
+    guard let start = configuration.extensions[position].startEntry else { return nil }
+    do throws(ThrownValue) {
+      return try start(extensionStates[position], ExtensionHost(runtime: self), path, source)?.ref
+    } catch {
+      throw JSException(value: error.value.ref)
+    }
+  }
+
+  /// Runs each extension's `clearCaches` hook; the kinds removed.
+  func clearExtensionCaches() -> [String] {
+    let host = ExtensionHost(runtime: self)
+    var kinds: [String] = []
+    for (position, item) in configuration.extensions.enumerated() {
+      kinds += item.clearCaches?(extensionStates[position], host) ?? []
+    }
+    return kinds
+  }
+
   /// Runs each extension's `start` hook.
   func startExtensions() {
     let host = ExtensionHost(runtime: self)

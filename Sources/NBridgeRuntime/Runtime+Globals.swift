@@ -10,11 +10,8 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
-      ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile),
-      ("generator", nativeGenerator),
-      ("loader", nativeLoader), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
-      ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
-      ("evaluateModuleBody", nativeEvaluateModuleBody), ("loadDeferred", nativeLoadDeferred),
+      ("evaluate", nativeEvaluate), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
+      ("loadDeferred", nativeLoadDeferred),
     ]
     for (name, callback) in functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
@@ -189,17 +186,8 @@ private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc,
   }
 }
 
-/// `readFile(path)`: the text of a file the module loader and `require()` may read
-/// (`ModuleFiles`); undefined when there is none; throws an `Error` with a `code` otherwise.
-private let nativeReadFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    let path = runtime.js.toString(args[0])
-    guard let bytes = try runtime.readLoadableFile(path) else { return JSValueMakeUndefined(runtime.js.ref) }
-    let text = String(decoding: bytes, as: UTF8.self)
-    return runtime.js.string(try runtime.runnableSource(text, path: path))
-  }
-}
-
+/// `evaluate(source, url)`: a user's script (CommonJS's wrapper, a `load()`ed file) evaluated at
+/// `url`, its `import()` routed to the module loader; its completion value.
 private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let source = runtime.js.toString(args[0])

@@ -73,15 +73,7 @@ extension Runtime: PluginHost {
 
   public var window: (any WindowHost)? { page as? any WindowHost }
 
-  public func clearRuntimeCaches() -> [String] {
-    guard let directory = configuration.moduleCacheDirectory else { return [] }
-    // The entry's file, read or not; nothing is kept or written again for the rest of the run.
-    let file = moduleCache?.file ?? directory + "/" + ModuleCache.hashName(entryPath)
-    pendingModuleCache = nil
-    moduleCache = nil
-    unlink(file)
-    return ["moduleCache"]
-  }
+  public func clearRuntimeCaches() -> [String] { clearExtensionCaches() }
 
   /// Records a listener count change from JS; keeps the run alive for events that wait on the outside world.
   func listenersChanged(slot: ServiceSlot, event: String, count: Int) {

@@ -41,10 +41,14 @@ extension Runtime {
       let runner = Protected(try js.call(factoryFunction, [js.global, testNative(), hooks]), in: js)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)
       var ready: JSValueRef = JSValueMakeUndefined(js.ref)
-      do {
-        let runnable = try runnableSource(source, path: file)
-        if isModuleEntry(file, source: runnable) {
-          ready = try startModuleTest(file)
+      do throws(JSException) {
+        let (runnable, refused) = runnableEntry(source, path: file)
+        if let refused {
+          throw JSException(
+            value: syntaxError(refused.message, path: file, line: refused.line, column: refused.column))
+        }
+        if let claim = extensionClaimingEntry(file, source: runnable) {
+          ready = try startClaimedEntry(claim, path: file, source: runnable) ?? JSValueMakeUndefined(js.ref)
         } else {
           try evaluateAllowingTopLevelAwait(runnable, url: file)
         }

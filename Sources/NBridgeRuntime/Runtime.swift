@@ -41,26 +41,10 @@ public final class Runtime {
   let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
-  /// The prelude's native object, which the module loader shares.
+  /// The prelude's native object, which extensions' JS shares.
   var nativeObject: Protected?
-  /// The module loader (JS/modules.js), once a module or `import()` needed it.
-  var protectedLoader: Protected?
   /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
   var columnShifts: [String: [[Int]]] = [:]
-  /// The generator form of each module compiled as a plain function, by path, until the loader
-  /// asks for it (a module found in a cycle).
-  var moduleGenerators: [String: [UInt16]] = [:]
-  /// The program form of each module whose body runs as a script's top-level code, by the
-  /// handle the loader holds (`native.evaluateModuleBody`), until it runs.
-  var moduleBodies: [(path: String, units: [UInt16])?] = []
-  /// The compiled modules kept between runs of this entry (`RuntimeConfiguration.moduleCacheDirectory`).
-  var moduleCache: ModuleCache?
-  /// Whether the loader has asked for the entry's recorded module graph (it may once a run).
-  var moduleGraphAsked = false
-  /// The module cache being read on a thread (a module entry's run, until the loader takes it).
-  var pendingModuleCache: ThreadedValue<ModuleCache>?
-  /// What the module loader and `require()` may read, made on first use (`moduleFiles()`).
-  var moduleFileRule: ModuleFiles?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -175,30 +159,20 @@ public final class Runtime {
   }
 
   func runMain(source text: String, name: String) -> Int32 {
-    var source = text
-    var refused: ModuleSyntaxError?
-    if TypeStripper.isTypeScript(name) {
-      do throws(ModuleSyntaxError) {
-        source = try TypeStripper.strip(text)
-      } catch {
-        refused = error
-        source = ""
-      }
-    }
-    let isModule = isModuleEntry(name, source: source)
-    let usesLoader = isModule && !ScriptSyntax.runsWithoutLoader(source)
-    if usesLoader { startReadingModuleCache(entry: name, source: source) }
-    if let status = prepare(entry: name) { return status }
-    sources[name] = text
+    let (source, refused) = runnableEntry(text, path: name)
+    // Claimed before the set-up: the module loader starts reading its cache meanwhile.
     entryDirectory = dirOf(name)
     entryPath = name
+    let claim = refused == nil ? extensionClaimingEntry(name, source: source) : nil
+    if let status = prepare(entry: name) { return status }
+    sources[name] = text
     if let refused {
       reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
-    } else if isModule {
-      if !usesLoader {
-        runModuleWithoutLoader(source, url: name)
-      } else {
-        runModuleMain(name, source: source)
+    } else if let claim {
+      do {
+        try runClaimedEntry(claim, path: name, source: source)
+      } catch {
+        reportUncaught(error.value)
       }
     } else {
       do {
@@ -243,7 +217,6 @@ public final class Runtime {
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
-    moduleCache?.save()
     closeExtensions()
     stopPlugins()
     endExtensions()

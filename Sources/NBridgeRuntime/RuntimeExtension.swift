@@ -52,6 +52,23 @@ package struct RuntimeExtension: Sendable {
       self.name = name
       self.body = body
     }
+
+    /// A function named `name` whose `body` answers with a value it made through the host (a
+    /// compiled function, nil: `undefined`) or throws a JS value into its caller.
+    package init(
+      _ name: String,
+      script body: @escaping @BridgeActor @Sendable (State, ExtensionHost, ExtensionArguments) throws(ThrownValue) ->
+        ScriptValue?
+    ) {
+      self.name = name
+      self.body = { state, host, args in
+        do throws(ThrownValue) {
+          return try body(state, host, args).map(ExtensionResult.value)
+        } catch {
+          return .thrown(error.value)
+        }
+      }
+    }
   }
 
   /// What the runtime tells an extension of the run, each hook given the extension's state.
@@ -67,6 +84,17 @@ package struct RuntimeExtension: Sendable {
     package var close: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
     /// The run ends: the loop is done and the plugins have stopped.
     package var end: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    /// Whether the extension runs the run's entry `path` itself, its text `source` (types
+    /// erased) given: asked before the run is set up (no JS has run), or, in `nbridge test`,
+    /// before the test file runs. The first extension that claims it runs it (`startEntry`).
+    package var claimsEntry: (@BridgeActor @Sendable (State, ExtensionHost, String, String) -> Bool)?
+    /// Runs the entry the extension claimed: what it throws is uncaught (a load error); the
+    /// Promise it answers, if any, settles when the entry has run (a rejection is uncaught too).
+    package var startEntry:
+      (@BridgeActor @Sendable (State, ExtensionHost, String, String) throws(ThrownValue) -> ScriptValue?)?
+    /// A plugin asked for the runtime's caches to go (`PluginContext.clearRuntimeCaches`):
+    /// removes the extension's, and names the kinds removed.
+    package var clearCaches: (@BridgeActor @Sendable (State, ExtensionHost) -> [String])?
 
     /// Hooks; each is optional.
     package init(
@@ -106,6 +134,9 @@ package struct RuntimeExtension: Sendable {
   let close: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
   let output: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, LogLevel) -> Void)?
   let end: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
+  let claimsEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) -> Bool)?
+  let startEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) throws(ThrownValue) -> ScriptValue?)?
+  let clearCaches: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> [String])?
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
   /// before any hook); `values` are set on the JS files' `internal` object before any runs.
@@ -154,6 +185,23 @@ package struct RuntimeExtension: Sendable {
     } else {
       self.end = nil
     }
+    if let claims = hooks.claimsEntry {
+      claimsEntry = { state, host, path, source in claims(unsafeDowncast(state, to: State.self), host, path, source) }
+    } else {
+      claimsEntry = nil
+    }
+    if let start = hooks.startEntry {
+      startEntry = { state, host, path, source throws(ThrownValue) in
+        try start(unsafeDowncast(state, to: State.self), host, path, source)
+      }
+    } else {
+      startEntry = nil
+    }
+    if let clear = hooks.clearCaches {
+      clearCaches = { state, host in clear(unsafeDowncast(state, to: State.self), host) }
+    } else {
+      clearCaches = nil
+    }
   }
 }
 
@@ -173,6 +221,28 @@ package struct ExtensionHost {
   /// How far the top-level-await wrapper moved first-line columns, by script URL: a stack's
   /// column on line 1 of such a script is this much too far right.
   package var firstLineColumnShifts: [String: Int] { runtime.logColumnShifts }
+
+  /// Records that a wrapper like the top-level-await one moved the first line of `url` by `width`.
+  package func shiftFirstLineColumns(of url: String, by width: Int) { runtime.logColumnShifts[url] = width }
+
+  /// The source text of the script `url`, as written, that error reports point into.
+  package func source(of url: String) -> String? { runtime.sources[url] }
+
+  /// Keeps `text` as the source of `url` for error reports (a TypeScript file's own text, not the erased one).
+  package func setSource(_ text: String, of url: String) { runtime.sources[url] = text }
+
+  /// Whether the run is `nbridge test`'s: the test runner awaits the entry's Promise.
+  package var runsTests: Bool { runtime.testDone != nil }
+
+  /// The run's entry file (absolute; empty before the entry is known).
+  package var entryPath: String { runtime.entryPath }
+
+  /// The entry's folder: where the manifest (and its import map) lives.
+  package var entryDirectory: String { runtime.entryDirectory }
+
+  /// The folder the run may read files from (`fetch` of `file:` URLs, the module loader): the
+  /// entry's, or the wider one `nbridge test` sets; as the entry's path spells it, and resolved.
+  package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder ?? runtime.entryFolder }
 
   /// The run's loop: descriptor watches and timers for what the extension serves.
   package var loop: EventLoop { runtime.loop }

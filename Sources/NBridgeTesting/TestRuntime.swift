@@ -1,5 +1,6 @@
 import Foundation
 import NBridgeLog
+import NBridgeModules
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
@@ -135,7 +136,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [WebExtension.make(), LogExtension.make()]
+    configuration.extensions = [WebExtension.make(), LogExtension.make(), ModulesExtension.make()]
     return configuration
   }
 }

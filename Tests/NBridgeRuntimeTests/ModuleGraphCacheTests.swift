@@ -1,5 +1,6 @@
 import Foundation
 import NBridgePlugin
+import NBridgeModules
 import NBridgeRuntime
 import NBridgeTesting
 import Synchronization

@@ -1,3 +1,4 @@
+import NBridgeModules
 import NBridgeRuntime
 import NBridgeTesting
 import Testing

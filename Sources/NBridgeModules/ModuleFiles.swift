@@ -1,6 +1,6 @@
-import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
 /// What the module loader, `require()` and `load()` may read: files in the app's folder (the
@@ -87,68 +87,74 @@ struct ModuleFiles {
   }
 }
 
-extension Runtime {
+extension ModuleLoader {
   /// The run's `ModuleFiles`, made on first use.
-  func moduleFiles() -> ModuleFiles {
-    if let moduleFileRule { return moduleFileRule }
-    let place = readableFolder ?? entryFolder
-    let alias = place?.lexical ?? entryDirectory
-    let rule = ModuleFiles(
-      folder: place?.folder ?? PageFolder(alias), alias: alias, manifest: configuration.manifest)
-    moduleFileRule = rule
+  func files(_ host: ExtensionHost) -> ModuleFiles {
+    if let fileRule { return fileRule }
+    let place = host.readableFolder
+    let alias = place?.lexical ?? host.entryDirectory
+    let rule = ModuleFiles(folder: place?.folder ?? PageFolder(alias), alias: alias, manifest: host.configuration.manifest)
+    fileRule = rule
     return rule
   }
 
   /// Where the loader may read `path` (absolute, normalized): its real path; nil when there is
   /// no such file (or it is a folder). Throws an `Error` whose `code` says why it may not:
   /// `outside_app_folder`, `not_regular_file`.
-  func loadablePath(_ path: String) throws(JSException) -> String? {
-    switch moduleFiles().lookUp(path) {
+  func loadablePath(_ path: String, _ host: ExtensionHost) throws(ThrownValue) -> String? {
+    let rule = files(host)
+    switch rule.lookUp(path) {
     case .file(let real): return real
     case .missing: return nil
     case .outside:
-      let folder = moduleFiles().folder?.root ?? moduleFiles().alias
+      let folder = rule.folder?.root ?? rule.alias
       throw loadError(
         "Cannot load \(path): it lies outside the app's folder (\(folder)) and the manifest's import map does not name it",
-        code: "outside_app_folder")
+        code: "outside_app_folder", host)
     case .notRegular:
-      throw loadError("Cannot load \(path): it is not a regular file", code: "not_regular_file")
+      throw loadError("Cannot load \(path): it is not a regular file", code: "not_regular_file", host)
     }
   }
 
   /// The bytes of the file at `path` if the loader may read it (`loadablePath`); nil when there
   /// is none. Throws a coded `Error` (never holding the file's content) otherwise, or when it
   /// is larger than `ModuleFiles.sizeLimit` (`file_too_large`) or cannot be read.
-  func readLoadableFile(_ path: String) throws(JSException) -> [UInt8]? {
-    guard let real = try loadablePath(path) else { return nil }
-    return try readLoadableFile(path, real: real)
+  func readLoadableFile(_ path: String, _ host: ExtensionHost) throws(ThrownValue) -> [UInt8]? {
+    guard let real = try loadablePath(path, host) else { return nil }
+    return try readLoadableFile(path, real: real, host)
   }
 
-  /// The bytes of the file `loadablePath(path)` found at `real`, as `readLoadableFile(_:)`.
-  func readLoadableFile(_ path: String, real: String) throws(JSException) -> [UInt8]? {
+  /// The bytes of the file `loadablePath(path)` found at `real`, as `readLoadableFile(_:_:)`.
+  func readLoadableFile(_ path: String, real: String, _ host: ExtensionHost) throws(ThrownValue) -> [UInt8]? {
     do throws(POSIX.RegularFileFailure) {
       return try POSIX.readRegularFile(real, limit: ModuleFiles.sizeLimit)
     } catch {
       switch error {
       case .notRegular:
-        throw loadError("Cannot load \(path): it is not a regular file", code: "not_regular_file")
+        throw loadError("Cannot load \(path): it is not a regular file", code: "not_regular_file", host)
       case .tooLarge(let size):
         throw loadError(
           "Cannot load \(path): it holds \(size) bytes, more than the loader's limit of \(ModuleFiles.sizeLimit) (64 MiB)",
-          code: "file_too_large")
+          code: "file_too_large", host)
       case .system(let failure):
         if failure.code == ENOENT || failure.code == ENOTDIR { return nil }
         throw loadError(
           "Cannot load \(path): \(failure.reason)",
-          code: failure.code == EACCES || failure.code == EPERM ? "permission_denied" : "unavailable")
+          code: failure.code == EACCES || failure.code == EPERM ? "permission_denied" : "unavailable", host)
       }
     }
   }
 
+  /// `native.readFile(path)`: the text of a file the module loader and `require()` may read
+  /// (types erased from TypeScript); undefined when there is none; throws an `Error` with a `code` otherwise.
+  func readFile(_ args: ExtensionArguments, _ host: ExtensionHost) throws(ThrownValue) -> ScriptValue? {
+    let path = args.string(0) ?? ""
+    guard let bytes = try readLoadableFile(path, host) else { return host.undefined }
+    return host.string(try runnableSource(String(decoding: bytes, as: UTF8.self), path: path, host))
+  }
+
   /// A JS `Error` with `message` and `code`, to throw from the loader's native functions.
-  func loadError(_ message: String, code: String) -> JSException {
-    let error = thrownError(message)
-    if let object = js.object(error.value) { js.setProperty(object, "code", js.string(code)) }
-    return error
+  func loadError(_ message: String, code: String, _ host: ExtensionHost) -> ThrownValue {
+    ThrownValue(value: host.error(message, code: code))
   }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgeModuleSyntax
+import NBridgeRuntime
 import NBridgeSystem
 
 /// What an entry's module graph compiled to last time, kept between runs (as Deno keeps its

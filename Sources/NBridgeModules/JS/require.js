@@ -1,6 +1,7 @@
 // CommonJS require() and load() for scripts, by relative or absolute path (no packages);
 // require() of an ES module (.mjs) evaluates it synchronously (Node 22's rule). Evaluated on first
 // use (deferred.js); returns { makeRequire, makeLoad, requireFile }.
+// Takes from internal: native (readFile, evaluate, loader), dirname. Gives to internal: nothing.
 (function (_global, internal) {
   'use strict';
   const native = internal.native;

@@ -1,0 +1,128 @@
+import CJavaScriptCore
+import NBridgePlugin
+
+/// The script surface an extension is given (the module loader's): JS values made, evaluated
+/// and called through the host, held as `ScriptValue`s, never as JavaScriptCore pointers.
+extension ExtensionHost {
+  private var js: JSContext { runtime.js }
+
+  private func wrap(_ value: JSValueRef) -> ScriptValue { ScriptValue(value, in: runtime.js) }
+
+  private func thrown(_ error: JSException) -> ThrownValue { ThrownValue(value: wrap(error.value)) }
+
+  /// The global object.
+  package var global: ScriptValue { wrap(js.global) }
+
+  /// The prelude's `internal.native`: the runtime's native functions and the extensions'.
+  package var native: ScriptValue? { runtime.nativeObject.map { wrap($0.value) } }
+
+  /// The prelude's hook `name` (`hooks.js`: `shiftColumns`, `requireFile`, `Promise`, ...).
+  package func hook(_ name: String) -> ScriptValue? {
+    guard let hooks = runtime.hooks, let value = js.property(hooks, name), !JSValueIsUndefined(js.ref, value) else {
+      return nil
+    }
+    return wrap(value)
+  }
+
+  /// `undefined`.
+  package var undefined: ScriptValue { wrap(JSValueMakeUndefined(js.ref)) }
+  /// `null`.
+  package var null: ScriptValue { wrap(JSValueMakeNull(js.ref)) }
+
+  /// `value` as JS (objects and arrays made anew).
+  package func value(_ value: JSONValue) -> ScriptValue { wrap(js.value(value)) }
+
+  /// The string `text`.
+  package func string(_ text: String) -> ScriptValue { wrap(js.string(text)) }
+
+  /// Whether `value` is an object (a function included).
+  package func isObject(_ value: ScriptValue) -> Bool { JSValueIsObject(js.ref, value.ref) }
+
+  /// A string of the UTF-16 `units` (no Swift string made on the way).
+  package func string(units: [UInt16]) -> ScriptValue {
+    let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+    defer { JSStringRelease(text) }
+    return wrap(JSValueMakeString(js.ref, text))
+  }
+
+  /// An array of `values`.
+  package func array(_ values: [ScriptValue]) -> ScriptValue {
+    let refs: [JSValueRef?] = values.map(\.ref)
+    return wrap(refs.withUnsafeBufferPointer { JSObjectMakeArray(js.ref, $0.count, $0.baseAddress, nil) })
+  }
+
+  /// A plain object with `properties`, in order.
+  package func object(_ properties: [(String, ScriptValue)]) -> ScriptValue {
+    let object = JSObjectMake(js.ref, nil, nil)!
+    for (name, value) in properties { js.setProperty(object, name, value.ref) }
+    return wrap(object)
+  }
+
+  /// Property `name` of `object` (undefined when `object` is not an object).
+  package func property(_ object: ScriptValue, _ name: String) -> ScriptValue {
+    guard let target = js.object(object.ref) else { return undefined }
+    return wrap(js.property(target, name) ?? JSValueMakeUndefined(js.ref))
+  }
+
+  /// Evaluates `source` as a script named `url`: its completion value (a function expression's
+  /// function); throws what it throws (a SyntaxError included).
+  package func evaluate(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
+    do throws(JSException) {
+      return wrap(try js.evaluate(source, url: url))
+    } catch {
+      throw thrown(error)
+    }
+  }
+
+  /// Evaluates the UTF-16 `units` as a script named `url`, its top-level `this` being `this`
+  /// (the global object when nil); throws what it throws.
+  package func evaluate(units: [UInt16], url: String, this: ScriptValue? = nil) throws(ThrownValue) -> ScriptValue {
+    do throws(JSException) {
+      return wrap(try js.evaluate(units: units, url: url, this: this.flatMap { js.object($0.ref) }))
+    } catch {
+      throw thrown(error)
+    }
+  }
+
+  /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
+  package func checkSyntax(units: [UInt16], url: String) throws(ThrownValue) {
+    do throws(JSException) {
+      try js.checkSyntax(units: units, url: url)
+    } catch {
+      throw thrown(error)
+    }
+  }
+
+  /// Calls `function` with `this` (when nil, the C API's: the global object) and `arguments`;
+  /// throws what it throws, or an `Error` when `function` is not one.
+  package func call(_ function: ScriptValue, this: ScriptValue? = nil, _ arguments: [ScriptValue]) throws(ThrownValue)
+    -> ScriptValue
+  {
+    guard let callee = js.object(function.ref), JSObjectIsFunction(js.ref, callee) else {
+      throw ThrownValue(value: error("not a function", code: nil))
+    }
+    let values: [JSValueRef?] = arguments.map(\.ref)
+    var exception: JSValueRef?
+    let result = values.withUnsafeBufferPointer {
+      JSObjectCallAsFunction(js.ref, callee, this.flatMap { js.object($0.ref) }, $0.count, $0.baseAddress, &exception)
+    }
+    if let exception { throw ThrownValue(value: wrap(exception)) }
+    return wrap(result ?? JSValueMakeUndefined(js.ref))
+  }
+
+  /// An `Error` with `message` and, when given, a `code` property.
+  package func error(_ message: String, code: String?) -> ScriptValue {
+    let error = runtime.thrownError(message).value
+    if let code, let object = js.object(error) { js.setProperty(object, "code", js.string(code)) }
+    return wrap(error)
+  }
+
+  /// A `SyntaxError` at `path:line` (the error report shows the line and a caret at `column`).
+  package func syntaxError(_ message: String, path: String, line: Int, column: Int) -> ScriptValue {
+    wrap(runtime.syntaxError(message, path: path, line: line, column: column))
+  }
+
+  /// Tells the prelude's stack formatting the widths a rewrite inserted into the script `url`
+  /// (`[line, generated column, width]` each).
+  package func registerColumnShifts(_ url: String, _ shifts: [[Int]]) { runtime.registerColumnShifts(url, shifts) }
+}
