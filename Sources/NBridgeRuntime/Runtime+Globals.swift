@@ -15,7 +15,7 @@ extension Runtime {
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
       ("evaluateModuleBody", nativeEvaluateModuleBody), ("loadDeferred", nativeLoadDeferred),
     ]
-    for (name, callback) in functions + BytesNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + BytesNatives.functions {
       js.setProperty(native, name, js.function(name, callback))
     }
     installExtensionFunctions(on: native)

@@ -174,11 +174,18 @@ package struct ExtensionHost {
   /// column on line 1 of such a script is this much too far right.
   package var firstLineColumnShifts: [String: Int] { runtime.logColumnShifts }
 
+  /// The folder relative and `file:` fetches may read: the entry script's, or a wider one (the
+  /// project of `nbridge test`), with the path the user wrote for it; nil before the entry is set.
+  package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder ?? runtime.entryFolder }
+
   /// The run's loop: descriptor watches and timers for what the extension serves.
   package var loop: EventLoop { runtime.loop }
 
-  /// Whether the run is ending (an exit was asked for): nothing new should start.
-  package var isExiting: Bool { runtime.exitCode != nil }
+  /// Whether the run is ending (an exit was asked for, or the runtime is gone): nothing new should start.
+  package var isExiting: Bool { weakRuntime.map { $0.exitCode != nil } ?? true }
+
+  /// Whether the runtime still exists (an extension's state may outlive it in a C library's callback).
+  package var isAlive: Bool { weakRuntime != nil }
 
   /// The handler plugins and the runtime registered for control op `op` (`PluginContext.handleControl`).
   package func controlHandler(_ op: String) -> ControlHandler? { runtime.controlHandlers[op] }
