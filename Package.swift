@@ -14,6 +14,8 @@ let package = Package(
     .executable(name: "nbridge", targets: ["nbridge"]),
     .library(name: "NBridgePlugin", targets: ["NBridgePlugin"]),
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
+    .library(name: "NBridgeAppSetup", targets: ["NBridgeAppSetup"]),
+    .library(name: "NBridgeTestRunner", targets: ["NBridgeTestRunner"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
@@ -60,6 +62,9 @@ let package = Package(
     .target(name: "NBridgePlugin", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
     .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
+    // An app's setup before any run: `nbridge.json` read and checked (window, bundle, remote
+    // origins, URL schemes, dev server), and the app's data and shared folders.
+    .target(name: "NBridgeAppSetup", dependencies: ["NBridgePlugin", "NBridgeSystem"], swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
       name: "NBridgeRuntime",
@@ -83,9 +88,21 @@ let package = Package(
     .target(
       name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
-    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
+    // `nbridge test`: the test files found, each run with fresh folders under the test framework
+    // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
     .target(
-      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK"],
+      name: "NBridgeTestRunner", dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
+    // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
+    .target(
+      name: "NBridgeWindow",
+      dependencies: [
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeModuleSyntax", "CWebKitGTK",
+      ],
+      // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
+      resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(
@@ -156,8 +173,9 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
+        "NBridgePlugin",
+        "NBridgeWindow", "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 
@@ -209,9 +227,10 @@ let package = Package(
     .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
     .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem", "CLibraryLoader"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
+    .testTarget(name: "NBridgeAppSetupTests", dependencies: ["NBridgeAppSetup"], swiftSettings: strict),
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
+      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax"],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

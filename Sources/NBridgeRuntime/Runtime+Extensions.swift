@@ -11,7 +11,7 @@ extension Runtime {
   }
 
   /// The extensions' `values`, for the JS files' `internal` object.
-  func extensionValues() -> [String: JSONValue] {
+  package func extensionValues() -> [String: JSONValue] {
     let host = ExtensionHost(runtime: self)
     var values: [String: JSONValue] = [:]
     for item in configuration.extensions { values.merge(item.values(host)) { _, new in new } }
@@ -19,7 +19,7 @@ extension Runtime {
   }
 
   /// The extensions' JS files run when the `nbridge` object is built, in order.
-  var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
+  package var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
 
   /// The extension file `native.loadDeferred(name)` evaluates: a deferred file, else an `nbridge` one.
   func extensionScript(named name: String) -> RuntimeExtension.Script? {
@@ -54,7 +54,7 @@ extension Runtime {
   }
 
   /// Calls the extension function named `name` (a page's message carries its arguments).
-  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
     for (position, item) in configuration.extensions.enumerated() {
       if let function = item.functions.first(where: { $0.name == name }) {
         return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)?.jsonValue

@@ -29,7 +29,7 @@ extension Runtime {
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
     let globalScripts = configuration.extensions.flatMap(\.globalScripts)
-    let prelude = try js.evaluate(PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
+    let prelude = try js.evaluate(units: PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
@@ -51,13 +51,14 @@ extension Runtime {
 
   /// What `bridge.js` is built from, asked for when it first loads (not at every start): each
   /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
-  func bridgeTables() -> JSONValue {
+  /// `permissions`: a remote page's (`remote` in the manifest); a service outside them is not allowed.
+  package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
     var services: [JSONValue] = []
     for slot in slots {
       services.append([
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
-        "allowed": .bool(slot.allowed),
+        "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
         "actions": .array(slot.definition.actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,

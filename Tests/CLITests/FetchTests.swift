@@ -50,6 +50,23 @@ import Testing
         """)
   }
 
+  @Test func aBodyThatCameWithItsHeadIsReadInTheSameTurn() throws {
+    // /whole writes its head and its 5-byte body at once: the body is in hand when the head is
+    // parsed, so reading it costs no turn of the loop (a 0 ms timer set once the Response is
+    // there has not fired when its text arrives; it would have if the body took a turn).
+    let r = try run(
+      """
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(base + '/whole');
+        let turned = false;
+        setTimeout(() => { turned = true; }, 0);
+        console.log(await res.text(), turned);
+      }
+      """)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout == "whole false\nwhole false\nwhole false\n")
+  }
+
   @Test func postSendsEachBodyType() throws {
     let r = try run(
       """

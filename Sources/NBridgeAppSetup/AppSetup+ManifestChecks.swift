@@ -42,14 +42,11 @@ extension AppSetup {
     )
   }
 
-  /// Checks the manifest's `permissions` against the services `registry` registers (a plugin
-  /// package's binary registers its own) and the runtime's own (`network`): an unknown name is
-  /// a problem naming it, since the app would be denied that service without a word. The same
-  /// for each `remote` origin's permissions.
-  package static func checkPermissions(_ manifest: AppManifest, registry: PluginRegistry, path: String) throws(Problem)
-  {
-    let known = Set(
-      registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
+  /// Checks the manifest's `permissions` against the `known` ones (the services a binary's
+  /// registry registers, and the runtime's own: `RuntimeConfiguration.knownPermissions`): an
+  /// unknown name is a problem naming it, since the app would be denied that service without a
+  /// word. The same for each `remote` origin's permissions.
+  package static func checkPermissions(_ manifest: AppManifest, known: Set<String>, path: String) throws(Problem) {
     var lists = [("permissions", manifest.permissions ?? [])]
     for (index, remote) in (manifest.remote ?? []).enumerated() {
       lists.append(("remote[\(index)].permissions", remote.permissions))

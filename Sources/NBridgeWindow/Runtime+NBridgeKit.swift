@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeRuntime
 
 /// NBridgeKit's page protocol (`pageProtocol: "nbridgekit"`): the page's global `nBridge`
 /// (`nbridgekit.js`) posts `callFromWeb(json)` commands, and the answers are evaluated in the page
@@ -123,8 +124,8 @@ enum NBridgeKitPreference {
       return Request(action: "get", options: options) { value in
         switch value {
         case .null: return .null
-        case .string(let text): return .string(Base64.encode(Array(text.utf8)))
-        default: return .string(Base64.encode(Array(value.jsonText.utf8)))
+        case .string(let text): return .string(Base64Text.encode(Array(text.utf8)))
+        default: return .string(Base64Text.encode(Array(value.jsonText.utf8)))
         }
       }
     case "set", "remove":

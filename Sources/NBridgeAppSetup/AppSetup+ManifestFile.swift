@@ -8,7 +8,7 @@ extension AppSetup {
 
   /// `nbridge.json` in the folder of `entry`.
   package static func manifestPath(forEntry entry: String) -> String {
-    let path = absolutePath(entry)
+    let path = POSIX.absolutePath(entry)
     return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/nbridge.json"
   }
 

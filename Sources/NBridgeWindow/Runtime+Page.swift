@@ -1,28 +1,10 @@
 import NBridgePlugin
-
-/// What the runtime asks of a window showing the app's page (`nbridge app`).
-@BridgeActor
-package protocol PageHost: AnyObject {
-  /// Evaluates `script` in the page's top frame; its result is not needed.
-  func evaluateInPage(_ script: String)
-}
+import NBridgeRuntime
 
 /// A page in a window: its `nbridge` calls, listeners and console reach the runtime as text
 /// messages that carry the page's token (only the app's own top frame has it), and the
 /// runtime answers, emits events and streams results by evaluating script in the page.
 extension Runtime {
-  /// Runs an app whose page `open` shows (returning an exit status when it cannot), on the
-  /// calling thread, until the window closes or the app exits; returns the exit status.
-  package nonisolated static func runPage(
-    _ configuration: RuntimeConfiguration, entry: String, open: @escaping @BridgeActor (Runtime) -> Int32?
-  ) -> Int32 {
-    runOnThisThread { runtime in
-      if let status = runtime.prepare(entry: entry, installsGlobals: false) { return status }
-      if let status = open(runtime) { runtime.requestExit(status) }
-      return runtime.finish()
-    }(configuration)
-  }
-
   /// The script a page gets at document start: the prelude's bridge over the window's messages.
   /// For a remote origin (`remote` in the manifest): its `origin`, checked by the script before
   /// it does anything (WebKit matches the script's URL pattern by host, whatever the port), and
@@ -32,26 +14,19 @@ extension Runtime {
   package func pageScript(
     token: String, origin: String? = nil, permissions: Set<String>? = nil, testHooks: Bool = false
   ) -> String {
-    let services = JSONValue.array(
-      slots.map { slot in
-        let allowed = slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)
-        return [
-          "name": .string(slot.definition.service), "permission": .string(slot.definition.permission),
-          "allowed": .bool(allowed), "actions": .array(slot.definition.actions.map { .string($0.name) }),
-          "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
-          "bytes": slot.definition.byteActions,
-        ]
-      })
-    let (codes, messages) = BridgeMessages.prelude
     var shared = JSONObject()
     for (name, value) in extensionValues() { shared[name] = value }
-    let core: [(String, JSONValue)] = [
-      ("page", true), ("token", .string(token)), ("services", services), ("codes", codes), ("messages", messages),
-      ("limits", BridgeLimits.json), ("args", .array(configuration.arguments.map { .string($0) })),
+    if case .object(let tables) = bridgeTables(permissions: permissions) {
+      for (name, value) in tables { shared[name] = value }
+    }
+    let page: [(String, JSONValue)] = [
+      ("page", true), ("token", .string(token)), ("args", .array(configuration.arguments.map { .string($0) })),
       ("nBridge", .bool(configuration.manifest.pageProtocol == .nbridgekit)),
     ]
-    for (name, value) in core { shared[name] = value }
-    let prelude = PreludeSource.page(scripts: extensionScripts.map(\.source))
+    for (name, value) in page { shared[name] = value }
+    let prelude = PreludeSource.page(
+      transport: [PackageResources.page_js, PackageResources.page_timers_js],
+      scripts: extensionScripts.map(\.source) + [PackageResources.nbridgekit_js])
     let sharedText = JSONValue.object(shared).jsonText
     if testHooks {
       return "{ const internal = " + sharedText + "; (" + prelude + ")(window, internal); "
@@ -88,7 +63,7 @@ extension Runtime {
           sink = { [weak self] value in self?.page?.evaluateInPage(script(value)) }
         }
       }
-      pageCall(code: code, json: json, sink: sink, permissions: permissions) { outcome in
+      call(code: code, json: json, sink: sink, permissions: permissions) { outcome in
         switch outcome {
         case .success(let value): reply("1" + value.jsonText)
         case .failure(let error): reply("0" + error.code.rawValue + "\n" + error.message)
@@ -99,9 +74,9 @@ extension Runtime {
       guard host == nil else { return }
       let newline = body.firstIndex(of: "\n") ?? body.endIndex
       let head = body[..<newline].split(separator: " ").compactMap { Int($0) }
-      guard head.count == 2, slots.indices.contains(head[0]), newline < body.endIndex else { return }
-      if let permissions, !permissions.contains(slots[head[0]].definition.permission) { return }
-      listenersChanged(slot: slots[head[0]], event: String(body[body.index(after: newline)...]), count: head[1])
+      guard head.count == 2, newline < body.endIndex else { return }
+      let event = String(body[body.index(after: newline)...])
+      listenersChanged(service: head[0], event: event, count: head[1], permissions: permissions)
     case "p":
       reply(nil)
       guard let fd = body.first, let level = body.dropFirst().first?.wholeNumberValue else { return }
@@ -125,30 +100,6 @@ extension Runtime {
     default:
       reply(nil)
     }
-  }
-
-  /// A call from the page: `code` is `sid * 65536 + aid`, `json` its options.
-  func pageCall(
-    code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?, permissions: Set<String>?,
-    _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
-  ) {
-    let sid = code >> 16
-    let aid = code & 0xFFFF
-    guard slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else {
-      return done(.failure(BridgeError(.invalidActionName, "no action number \(code)")))
-    }
-    let slot = slots[sid]
-    let settlement = Settlement.handler(done)
-    if let refusal = refusal(slot, aid, within: permissions) {
-      return settle(settlement, .failure(refusal), label: slot.labels[aid])
-    }
-    var options = JSONValue.object(JSONObject())
-    if !json.isEmpty {
-      do throws(BridgeError) { options = try BridgeError.pageOptions(json) } catch {
-        return settle(settlement, .failure(error), label: slot.labels[aid])
-      }
-    }
-    dispatch(slot, aid, options, settlement, callback: nil, sink: sink)
   }
 
   /// Handles a WKBridgeKit command (`{service, action, promiseId, option}` or
@@ -189,9 +140,7 @@ extension Runtime {
       let script = "nbridge.resolvePromise(\(promiseId.jsonText), \(data.jsonText), null)"
       (host ?? self?.page)?.evaluateInPage(script)
     }
-    let streams = slots.first { $0.definition.service == service }?.definition.actions.contains {
-      $0.name == action && $0.streams != nil
-    } ?? false
+    let streams = actionStreams(service, action)
     callByName(service, action, command["option"] ?? .null, permissions: permissions, sink: sink) { outcome in
       guard streams, case .success(let data) = outcome else { return answer(outcome) }
       let id = promiseId.jsonText
@@ -201,53 +150,12 @@ extension Runtime {
     }
   }
 
-  /// Calls `service.action` by name with `options` (null: none) for a page's seed-system
-  /// protocol: unknown names, options that are not an object and refused permissions settle
-  /// `done` with their error codes. `sink` gets a streaming action's partial results. Returns
-  /// the call's id in `callSlots` while it runs (nil when it settled at once).
-  @discardableResult
-  func callByName(
-    _ service: String, _ action: String, _ options: JSONValue, permissions: Set<String>?,
-    sink: (@BridgeActor (JSONValue) -> Void)?, _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
-  ) -> Int? {
-    guard let sid = slots.firstIndex(where: { $0.definition.service == service }) else {
-      done(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
-      return nil
-    }
-    guard let aid = slots[sid].definition.actions.firstIndex(where: { $0.name == action }) else {
-      let message = BridgeMessages.fill(BridgeMessages.unknownAction, ["service": service, "action": action])
-      done(.failure(BridgeError(.invalidActionName, message)))
-      return nil
-    }
-    let slot = slots[sid]
-    let settlement = Settlement.handler(done)
-    var options = options
-    if options == .null { options = .object(JSONObject()) }
-    guard case .object = options else {
-      let problem = BridgeError(.invalidParameter, "options must be an object")
-      settle(settlement, .failure(problem), label: slot.labels[aid])
-      return nil
-    }
-    if let refusal = refusal(slot, aid, within: permissions) {
-      settle(settlement, .failure(refusal), label: slot.labels[aid])
-      return nil
-    }
-    let streams = slot.definition.actions[aid].streams != nil
-    return dispatch(slot, aid, options, settlement, callback: nil, sink: streams ? sink : nil)
-  }
-
   /// A new document replaced the page: the listeners it had are gone.
-  package func pageReplaced() {
-    for slot in slots {
-      for (event, count) in slot.listenerCounts where count > 0 {
-        listenersChanged(slot: slot, event: event, count: 0)
-      }
-    }
-  }
+  package func pageReplaced() { dropAllListeners() }
 
   /// Writes a line of the window's own to the run's stdout (1) or stderr (2).
   package func report(_ fd: Int32, _ line: String) { emitOutput(fd, line + "\n") }
 
   /// Ends the run with `code` (the window closed: 0).
-  package func exitPage(_ code: Int32) { requestExit(code) }
+  package func exitPage(_ code: Int32) { requestExit(code: code) }
 }

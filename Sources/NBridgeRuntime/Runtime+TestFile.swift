@@ -3,129 +3,24 @@ import Glibc
 import NBridgePlugin
 import NBridgeSystem
 
-/// `nbridge test`: runs every `*.test.js` under the given paths, each in a fresh context with
-/// fresh temporary data and shared folders, and prints `ok N - name` lines and `N passed, N failed`.
-public struct TestRunner: Sendable {
-  /// The plugins the tests can call.
-  public var plugins: PluginRegistry
-  /// Milliseconds a test may take before it fails.
-  public var testTimeout: Double = 5000
-  /// Let plugins use the real desktop (clipboard, notification server).
-  public var desktop = false
-  /// Services added to every file's permissions.
-  public var allow: [String] = []
-  /// Services removed from them.
-  public var deny: [String] = []
-  /// The runtime's extensions each test file runs with (the CLI's list).
-  package var extensions: [RuntimeExtension] = []
-
-  /// A runner for `plugins`.
-  public init(plugins: PluginRegistry) { self.plugins = plugins }
-
-  /// The names of test files: JavaScript, and TypeScript whose types are erased.
-  static let testSuffixes = [".test.js", ".test.mjs", ".test.ts", ".test.mts"]
-
-  /// Every `*.test.js`, `*.test.mjs`, `*.test.ts` and `*.test.mts` under `paths` (files are taken as given), sorted.
-  public static func discover(_ paths: [String]) -> [String] {
-    var found: [String] = []
-    for path in paths {
-      var st = stat()
-      guard stat(path, &st) == 0 else { continue }
-      if (st.st_mode & S_IFMT) == S_IFDIR {
-        walk(absolutePath(path), into: &found)
-      } else {
-        found.append(absolutePath(path))
-      }
-    }
-    return found.sorted()
-  }
-
-  private static func walk(_ dir: String, into found: inout [String]) {
-    for name in Directory.names(dir) ?? [] {
-      if name == "node_modules" || name.hasPrefix(".") { continue }
-      let path = dir + "/" + name
-      var st = stat()
-      guard stat(path, &st) == 0 else { continue }
-      if (st.st_mode & S_IFMT) == S_IFDIR {
-        walk(path, into: &found)
-      } else if TestRunner.testSuffixes.contains(where: { name.hasSuffix($0) }) {
-        found.append(path)
-      }
-    }
-  }
-
-  /// Runs the files; returns the exit status (1 when any test failed or none was found).
-  public func run(paths: [String]) -> Int32 {
-    let files = TestRunner.discover(paths.isEmpty ? ["Tests/js"] : paths)
-    guard !files.isEmpty else {
-      writeError("nbridge test: no *.test.js, *.test.mjs or *.test.ts files under \((paths.isEmpty ? ["Tests/js"] : paths).joined(separator: ", "))\n")
-      return 1
-    }
-    var passed = 0
-    var failed = 0
-    for file in files {
-      let (p, f) = runFile(file, firstNumber: passed + failed + 1)
-      passed += p
-      failed += f
-    }
-    writeAll(1, "\(passed) passed, \(failed) failed\n")
-    return failed == 0 ? 0 : 1
-  }
-
-  func runFile(_ file: String, firstNumber: Int) -> (Int, Int) {
-    let scratch = makeTemporaryDirectory()
-    defer { removeTree(scratch) }
-    var configuration = RuntimeConfiguration(
-      plugins: plugins, manifest: AppManifest(id: "test", name: "test"),
-      dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
-    do {
-      if let manifest = try AppSetup.manifestFile(forEntry: file) {
-        try AppSetup.checkPermissions(manifest, registry: plugins, path: AppSetup.manifestPath(forEntry: file))
-        configuration.manifest = manifest
-      }
-    } catch {
-      writeAll(1, "not ok \(firstNumber) - \(file): \(error.description)\n")
-      return (0, 1)
-    }
-    configuration.allow = allow
-    configuration.deny = deny
-    configuration.headless = !desktop
-    configuration.followsSession = false
-    configuration.environment = ProcessEnvironment.current
-    configuration.extensions = extensions
-    let timeout = testTimeout
-    return Runtime.runOnThisThread { runtime in runtime.runTestFile(file, firstNumber: firstNumber, timeoutMs: timeout)
-    }(
-      configuration)
-  }
-}
-
-func dirOf(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
-
-func makeTemporaryDirectory() -> String {
-  let base = ProcessEnvironment.value("TMPDIR") ?? "/tmp"
-  var template = Array((base + "/nbridge-test-XXXXXX").utf8CString)
-  guard let result = mkdtemp(&template) else { return base + "/nbridge-test-\(getpid())" }
-  return String(validatingCString: result) ?? base
-}
-
-/// Removes a folder and everything in it.
-func removeTree(_ path: String) {
-  guard let names = Directory.names(path) else {
-    unlink(path)
-    return
-  }
-  for name in names {
-    let child = path + "/" + name
-    var st = stat()
-    if lstat(child, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
-  }
-  rmdir(path)
-}
-
+/// A test file's run (`nbridge test`, NBridgeTestRunner): the test framework's prelude evaluated
+/// with natives of its own (its output, the tests' end, `simulate`, the tests' time limits),
+/// then the file, then the framework's runner.
 extension Runtime {
+  /// Runs the test file `file` with `configuration` on the calling thread, numbering its tests
+  /// from `firstNumber`, each with `timeoutMs` to settle; returns (passed, failed). `prelude` is
+  /// the framework: a function of `(global, native, hooks)` returning `run(firstNumber,
+  /// timeoutMs, file, setupError, ready)`, where `ready` is a module test file's evaluation.
+  package nonisolated static func runTestFile(
+    _ configuration: RuntimeConfiguration, file: String, prelude: String, firstNumber: Int, timeoutMs: Double
+  ) -> (Int, Int) {
+    runOnThisThread { runtime in
+      runtime.runTestFile(file, prelude: prelude, firstNumber: firstNumber, timeoutMs: timeoutMs)
+    }(configuration)
+  }
+
   /// Evaluates a test file, runs its tests, and returns (passed, failed).
-  func runTestFile(_ file: String, firstNumber: Int, timeoutMs: Double) -> (Int, Int) {
+  func runTestFile(_ file: String, prelude: String, firstNumber: Int, timeoutMs: Double) -> (Int, Int) {
     var counts: (Int, Int) = (0, 1)
     testDone = { [unowned self] passed, failed in
       counts = (passed, failed)
@@ -141,7 +36,7 @@ extension Runtime {
     entryPath = file
     readableFolder = projectFolder(of: file)
     do {
-      let factory = try js.evaluate("(" + testPreludeSource + ")", url: "nbridge:test")
+      let factory = try js.evaluate("(" + prelude + ")", url: "nbridge:test")
       guard let factoryFunction = js.object(factory) else { return (0, 1) }
       let runner = Protected(try js.call(factoryFunction, [js.global, testNative(), hooks]), in: js)
       var setupError: JSValueRef = JSValueMakeUndefined(js.ref)

@@ -1,5 +1,5 @@
 import Glibc
-import NBridgeRuntime
+import NBridgeAppSetup
 import Testing
 
 /// The dev server's address as `nbridge app --dev-url` probes it: host and port out of the URL,

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// Finds an app's manifest and folders the way `nbridge run` and `nbridge test` do.
 public enum AppSetup {
@@ -22,7 +23,7 @@ public enum AppSetup {
   /// name plus a short hash of its path, every service allowed.
   public static func manifest(forEntry entry: String) throws(Problem) -> AppManifest {
     if let manifest = try manifestFile(forEntry: entry) { return manifest }
-    let path = absolutePath(entry)
+    let path = POSIX.absolutePath(entry)
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     let name = folder.split(separator: "/").last.map(String.init) ?? "app"
     return AppManifest(id: defaultID(folder: folder), name: name)
@@ -261,20 +262,20 @@ public enum AppSetup {
 
   /// `$XDG_DATA_HOME/nbridge` (or `~/.local/share/nbridge`).
   public static var dataHome: String {
-    if let xdg = ProcessEnvironment.value("XDG_DATA_HOME") { return xdg + "/nbridge" }
-    return (ProcessEnvironment.value("HOME") ?? "/tmp") + "/.local/share/nbridge"
+    if let xdg = POSIX.environmentValue("XDG_DATA_HOME") { return xdg + "/nbridge" }
+    return (POSIX.environmentValue("HOME") ?? "/tmp") + "/.local/share/nbridge"
   }
 
   /// The app's data folder: the flag, else `NBRIDGE_DATA_DIR`, else `<data home>/apps/<id>`.
   public static func dataDirectory(flag: String?, manifest: AppManifest) -> String {
-    if let flag { return absolutePath(flag) }
-    if let env = ProcessEnvironment.value("NBRIDGE_DATA_DIR") { return absolutePath(env) }
+    if let flag { return POSIX.absolutePath(flag) }
+    if let env = POSIX.environmentValue("NBRIDGE_DATA_DIR") { return POSIX.absolutePath(env) }
     return dataHome + "/apps/" + manifest.id
   }
 
   /// The user's shared folder: `NBRIDGE_SHARED_DIR`, else `<data home>/shared`.
   public static var sharedDirectory: String {
-    if let env = ProcessEnvironment.value("NBRIDGE_SHARED_DIR") { return absolutePath(env) }
+    if let env = POSIX.environmentValue("NBRIDGE_SHARED_DIR") { return POSIX.absolutePath(env) }
     return dataHome + "/shared"
   }
 
