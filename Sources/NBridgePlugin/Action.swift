@@ -128,6 +128,8 @@ public struct Action<P>: Sendable {
 extension Action {
   /// The shape the options type reads, recorded from its `init(from:)`: tests compare it with `options`.
   package var decodedOptions: Shape { optionsType.recordedShape }
+  /// Whether the action was given its options shape (`options:`) rather than recording it.
+  package var declaresOptions: Bool { lazyOptions.isGiven }
 }
 
 /// An options type, kept to be recorded later (a metatype of a plain `Decodable` is not `Sendable`).

@@ -41,15 +41,17 @@ public final class FSPlugin: Plugin {
         try plugin.scope.resolve(options.path, field: "path").replace(with: Array(options.contents.utf8))
         return .null
       },
+      // Declared, not recorded: a page's prelude turns a typed array into Base64 only in the
+      // fields an action declares as bytes (ShapeDriftTests holds every Bytes field to that).
       Action(
-        "writeFile",
+        "writeFile", options: FSShapes.bytesWrite,
         summary: "Replaces a file with bytes at once (a temporary file, fsync, rename)."
       ) { (plugin, options: BytesWriteOptions, _) -> JSONValue in
         try plugin.scope.resolve(options.path, field: "path").replace(with: options.data.bytes)
         return .null
       },
       Action(
-        "appendFile",
+        "appendFile", options: FSShapes.append,
         summary: "Appends text (contents) or bytes (data) to a file, made when missing."
       ) { (plugin, options: AppendOptions, _) -> JSONValue in
         let bytes: [UInt8]
