@@ -68,9 +68,7 @@ let package = Package(
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
       name: "NBridgeRuntime",
-      dependencies: [
-        "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup",
-      ],
+      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore"],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
@@ -85,10 +83,11 @@ let package = Package(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
-    // crypto, performance, navigator, Blob, MessageChannel, localStorage and their native floor
-    // (IDNA, digests, legacy decoders, localStorage's file).
+    // crypto, performance, navigator, Blob, MessageChannel, localStorage, fetch and their native
+    // floor (IDNA, digests, legacy decoders, localStorage's file, libsoup).
     .target(
-      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CGio"],
+      name: "NBridgeWeb",
+      dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CSoup", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.

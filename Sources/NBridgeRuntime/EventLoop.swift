@@ -82,14 +82,14 @@ package final class EventLoop {
   package func cancelWatch(_ id: Int) { watches[id] = nil }
 
   /// Keeps the run alive until released.
-  func hold(_ reason: String) -> Int {
+  package func hold(_ reason: String) -> Int {
     let id = makeID()
     holds[id] = reason
     return id
   }
 
   /// Releases a hold.
-  func release(_ id: Int) { holds[id] = nil }
+  package func release(_ id: Int) { holds[id] = nil }
 
   /// Whether anything keeps the run alive: queued jobs, JS timers, holds, pending native calls.
   var isAlive: Bool {

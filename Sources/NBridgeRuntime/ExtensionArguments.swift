@@ -100,6 +100,34 @@ package struct ExtensionArguments {
     }
   }
 
+  /// Calls `body` with argument `i` as a byte string (`String(value)`, each code unit's low byte:
+  /// the Fetch standard's methods, header names and values), NUL-terminated, valid during the call.
+  package func withByteString<R>(_ i: Int, _ body: (UnsafePointer<CChar>) -> R) -> R {
+    switch storage {
+    case .js(_, let arguments):
+      // The arguments' context is the running runtime's.
+      guard let js = Runtime.current?.js else { return body("") }
+      return js.withByteString(arguments[i], body)
+    case .values:
+      return withUTF16(i) { units in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: units.count + 1) { bytes in
+          for (n, unit) in units.enumerated() { bytes[n] = CChar(truncatingIfNeeded: unit) }
+          bytes[units.count] = 0
+          return body(UnsafePointer(bytes.baseAddress!))
+        }
+      } ?? body("")
+    }
+  }
+
+  /// Argument `i` as a function the extension may keep and call later; nil when it is not a
+  /// function (or in a page's message).
+  package func callback(_ i: Int) -> ExtensionCallback? {
+    guard case .js(let context, let arguments) = storage, let value = arguments[i], JSValueIsObject(context, value),
+      let object = JSValueToObject(context, value, nil), JSObjectIsFunction(context, object), let runtime = Runtime.current
+    else { return nil }
+    return ExtensionCallback(object, runtime: runtime)
+  }
+
   /// Argument `i` as a string (`String(value)`; nil when converting it threw).
   package func string(_ i: Int) -> String? {
     withUTF16(i) { String(decoding: $0, as: UTF16.self) }

@@ -10,6 +10,9 @@ package enum ExtensionResult {
   case json(JSONValue)
   /// A string of these UTF-16 code units, as they are.
   case utf16([UInt16])
+  /// A string of NUL-terminated UTF-8 (nil: empty), read when the JS value is made: the memory
+  /// must live until then (a C library's text during its callback).
+  case utf8(UnsafePointer<CChar>?)
   /// An array of these values, in order.
   case array([ExtensionResult])
   /// An `ArrayBuffer` that takes over this memory from `malloc` (JavaScriptCore frees it).
@@ -34,6 +37,7 @@ package enum ExtensionResult {
     switch self {
     case .json(let value): value
     case .utf16(let units): .string(String(decoding: units, as: UTF16.self))
+    case .utf8(let text): .string(text.map { String(cString: $0) } ?? "")
     case .array(let items): .array(items.map(\.jsonValue))
     case .arrayBuffer(let bytes): .array(bytes.map { .number(Double($0)) })
     case .error, .value, .thrown: .null
@@ -51,6 +55,8 @@ extension JSContext {
       let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
       defer { JSStringRelease(text) }
       return JSValueMakeString(ref, text)
+    case .utf8(let text):
+      return utf8String(text)
     case .array(let items):
       var kept = KeptValues(in: ref)
       for item in items { kept.append(try value(item)) }

@@ -9,7 +9,6 @@ package enum PreludeSource {
     [
       PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
       PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
-      PackageResources.web_net_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 

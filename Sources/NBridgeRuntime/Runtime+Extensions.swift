@@ -138,7 +138,7 @@ private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ct
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
-      return nil
+      return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
     }
     return try runtime.js.value(result)
   }

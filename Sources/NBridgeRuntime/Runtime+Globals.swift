@@ -13,7 +13,7 @@ extension Runtime {
       ("evaluate", nativeEvaluate), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
       ("loadDeferred", nativeLoadDeferred),
     ]
-    for (name, callback) in functions + BytesNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + BytesNatives.functions {
       js.setProperty(native, name, js.function(name, callback))
     }
     installExtensionFunctions(on: native)

@@ -55,13 +55,8 @@ public final class Runtime {
   var extensionStates: [AnyObject] = []
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
-  /// `fetch` requests in flight, by id.
-  var fetches: [Int: HTTPExchange] = [:]
-  /// The fetches whose bodies wait unread (holding their connections), oldest first.
-  var unreadBodies: [Int] = []
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
   var exitPrecedesSignal = false
-  var nextFetchID = 1
   /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
   var entryFolder: (lexical: String, folder: PageFolder?)?
   /// The folder `fetch` and the module loader may read when it is wider than the entry's:
@@ -327,7 +322,6 @@ public final class Runtime {
 
   func stopPlugins() {
     watchdog?.disarm()
-    for exchange in fetches.values { exchange.cancel() }
     for (_, call) in callSlots { call.cancel() }
     let live = slots.compactMap(\.plugin)
     guard !live.isEmpty else { return }

@@ -247,8 +247,11 @@ package struct ExtensionHost {
   /// The run's loop: descriptor watches and timers for what the extension serves.
   package var loop: EventLoop { runtime.loop }
 
-  /// Whether the run is ending (an exit was asked for): nothing new should start.
-  package var isExiting: Bool { runtime.exitCode != nil }
+  /// Whether the run is ending (an exit was asked for, or the runtime is gone): nothing new should start.
+  package var isExiting: Bool { weakRuntime.map { $0.exitCode != nil } ?? true }
+
+  /// Whether the runtime still exists (an extension's state may outlive it in a C library's callback).
+  package var isAlive: Bool { weakRuntime != nil }
 
   /// The handler plugins and the runtime registered for control op `op` (`PluginContext.handleControl`).
   package func controlHandler(_ op: String) -> ControlHandler? { runtime.controlHandlers[op] }

@@ -4,15 +4,23 @@ import NBridgeRuntime
 /// The web APIs of a headless run as an extension of the runtime (Deno's `deno_web` is the
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
-/// legacy decoders, `navigator`'s facts, `localStorage`'s file) answers through `ExtensionArguments`. A window's page
+/// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over libsoup) answers
+/// through `ExtensionArguments`. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
 package enum WebExtension {
   /// The extension, as every headless run of the CLI and an in-process test runtime get it.
   package static func make() -> RuntimeExtension {
     RuntimeExtension(
       name: "web", state: { _ in WebState() },
-      globalScripts: [.init(name: "web", source: PackageResources.web_js)],
-      deferredScripts: deferredScripts, functions: WebNatives.functions + LocalStorageNatives.functions)
+      globalScripts: [
+        .init(name: "web", source: PackageResources.web_js), .init(name: "web-net", source: PackageResources.web_net_js),
+      ],
+      deferredScripts: deferredScripts,
+      functions: WebNatives.functions + LocalStorageNatives.functions + FetchNatives.functions,
+      hooks: .init(close: { state, _ in
+        // Requests still in flight end here (each ends its exchange with an `aborted` failure).
+        for exchange in state.fetches.values { exchange.cancel() }
+      }))
   }
 
   /// The files `web.js` registers, evaluated by `native.loadDeferred(name)` on first touch.
@@ -25,7 +33,10 @@ package enum WebExtension {
     .init(name: "domexception", source: PackageResources.domexception_js),
     .init(name: "encoding", source: PackageResources.encoding_js),
     .init(name: "storage", source: PackageResources.storage_js), .init(name: "blob", source: PackageResources.blob_js),
-    .init(name: "message", source: PackageResources.message_js),
+    .init(name: "message", source: PackageResources.message_js), .init(name: "fetch", source: PackageResources.fetch_js),
+    .init(name: "fetch-headers", source: PackageResources.fetch_headers_js),
+    .init(name: "fetch-body", source: PackageResources.fetch_body_js),
+    .init(name: "fetch-request", source: PackageResources.fetch_request_js),
   ]
 }
 
@@ -34,4 +45,10 @@ package enum WebExtension {
 package final class WebState {
   /// `localStorage`'s file, opened on first use.
   var localStorageFile: LocalStorageFile?
+  /// `fetch` requests in flight, by id.
+  var fetches: [Int: HTTPExchange] = [:]
+  /// The fetches whose bodies wait unread (holding their connections), oldest first.
+  var unreadBodies: [Int] = []
+  /// The id the next request gets.
+  var nextFetchID = 1
 }

@@ -96,4 +96,77 @@ import Testing
     #expect(status == 0)
     #expect(stdout == "false\n")
   }
+
+  /// What the bytes extension keeps for a run: the callback handed to `later`.
+  @BridgeActor final class Kept {
+    var callback: ExtensionCallback?
+  }
+
+  /// An extension with a global file (`globalThis.ext`, set up in the prelude) and a deferred one
+  /// (evaluated by name on first use), whose functions read a typed array's bytes in place,
+  /// answer with what JSON cannot carry (a lone surrogate, an ArrayBuffer, a thrown Error), and
+  /// keep a callback they call later from a timer of the loop.
+  static let bytes: RuntimeExtension = {
+    let global = """
+      (function (global, internal) {
+        const native = internal.native;
+        global.ext = {
+          sum: (view) => native.sum(view),
+          rich: () => native.rich(),
+          fail: () => native.fail(),
+          nothing: () => native.nothing(),
+          later: (callback) => native.loadDeferred('later')(global, internal)(callback),
+        };
+      })
+      """
+    let deferred = """
+      (function (global, internal) {
+        return (callback) => internal.native.keep(callback);
+      })
+      """
+    return RuntimeExtension(
+      name: "bytes", state: { _ in Kept() }, globalScripts: [.init(name: "ext", source: Array(global.utf8))],
+      deferredScripts: [.init(name: "later", source: Array(deferred.utf8))],
+      functions: [
+        .init("sum") { _, _, args in
+          // Each byte is added up, then doubled in place: the caller's array sees the writes.
+          let total = args.withBytes(0) { bytes in
+            var total = 0
+            for i in bytes.indices {
+              total += Int(bytes[i])
+              bytes[i] &*= 2
+            }
+            return total
+          }
+          return total.map { .number(Double($0)) } ?? .null
+        },
+        .init("rich", result: { _, _, _ in
+          .array([.utf16([0xD800, 0x41]), [UInt8]([1, 2, 3]).withUnsafeBytes { .arrayBuffer(copying: $0) }])
+        }),
+        .init("fail", result: { _, _, _ in .error("it failed") }),
+        .init("nothing", result: { _, _, _ in nil }),
+        .init("keep", result: { kept, host, args in
+          kept.callback = args.callback(0)
+          _ = host.loop.addTimer(delay: .milliseconds(1), interval: nil, keepsAlive: true) {
+            kept.callback?.call([.utf16([0x6F, 0x6B]), [UInt8]([7]).withUnsafeBytes { .arrayBuffer(copying: $0) }])
+          }
+          return nil
+        }),
+      ])
+  }()
+
+  @Test func anExtensionsGlobalAndDeferredFilesBytesAndRicherAnswers() async throws {
+    let (status, stdout) = try await run(
+      """
+      const view = new Uint8Array([1, 2, 3, 250]);
+      console.log(ext.sum(view), view.join(','), ext.sum(new Uint16Array([257]).buffer), ext.sum('no bytes'));
+      const [text, buffer] = ext.rich();
+      console.log(text.length, text.charCodeAt(0).toString(16), text[1], buffer instanceof ArrayBuffer, new Uint8Array(buffer).join(','));
+      try { ext.fail(); } catch (e) { console.log(e instanceof Error, e.message); }
+      console.log(ext.nothing() === undefined);
+      ext.later((word, bytes) => console.log('later', word, new Uint8Array(bytes)[0]));
+      """, extensions: [RuntimeExtensionTests.bytes])
+    #expect(status == 0)
+    #expect(stdout == "256 2,4,6,244 2 null\n2 d800 A true 1,2,3\ntrue it failed\ntrue\nlater ok 7\n")
+  }
 }

@@ -2,6 +2,10 @@
 // localStorage, sessionStorage, MessageChannel, MessagePort and MessageEvent, through lazy.js's lazy
 // globals: the first touch of one evaluates its file (blob.js, fetch.js, storage.js, message.js), so
 // a script that uses none of them does not even parse them.
+// Takes: internal.lazyGlobals (lazy.js), internal.setEntry (deferred.js, wrapped here),
+//   internal.native.loadDeferred.
+// Gives: the lazy globals above; internal.loadWeb(file) (a lazy file's exports, loaded once),
+//   internal.entryFolderURL (the base of relative fetches, once the entry is set).
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -10,7 +14,7 @@
   internal.loadWeb = function loadWeb(file) {
     if (!exported[file]) {
       exported[file] = {};
-      native.evaluate(native.source(file), 'nbridge:' + file + '.js')(global, internal, exported[file]);
+      native.loadDeferred(file)(global, internal, exported[file]);
     }
     return exported[file];
   };

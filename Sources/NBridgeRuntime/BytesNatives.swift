@@ -96,3 +96,8 @@ private let releaseStore: JSTypedArrayBytesDeallocator = { _, owner in
   guard let owner else { return }
   Unmanaged<ByteStore>.fromOpaque(owner).release()
 }
+
+/// Frees a malloc'd ArrayBuffer store. Defined here, outside any actor: JavaScriptCore calls it
+/// from whichever thread collects the buffer (a closure written inside `@BridgeActor` code would
+/// be isolated to it, and Swift stops the process when it runs elsewhere).
+let freeBytes: JSTypedArrayBytesDeallocator = { bytes, _ in free(bytes) }

@@ -1,7 +1,7 @@
-import CJavaScriptCore
 import CSoup
 import Glibc
 import NBridgePlugin
+import NBridgeRuntime
 
 /// One `fetch` request in flight through libsoup: the JS function told of its progress
 /// (`handler(0, status, reason, headers)`, then `handler(1, arrayBuffer)`, or
@@ -11,8 +11,10 @@ import NBridgePlugin
 @BridgeActor
 final class HTTPExchange {
   let id: Int
-  private let handler: Protected
-  private weak var runtime: Runtime?
+  private let handler: ExtensionCallback
+  private let host: ExtensionHost
+  /// Weak: a libsoup event may come after the run (and its state) is gone.
+  private weak var state: WebState?
   private var request: UnsafeMutableRawPointer?
   private var hold: Int?
   private var consuming = false
@@ -26,11 +28,12 @@ final class HTTPExchange {
   ]
 
   /// An exchange reporting to `handler`; `start` sends it.
-  init(id: Int, runtime: Runtime, handler: JSObjectRef) {
+  init(id: Int, host: ExtensionHost, state: WebState, handler: ExtensionCallback) {
     self.id = id
-    self.runtime = runtime
-    self.handler = Protected(handler, in: runtime.js)
-    hold = runtime.loop.hold("fetch")
+    self.host = host
+    self.state = state
+    self.handler = handler
+    hold = host.loop.hold("fetch")
   }
 
   /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` through libsoup (each
@@ -65,8 +68,8 @@ final class HTTPExchange {
   func consume() {
     guard let request, !consuming else { return }
     consuming = true
-    runtime?.unreadBodies.removeAll { $0 == id }
-    if hold == nil { hold = runtime?.loop.hold("fetch") }
+    state?.unreadBodies.removeAll { $0 == id }
+    if hold == nil, host.isAlive { hold = host.loop.hold("fetch") }
     nbh_consume(request)
   }
 
@@ -79,25 +82,16 @@ final class HTTPExchange {
 
   /// Passes one event to the JS handler; the last one releases the hold.
   func deliver(_ event: Event) {
-    guard let runtime, runtime.exitCode == nil else {
+    guard let state, !host.isExiting else {
       if case .body(let bytes, _) = event { free(bytes) }
       return finish()
     }
-    let js = runtime.js
-    let ctx = js.ref
-    var arguments: [JSValueRef?]
+    let arguments: [ExtensionResult]
     switch event {
     case .head(let status, let reason, let headers):
-      // Each string is kept from the GC while the next is made (a Swift array is not scanned).
-      var kept = KeptValues(in: ctx)
-      kept.append(js.utf8String(reason))
-      kept.append(js.utf8String(headers))
-      arguments = [JSValueMakeNumber(ctx, 0), JSValueMakeNumber(ctx, Double(status))] + kept.values
+      arguments = [.json(.number(0)), .json(.number(Double(status))), .utf8(reason), .utf8(headers)]
     case .body(let bytes, let length):
-      let buffer = bytes.flatMap { bytes in
-        JSObjectMakeArrayBufferWithBytesNoCopy(ctx, bytes, length, freeBytes, nil, nil)
-      }
-      arguments = [JSValueMakeNumber(ctx, 1), buffer ?? JSObjectMakeArrayBufferWithBytesNoCopy(ctx, nil, 0, nil, nil, nil)]
+      arguments = [.json(.number(1)), .arrayBuffer(UnsafeMutableRawBufferPointer(start: bytes, count: bytes == nil ? 0 : length))]
       finish()
     case .failure(let kind, let message):
       var name = HTTPExchange.errorKinds.indices.contains(kind) ? HTTPExchange.errorKinds[kind] : "network_error"
@@ -106,29 +100,25 @@ final class HTTPExchange {
         name = "body_discarded"
         detail = "more than \(NBH_UNREAD_LIMIT) newer responses waited unread: read or abort a body you do not need"
       }
-      var kept = KeptValues(in: ctx)
-      kept.append(js.string(name))
-      kept.append(js.string(detail))
-      arguments = [JSValueMakeNumber(ctx, 2)] + kept.values
+      arguments = [.json(.number(2)), .json(.string(name)), .json(.string(detail))]
       finish()
     }
-    do { try js.call(handler.value, arguments) } catch { runtime.reportUncaught(error.value) }
-    runtime.afterCallback()
+    handler.call(arguments)
     // The head is there: a body nobody has asked for does not keep the run alive.
-    if case .head = event, !consuming, request != nil {
-      if let held = hold { runtime.loop.release(held) }
+    if case .head = event, !consuming, request != nil, host.isAlive {
+      if let held = hold { host.loop.release(held) }
       hold = nil
-      runtime.unreadBodies.append(id)
-      discardOldUnread(runtime)
+      state.unreadBodies.append(id)
+      discardOldUnread(state)
     }
   }
 
   /// An unread body holds its connection: past `NBH_UNREAD_LIMIT` of them, the oldest is
   /// cancelled (reading it rejects with `body_discarded`), so that they cannot take every
   /// connection libsoup allows and block later requests for good.
-  private func discardOldUnread(_ runtime: Runtime) {
-    while runtime.unreadBodies.count > Int(NBH_UNREAD_LIMIT) {
-      let oldest = runtime.fetches[runtime.unreadBodies.removeFirst()]
+  private func discardOldUnread(_ state: WebState) {
+    while state.unreadBodies.count > Int(NBH_UNREAD_LIMIT) {
+      let oldest = state.fetches[state.unreadBodies.removeFirst()]
       oldest?.discarded = true
       oldest?.cancel()
     }
@@ -136,10 +126,10 @@ final class HTTPExchange {
 
   private func finish() {
     request = nil
-    runtime?.unreadBodies.removeAll { $0 == id }
-    if let held = hold { runtime?.loop.release(held) }
+    state?.unreadBodies.removeAll { $0 == id }
+    if let held = hold, host.isAlive { host.loop.release(held) }
     hold = nil
-    runtime?.fetches[id] = nil
+    state?.fetches[id] = nil
   }
 }
 
