@@ -213,15 +213,12 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     index += 1
     let start = index
     // Fast path: no escapes, decode the slice directly.
-    while index < input.count {
-      let c = input[index]
-      if c == 0x22 {
-        let slice = UnsafeBufferPointer(rebasing: input[start..<index])
-        index += 1
-        return try makeString(slice, at: start)
-      }
-      if c == 0x5C || c < 0x20 { break }
+    let run = PlainText.plainRun(input, from: start)
+    index = run.end
+    if index < input.count, input[index] == 0x22 {
+      let slice = UnsafeBufferPointer(rebasing: input[start..<index])
       index += 1
+      return try makeString(slice, at: start, ascii: run.ascii)
     }
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: input[start..<index])
@@ -271,16 +268,11 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     throw fail("'\"'")
   }
 
-  /// Decodes code units; ASCII-only UTF-16 (most keys and many values) is copied byte by byte,
-  /// which is several times faster than the generic transcoding path.
+  /// Decodes code units; ASCII-only UTF-16 (`ascii`: most keys and many values) is copied byte by
+  /// byte, which is several times faster than the generic transcoding path.
   @inline(__always)
-  func makeString(_ units: UnsafeBufferPointer<Unit>, at start: Int) throws(JSONSyntaxError) -> String {
+  func makeString(_ units: UnsafeBufferPointer<Unit>, at start: Int, ascii: Bool) throws(JSONSyntaxError) -> String {
     if Unit.bitWidth == 16 {
-      var ascii = true
-      for unit in units where unit >= 0x80 {
-        ascii = false
-        break
-      }
       if ascii {
         return String(unsafeUninitializedCapacity: units.count) { buffer in
           for i in 0..<units.count { buffer[i] = UInt8(truncatingIfNeeded: units[i]) }
