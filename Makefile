@@ -42,7 +42,7 @@ install: deps
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own.
-TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests NBridgeLogTests CLITests NBridgeAppTests \
+TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests NBridgeAppSetupTests NBridgeLogTests CLITests NBridgeAppTests \
 	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
 	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeFSTests NBridgeWindowServiceTests \
 	NBridgeDialogTests NBridgeTrayTests NBridgeShortcutTests NBridgeMenuTests PackageTests

@@ -14,6 +14,8 @@ let package = Package(
     .executable(name: "nbridge", targets: ["nbridge"]),
     .library(name: "NBridgePlugin", targets: ["NBridgePlugin"]),
     .library(name: "NBridgeRuntime", targets: ["NBridgeRuntime"]),
+    .library(name: "NBridgeAppSetup", targets: ["NBridgeAppSetup"]),
+    .library(name: "NBridgeTestRunner", targets: ["NBridgeTestRunner"]),
     .library(name: "NBridgeTesting", targets: ["NBridgeTesting"]),
     .library(name: "NBridgeBuiltins", targets: ["NBridgeBuiltins"]),
     .library(name: "NBridgeCLI", targets: ["NBridgeCLI"]),
@@ -60,10 +62,15 @@ let package = Package(
     .target(name: "NBridgePlugin", dependencies: ["NBridgeSystem"], swiftSettings: strict),
     // ES modules without a JS context: the tokenizer and the rewrite into a function the loader drives.
     .target(name: "NBridgeModuleSyntax", swiftSettings: strict),
+    // An app's setup before any run: `nbridge.json` read and checked (window, bundle, remote
+    // origins, URL schemes, dev server), and the app's data and shared folders.
+    .target(name: "NBridgeAppSetup", dependencies: ["NBridgePlugin", "NBridgeSystem"], swiftSettings: strict),
     // The runtime: the only Swift code that touches raw JavaScriptCore pointers.
     .target(
       name: "NBridgeRuntime",
-      dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup"],
+      dependencies: [
+        "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "NBridgeSQLite", "CJavaScriptCore", "CSoup",
+      ],
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
@@ -71,19 +78,37 @@ let package = Package(
     .target(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
+    // crypto, performance, navigator, Blob, MessageChannel, localStorage and their native floor
+    // (IDNA, digests, legacy decoders, localStorage's file).
+    .target(
+      name: "NBridgeWeb", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CGio"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
       name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
-    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime.
+    // `nbridge test`: the test files found, each run with fresh folders under the test framework
+    // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
     .target(
-      name: "NBridgeWindow", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK"],
+      name: "NBridgeTestRunner", dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
+    // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
+    .target(
+      name: "NBridgeWindow",
+      dependencies: [
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeModuleSyntax", "CWebKitGTK",
+      ],
+      // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
+      resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting",
-      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
+      dependencies: ["NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho"],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
       resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
@@ -149,8 +174,9 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeControl",
+        "NBridgePlugin",
+        "NBridgeWindow", "NBridgeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 
@@ -202,9 +228,10 @@ let package = Package(
     .testTarget(name: "NBridgeModuleSyntaxTests", dependencies: ["NBridgeModuleSyntax"], swiftSettings: strict),
     .testTarget(name: "NBridgeSystemTests", dependencies: ["NBridgeSystem", "CLibraryLoader"], swiftSettings: strict),
     .testTarget(name: "NBridgePluginTests", dependencies: ["NBridgePlugin"], swiftSettings: strict),
+    .testTarget(name: "NBridgeAppSetupTests", dependencies: ["NBridgeAppSetup"], swiftSettings: strict),
     .testTarget(name: "NBridgeLogTests", dependencies: ["NBridgeLog"], swiftSettings: strict),
     .testTarget(
-      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin"],
+      name: "NBridgeRuntimeTests", dependencies: ["NBridgeRuntime", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax"],
       swiftSettings: strict),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],

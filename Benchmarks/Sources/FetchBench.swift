@@ -3,12 +3,16 @@ import Glibc
 
 /// `fetch_local_rps`: sequential `await (await fetch(url)).text()` against one local HTTP/1.1
 /// keep-alive server (in this process, a thread per connection, one fixed 13-byte reply), so the
-/// figure is the client's cost: nbridge against Deno, rounds interleaved.
+/// figure is the client's cost: nbridge against Deno, rounds interleaved. Beside each rate, the
+/// CPU a request costs: the child's user + system time (every thread, start-up included) over
+/// every request it made, the warm-up's 200 too.
 struct FetchBench {
   let processes: Processes
 
-  /// Requests per second, per round: (nbridge, deno).
-  func run(rounds: Int, requests: Int) -> (nbridge: [Double], deno: [Double]) {
+  /// Per round: requests per second and CPU µs per request, for nbridge and for Deno.
+  func run(rounds: Int, requests: Int) -> (
+    nbridge: [Double], deno: [Double], nbridgeCPU: [Double], denoCPU: [Double]
+  ) {
     let port = LocalReplyServer.start()
     let script = processes.write(
       "fetch.js",
@@ -19,21 +23,24 @@ struct FetchBench {
       for (let i = 0; i < \(requests); i++) await (await fetch(url)).text();
       console.log('BENCH rps ' + (\(requests) / ((performance.now() - start) / 1000)));
       """)
-    var nbridge: [Double] = [], deno: [Double] = []
+    var nbridge: [Double] = [], deno: [Double] = [], nbridgeCPU: [Double] = [], denoCPU: [Double] = []
+    let perRequest = { (cpu: Double) in cpu * 1e6 / Double(requests + 200) }
     for round in 0..<rounds {
       let out = "\(processes.directory)/fetch-\(round)"
       let child = Spawned([processes.nbridge, "run", script], set: processes.environment, stdout: out + ".nbridge")
-      _ = child.wait()
+      let ended = child.wait()
       nbridge += processes.figures(child.output(), "rps")
+      if ended.status == 0 { nbridgeCPU.append(perRequest(ended.cpu)) }
       if let binary = processes.deno {
         let peer = Spawned(
           [binary, "run", "--quiet", "--allow-net", script], set: ["DENO_DIR": "\(processes.directory)/deno"],
           stdout: out + ".deno")
-        _ = peer.wait()
+        let peerEnded = peer.wait()
         deno += processes.figures(peer.output(), "rps")
+        if peerEnded.status == 0 { denoCPU.append(perRequest(peerEnded.cpu)) }
       }
     }
-    return (nbridge, deno)
+    return (nbridge, deno, nbridgeCPU, denoCPU)
   }
 }
 

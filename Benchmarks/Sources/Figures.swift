@@ -21,6 +21,8 @@ struct Figures {
   var denoLocalStorageSet: Double?
   var fetchLocalRPS: Double?
   var denoFetchLocalRPS: Double?
+  var fetchCPU: Double?
+  var denoFetchCPU: Double?
   var pasteboardChange: Double?
   var watchIdleCPU: Double?
   var rssAfterCalls: Double?
@@ -82,7 +84,8 @@ struct Figures {
       ("sqlite_autocommit_us", sqliteAutocommit), ("sqlite_txn_us", sqliteTransaction), ("storage_set_us", storageSet),
       ("storage_set_burst_us", storageBurst), ("storage_get_us", storageGet),
       ("deno_localstorage_set_us", denoLocalStorageSet), ("fetch_local_rps", fetchLocalRPS),
-      ("deno_fetch_local_rps", denoFetchLocalRPS), ("pasteboard_change_ms", pasteboardChange),
+      ("deno_fetch_local_rps", denoFetchLocalRPS), ("fetch_cpu_us", fetchCPU), ("deno_fetch_cpu_us", denoFetchCPU),
+      ("pasteboard_change_ms", pasteboardChange),
       ("watch_idle_cpu_pct", watchIdleCPU), ("rss_after_1m_calls_mib", rssAfterCalls),
       ("webview_floor_roundtrip_us", webviewFloorRoundTrip), ("webview_roundtrip_us", webviewRoundTrip),
       ("webview_wkbridge_roundtrip_us", webviewWKBridgeRoundTrip), ("webview_floor_load_ms", webviewFloorLoad),
@@ -204,6 +207,8 @@ struct Figures {
       ("deno_localstorage_set_us", denoLocalStorageSet, "Deno localStorage.setItem"),
       ("fetch_local_rps", fetchLocalRPS, "sequential await (await fetch(url)).text(), local keep-alive server"),
       ("deno_fetch_local_rps", denoFetchLocalRPS, "same in Deno"),
+      ("fetch_cpu_us", fetchCPU, "CPU (user + system, every thread) per request of that run, start-up included"),
+      ("deno_fetch_cpu_us", denoFetchCPU, "same in Deno"),
       ("pasteboard_change_ms", pasteboardChange, "setString → change event in another process"),
       ("watch_idle_cpu_pct", watchIdleCPU, "idle change listener, 10 s, % of a core"),
       ("rss_after_1m_calls_mib", rssAfterCalls, "peak RSS, 1,000,000 echo calls (nbridge-bench-calls)"),

@@ -35,13 +35,15 @@ struct Spawned {
     stdoutPath = stdout
   }
 
-  /// Waits for the child; returns its wall time (ms), peak RSS (MiB) and exit status.
-  func wait() -> (ms: Double, rssMiB: Double, status: Int32) {
+  /// Waits for the child; returns its wall time (ms), peak RSS (MiB), exit status and CPU time
+  /// (user + system, every thread, seconds).
+  func wait() -> (ms: Double, rssMiB: Double, status: Int32, cpu: Double) {
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let ms = Double(Clock.nanos() - started) / 1e6
-    return (ms, Double(usage.ru_maxrss) / 1024, status)
+    let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return (ms, Double(usage.ru_maxrss) / 1024, status, seconds(usage.ru_utime) + seconds(usage.ru_stime))
   }
 
   /// utime + stime so far, in seconds (from /proc/PID/stat).

@@ -123,6 +123,8 @@ if want("webfetch") {
   let fetch = FetchBench(processes: processes).run(rounds: 5, requests: 3000)
   figures.fetchLocalRPS = median(fetch.nbridge)
   figures.denoFetchLocalRPS = fetch.deno.isEmpty ? nil : median(fetch.deno)
+  figures.fetchCPU = median(fetch.nbridgeCPU)
+  figures.denoFetchCPU = median(fetch.denoCPU)
 }
 
 if want("pasteboard") {

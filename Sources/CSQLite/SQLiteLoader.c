@@ -16,7 +16,7 @@
 
 // F(name, return type, parameters, arguments)
 #define SQLITE_FUNCTIONS(F) \
-  F(sqlite3_busy_timeout, int, (sqlite3 *db, int ms), (db, ms)) \
+  F(sqlite3_busy_handler, int, (sqlite3 *db, int (*handler)(void *, int), void *context), (db, handler, context)) \
   F(sqlite3_extended_result_codes, int, (sqlite3 *db, int on), (db, on)) \
   F(sqlite3_extended_errcode, int, (sqlite3 *db), (db)) \
   F(sqlite3_exec, int, \

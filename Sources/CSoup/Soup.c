@@ -45,6 +45,11 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
     (void *stream, void *buffer, size_t count, int priority, void *cancellable, GAsyncReadyCallback callback, \
      void *data)) \
   F(g_input_stream_read_finish, ssize_t, (void *stream, void *result, GError **error)) \
+  F(g_pollable_input_stream_get_type, size_t, (void)) \
+  F(g_pollable_input_stream_can_poll, int, (void *stream)) \
+  F(g_pollable_input_stream_read_nonblocking, ssize_t, \
+    (void *stream, void *buffer, size_t count, void *cancellable, GError **error)) \
+  F(g_type_check_instance_is_a, int, (void *instance, size_t type)) \
   F(g_cancellable_new, void *, (void)) \
   F(g_cancellable_cancel, void, (void *cancellable)) \
   F(g_idle_add, unsigned, (int (*function)(void *data), void *data)) \
@@ -100,8 +105,9 @@ typedef struct {
   void *data;
   // Whether the body is wanted whole (nbh_consume); whether reading waits for that (no read in
   // flight); whether nbh_cancel was called (a read that still brings data ends there: GIO may
-  // complete a read from buffered data despite the cancellable).
-  int consuming, paused, cancelled;
+  // complete a read from buffered data despite the cancellable); whether the stream can be read
+  // without blocking (what has arrived is taken at once, without a GTask and a turn of the loop).
+  int consuming, paused, cancelled, pollable;
 } request;
 
 static void finish(request *r) {
@@ -133,10 +139,19 @@ static void fail(request *r, GError *error) {
   finish(r);
 }
 
-static void read_more(request *r);
+static void read_more(request *r, int now);
 
 static void report_cancelled(request *r) {
   r->callback(r->data, NBH_ERROR, 0, "Operation was cancelled", NULL, 0, NBH_CANCELLED);
+  finish(r);
+}
+
+// The end of the body: the whole of it goes to the callback, and the request is gone.
+static void deliver_body(request *r) {
+  unsigned char *body = r->body;
+  size_t length = r->length;
+  r->body = NULL;
+  r->callback(r->data, NBH_BODY, 0, NULL, body, length, 0);
   finish(r);
 }
 
@@ -149,37 +164,56 @@ static void did_read(void *stream, void *result, void *data) {
     return report_cancelled(r);
   }
   if (n < 0) return fail(r, error);
-  if (n == 0) {
-    unsigned char *body = r->body;
-    size_t length = r->length;
-    r->body = NULL;
-    r->callback(r->data, NBH_BODY, 0, NULL, body, length, 0);
-    return finish(r);
-  }
+  if (n == 0) return deliver_body(r);
   r->length += (size_t)n;
-  read_more(r);
+  read_more(r, 1);
+}
+
+// G_IO_ERROR_WOULD_BLOCK: nothing more has arrived yet. At most READS_AT_ONCE reads without
+// blocking in one go, so that a fast server's large body still lets the loop turn between them.
+enum { WOULD_BLOCK = 27, READS_AT_ONCE = 16 };
+
+// How much the next read may bring: the buffer's free end, short of READ_AHEAD until consumed.
+static size_t room(const request *r) {
+  size_t count = r->capacity - r->length;
+  return !r->consuming && count > READ_AHEAD - r->length ? READ_AHEAD - r->length : count;
 }
 
 // Reads into the free end of the buffer, doubling it when full (the read that finds the end
-// needs room too); before nbh_consume, only up to READ_AHEAD bytes, then it pauses.
-static void read_more(request *r) {
-  if (!r->consuming && r->length >= READ_AHEAD) {
-    r->paused = 1;
-    return;
-  }
-  if (r->capacity == r->length) {
-    size_t capacity = r->capacity ? r->capacity * 2 : FIRST;
-    unsigned char *grown = realloc(r->body, capacity);
-    if (!grown) {
-      r->callback(r->data, NBH_ERROR, 0, "out of memory reading the body", NULL, 0, NBH_FAILED);
-      return finish(r);
+// needs room too); before nbh_consume, only up to READ_AHEAD bytes, then it pauses. With `now`
+// (called from the loop, never from inside an nbh_ function, so events may come at once), what
+// has arrived is read without blocking, the end of the body included: a small response that
+// came whole with its head is done in the same turn; the rest is read asynchronously.
+static void read_more(request *r, int now) {
+  for (int reads = 0;; reads++) {
+    if (!r->consuming && r->length >= READ_AHEAD) {
+      r->paused = 1;
+      return;
     }
-    r->body = grown;
-    r->capacity = capacity;
+    if (r->capacity == r->length) {
+      size_t capacity = r->capacity ? r->capacity * 2 : FIRST;
+      unsigned char *grown = realloc(r->body, capacity);
+      if (!grown) {
+        r->callback(r->data, NBH_ERROR, 0, "out of memory reading the body", NULL, 0, NBH_FAILED);
+        return finish(r);
+      }
+      r->body = grown;
+      r->capacity = capacity;
+    }
+    if (!now || !r->pollable || r->cancelled || reads == READS_AT_ONCE) break;
+    GError *error = NULL;
+    ssize_t n =
+      g_pollable_input_stream_read_nonblocking_(r->stream, r->body + r->length, room(r), r->cancellable, &error);
+    if (n == 0) return deliver_body(r);
+    if (n > 0) {
+      r->length += (size_t)n;
+      continue;
+    }
+    if (error->domain != g_io_error_quark_() || error->code != WOULD_BLOCK) return fail(r, error);
+    g_error_free_(error);
+    break;
   }
-  size_t count = r->capacity - r->length;
-  if (!r->consuming && count > READ_AHEAD - r->length) count = READ_AHEAD - r->length;
-  g_input_stream_read_async_(r->stream, r->body + r->length, count, 0, r->cancellable, did_read, r);
+  g_input_stream_read_async_(r->stream, r->body + r->length, room(r), 0, r->cancellable, did_read, r);
 }
 
 // The response headers as one NUL-terminated `name\nvalue\n...` block of UTF-8 (libsoup's header
@@ -217,6 +251,8 @@ static void did_send(void *source, void *result, void *data) {
   const char *reason = soup_message_get_reason_phrase_(r->message);
   r->callback(r->data, NBH_HEAD, (int)soup_message_get_status_(r->message), reason ? reason : "", block, length, 0);
   free(block);
+  r->pollable = g_type_check_instance_is_a_(r->stream, g_pollable_input_stream_get_type_()) &&
+                g_pollable_input_stream_can_poll_(r->stream);
   // A body of known length is read into one buffer of that size (plus the byte the last read needs).
   if (soup_message_headers_get_encoding_(headers) == ENCODING_CONTENT_LENGTH) {
     int64_t expected = soup_message_headers_get_content_length_(headers);
@@ -225,7 +261,7 @@ static void did_send(void *source, void *result, void *data) {
       r->capacity = r->body ? (size_t)expected + 1 : 0;
     }
   }
-  read_more(r);
+  read_more(r, 1);
 }
 
 void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
@@ -275,7 +311,7 @@ void nbh_consume(void *handle) {
   r->consuming = 1;
   if (r->paused) {
     r->paused = 0;
-    read_more(r);
+    read_more(r, 0);
   }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeAppSetup
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem

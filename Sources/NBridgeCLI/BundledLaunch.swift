@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeAppSetup
 import NBridgeRuntime
 import NBridgeSystem
 

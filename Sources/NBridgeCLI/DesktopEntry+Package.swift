@@ -1,3 +1,4 @@
+import NBridgeAppSetup
 import NBridgePlugin
 import NBridgeRuntime
 

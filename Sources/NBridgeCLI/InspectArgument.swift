@@ -1,3 +1,4 @@
+import NBridgeAppSetup
 import NBridgeRuntime
 
 /// `--inspect=HOST:PORT`, the spelling Node and Deno use, taken as `--inspect-server HOST:PORT`

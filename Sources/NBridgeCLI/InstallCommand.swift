@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgeAppSetup
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
@@ -28,7 +29,8 @@ extension NBridgeCommand {
       do {
         manifest = try AppSetup.manifest(forEntry: entry)
         try AppSetup.checkPermissions(
-          manifest, registry: PluginRegistry(NBridgeCommand.plugins), path: AppSetup.manifestPath(forEntry: entry))
+          manifest, known: RuntimeConfiguration.knownPermissions(PluginRegistry(NBridgeCommand.plugins)),
+          path: AppSetup.manifestPath(forEntry: entry))
       } catch {
         throw ValidationError(error.description)
       }

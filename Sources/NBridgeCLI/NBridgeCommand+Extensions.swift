@@ -1,12 +1,13 @@
 import NBridgeLog
 import NBridgeRuntime
+import NBridgeWeb
 
 extension NBridgeCommand {
   /// The runtime's extensions, in order, as every run of the CLI gets them (Deno's worker lists
-  /// its extensions the same way): `nbridge.log`, forwarding to `destination` (`--log-to`) when
-  /// given. The control socket's extension (`ControlExtension`) is added by the socket's claim
+  /// its extensions the same way): the web APIs, and `nbridge.log`, forwarding to `destination`
+  /// (`--log-to`) when given. The control socket's extension (`ControlExtension`) is added by the socket's claim
   /// (`claimControlSocket`), when this run owns the socket.
   static func extensions(logTo destination: LogDestination? = nil) -> [RuntimeExtension] {
-    [LogExtension.make(destination: destination)]
+    [WebExtension.make(), LogExtension.make(destination: destination)]
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgeAppSetup
 import NBridgeControl
 import NBridgePlugin
 import NBridgeRuntime

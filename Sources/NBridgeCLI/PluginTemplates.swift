@@ -121,10 +121,10 @@ enum PluginTemplates {
     import NBridgeTesting
     import Testing
 
-    /// JSHarness runs JavaScript against a real runtime with the plugin registered.
+    /// NBridgeTest.evaluate runs JavaScript in a real runtime with the plugin registered.
     @Suite struct \#(p.target)Tests {
       @Test func helloGreetsByNameAndCounts() async throws {
-        let value = try await JSHarness.evaluate(
+        let value = try await NBridgeTest.evaluate(
           """
           await nbridge.\#(p.service).hello({ name: 'Ada' });
           return await nbridge.\#(p.service).hello({ name: 'Grace' });
@@ -135,7 +135,7 @@ enum PluginTemplates {
 
       @Test func anEmptyNameIsInvalid() async throws {
         do {
-          _ = try await JSHarness.evaluate("return await nbridge.\#(p.service).hello({ name: '' })", plugins: [\#(p.target).self])
+          _ = try await NBridgeTest.evaluate("return await nbridge.\#(p.service).hello({ name: '' })", plugins: [\#(p.target).self])
           Issue.record("hello({ name: '' }) resolved")
         } catch let error as ScriptError {
           #expect(error.code == "invalid_parameter")
@@ -144,7 +144,7 @@ enum PluginTemplates {
       }
 
       @Test func listenersHearWhoWasGreeted() async throws {
-        let heard = try await JSHarness.evaluate(
+        let heard = try await NBridgeTest.evaluate(
           """
           const names = [];
           const handle = nbridge.\#(p.service).addListener('greeted', (event) => names.push(event.name));
@@ -233,7 +233,7 @@ enum PluginTemplates {
 
     - `Sources/\#(p.target)/\#(p.target).swift`: the plugin (one action, `hello`; one event, `greeted`).
     - `Sources/\#(p.executable)/main.swift`: the CLI, one line.
-    - `Tests/\#(p.target)Tests`: Swift tests through `NBridgeTesting`'s `JSHarness`.
+    - `Tests/\#(p.target)Tests`: Swift tests through `NBridgeTesting`'s `NBridgeTest`.
     - `Tests/js/*.test.js`: JS tests, run by `\#(p.executable) test`.
     - `www/`: the app (`index.js`, `nbridge.json`).
 

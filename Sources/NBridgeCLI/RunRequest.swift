@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgeAppSetup
 import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
@@ -121,13 +122,13 @@ struct RunRequest {
     try validate()
     let manifest: AppManifest
     let registry = PluginRegistry(NBridgeCommand.plugins)
+    let known = RuntimeConfiguration.knownPermissions(registry)
     do {
       manifest = try AppSetup.manifest(forEntry: file)
-      try AppSetup.checkPermissions(manifest, registry: registry, path: AppSetup.manifestPath(forEntry: file))
+      try AppSetup.checkPermissions(manifest, known: known, path: AppSetup.manifestPath(forEntry: file))
     } catch {
       throw ValidationError(error.description)
     }
-    let known = Set(registry.definitions.map(\.permission) + RuntimeConfiguration.runtimePermissions.map(\.name))
     for name in allowed + denied where !known.contains(name) {
       throw ValidationError("unknown service \"\(name)\" in --allow/--deny (known: \(known.sorted().joined(separator: ", ")))")
     }

@@ -3,6 +3,7 @@ import Glibc
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeTestRunner
 import NBridgeWindow
 
 extension NBridgeCommand {
@@ -47,25 +48,18 @@ extension NBridgeCommand {
     }
 
     func run() throws {
-      if page { throw ExitCode(runInPage()) }
       var runner = TestRunner(plugins: PluginRegistry(NBridgeCommand.plugins))
       runner.testTimeout = testTimeout
       runner.extensions = NBridgeCommand.extensions()
       runner.desktop = desktop
       runner.allow = (allow ?? "").split(separator: ",").map(String.init)
       runner.deny = (deny ?? "").split(separator: ",").map(String.init)
-      throw ExitCode(runner.run(paths: paths))
+      throw ExitCode(page ? runInPage(runner) : runner.run(paths: paths))
     }
 
     /// `--page`: the files in windows of the app, on the display there is or on an Xvfb of ours.
-    func runInPage() -> Int32 {
-      var runner = PageTestRunner(
-        plugins: PluginRegistry(NBridgeCommand.plugins), appFolder: app ?? (isFolder("www") ? "www" : "."))
-      runner.testTimeout = testTimeout
-      runner.desktop = desktop
-      runner.extensions = NBridgeCommand.extensions()
-      runner.allow = (allow ?? "").split(separator: ",").map(String.init)
-      runner.deny = (deny ?? "").split(separator: ",").map(String.init)
+    func runInPage(_ options: TestRunner) -> Int32 {
+      let runner = PageTestRunner(options, appFolder: app ?? (isFolder("www") ? "www" : "."))
       guard ProcessEnvironment.value("DISPLAY") == nil && ProcessEnvironment.value("WAYLAND_DISPLAY") == nil else {
         return runner.run(paths: paths)
       }

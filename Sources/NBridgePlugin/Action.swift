@@ -5,7 +5,9 @@
 /// that takes a `Reply` runs inline and resolves when it answers. A synchronous one that
 /// returns `Bytes` hands them to the runtime as they are (a `Uint8Array` without Base64 in a
 /// headless run, owning the bytes' memory when they were made in place).
-public struct Action<P: Plugin>: Sendable {
+///
+/// `P` is the plugin's type, unconstrained for the reason `PluginDefinition` gives.
+public struct Action<P>: Sendable {
   /// The action name (`set` for `nbridge.storage.set`).
   public var name: String
   /// The shape of the options object: the one given, else `Shape(decoding:)` of the options type
@@ -141,6 +143,8 @@ public struct Action<P: Plugin>: Sendable {
 extension Action {
   /// The shape the options type reads, recorded from its `init(from:)`: tests compare it with `options`.
   package var decodedOptions: Shape { optionsType.recordedShape }
+  /// Whether the action was given its options shape (`options:`) rather than recording it.
+  package var declaresOptions: Bool { lazyOptions.isGiven }
 }
 
 /// An options type, kept to be recorded later (a metatype of a plain `Decodable` is not `Sendable`).
@@ -155,7 +159,7 @@ struct DecodableType: @unchecked Sendable {
 }
 
 /// A type-erased action body.
-enum ActionBody<P: Plugin>: Sendable {
+enum ActionBody<P>: Sendable {
   case sync(@BridgeActor @Sendable (P, JSONValue, Call) throws -> JSONValue)
   case async(@BridgeActor @Sendable (P, JSONValue, Call) async throws -> JSONValue)
   case deferred(@BridgeActor @Sendable (P, JSONValue, Call, AnyReply) throws -> Void)

@@ -7,17 +7,21 @@ import Synchronization
 final class LazyShape: Sendable {
   private let state: Mutex<Shape?>
   private let make: @Sendable () -> Shape
+  /// Whether the shape was given, not made.
+  let isGiven: Bool
 
   /// A shape known already.
   init(_ shape: Shape) {
     state = Mutex(shape)
     make = { shape }
+    isGiven = true
   }
 
   /// A shape made by `make` the first time it is read.
   init(making make: @escaping @Sendable () -> Shape) {
     state = Mutex(nil)
     self.make = make
+    isGiven = false
   }
 
   /// The shape when it is known without making it (declared, or read before), else nil.

@@ -18,7 +18,7 @@ extension BridgeError {
   }
 
   /// A page's options text, parsed as a headless call's are (the same limit, the same refusals).
-  static func pageOptions(_ json: Substring) throws(BridgeError) -> JSONValue {
+  package static func pageOptions(_ json: Substring) throws(BridgeError) -> JSONValue {
     // A UTF-8 count within the limit bounds the UTF-16 count (which costs a pass) from above.
     if json.utf8.count > BridgeLimits.maxTextLength, json.utf16.count > BridgeLimits.maxTextLength {
       throw optionsTooLong(json.utf16.count)

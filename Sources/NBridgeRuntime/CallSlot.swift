@@ -9,6 +9,9 @@ enum Settlement {
   case call(Int)
   /// A Swift handler, called once.
   case handler(@BridgeActor (Result<JSONValue, BridgeError>) -> Void)
+  /// Another call's slot in `callSlots`, closed with the outcome as it is (that slot's own
+  /// settlement labels it): a call that waited there for its plugin to start.
+  case slot(Int)
 }
 
 /// What a headless call started by `native.start` was answered with before it returned.
@@ -32,6 +35,9 @@ final class CallSlot {
   /// let go of here when it is cancelled.
   unowned var reply: AnyReply?
   var timer: Int?
+  /// The call this one went on as once its plugin had started (this slot waited for the start):
+  /// cancelling this one cancels that one.
+  var goesOnAs: CallSlot?
   /// The context its callback is protected in (kept alive with it), when it has one.
   private let context: JSContext?
   /// The callback, protected while the call is pending.
@@ -55,6 +61,7 @@ final class CallSlot {
 
   func cancel() {
     task?.cancel()
+    goesOnAs?.cancel()
     let cancelled = reply
     reply = nil
     cancelled?.cancel()

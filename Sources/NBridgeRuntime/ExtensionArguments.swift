@@ -44,9 +44,40 @@ package struct ExtensionArguments {
     }
   }
 
+  /// Argument `i` as a boolean (`Boolean(value)`; false when it is missing).
+  package func bool(_ i: Int) -> Bool {
+    switch storage {
+    case .js(let context, let arguments): arguments[i].map { JSValueToBoolean(context, $0) } ?? false
+    case .values(let values):
+      if i < values.count, case .number(let number) = values[i] { number != 0 && !number.isNaN } else { i < values.count }
+    }
+  }
+
+  /// Calls `body` with the bytes argument `i` holds when it is an `ArrayBuffer` or a typed
+  /// array (the view's part of its buffer), borrowed for the call's duration: `body` may write
+  /// them and must not keep the pointer. nil for any other value (and for a page's message).
+  package func withBytes<R>(_ i: Int, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
+    guard case .js(let context, let arguments) = storage, let value = arguments[i],
+      let object = JSValueToObject(context, value, nil)
+    else { return nil }
+    switch JSValueGetTypedArrayType(context, value, nil) {
+    case kJSTypedArrayTypeNone:
+      return nil
+    case kJSTypedArrayTypeArrayBuffer:
+      let count = JSObjectGetArrayBufferByteLength(context, object, nil)
+      return body(UnsafeMutableRawBufferPointer(start: count > 0 ? JSObjectGetArrayBufferBytesPtr(context, object, nil) : nil, count: count))
+    default:
+      let count = JSObjectGetTypedArrayByteLength(context, object, nil)
+      guard count > 0, let base = JSObjectGetTypedArrayBytesPtr(context, object, nil) else {
+        return body(UnsafeMutableRawBufferPointer(start: nil, count: 0))
+      }
+      return body(UnsafeMutableRawBufferPointer(start: base + JSObjectGetTypedArrayByteOffset(context, object, nil), count: count))
+    }
+  }
+
   /// Calls `body` with argument `i` as a string's UTF-16 (`String(value)`: a missing argument is
   /// `undefined`), valid during the call; nil when converting it threw.
-  package func withUTF16<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) -> R) -> R? {
+  package func withUTF16<R, E: Error>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) throws(E) -> R) throws(E) -> R? {
     switch storage {
     case .js(let context, let arguments):
       guard let string = JSValueToStringCopy(context, arguments[i] ?? JSValueMakeUndefined(context), nil) else {
@@ -54,13 +85,18 @@ package struct ExtensionArguments {
       }
       defer { JSStringRelease(string) }
       let length = JSStringGetLength(string)
-      return body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
+      return try body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
     case .values(let values):
-      guard i < values.count else { return Array("undefined".utf16).withUnsafeBufferPointer(body) }
-      switch values[i] {
-      case .utf16(let units): return units.withUnsafeBufferPointer(body)
-      case .number(let number): return Array(String(number).utf16).withUnsafeBufferPointer(body)
+      let units: [UInt16]
+      if i >= values.count {
+        units = Array("undefined".utf16)
+      } else {
+        switch values[i] {
+        case .utf16(let given): units = given
+        case .number(let number): units = Array(String(number).utf16)
+        }
       }
+      return try units.withUnsafeBufferPointer { buffer throws(E) in try body(buffer) }
     }
   }
 

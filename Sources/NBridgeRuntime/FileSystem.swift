@@ -10,34 +10,11 @@ package func fileExists(_ path: String) -> Bool {
   return stat(path, &st) == 0
 }
 
+/// The folder part of `path` (all before its last `/`).
+func dirOf(_ path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
+
 /// `path` made absolute against the working directory, with `.` and `..` folded.
-public func absolutePath(_ path: String) -> String {
-  var base = ""
-  if !path.hasPrefix("/") {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-    if getcwd(&buffer, buffer.count) != nil {
-      base = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-  }
-  var parts: [Substring] = []
-  for part in (base + "/" + path).split(separator: "/") {
-    if part == "." || part.isEmpty { continue }
-    if part == ".." {
-      _ = parts.popLast()
-    } else {
-      parts.append(part)
-    }
-  }
-  // Appended part by part, each as a `String`: `joined(separator:)` and `+=` of a substring run
-  // the standard library's generic code, whose first type lookups cost more than the path.
-  if parts.isEmpty { return "/" }
-  var result = ""
-  for part in parts {
-    result += "/"
-    result += String(part)
-  }
-  return result
-}
+public func absolutePath(_ path: String) -> String { POSIX.absolutePath(path) }
 
 /// Creates `path` and its parents (mode 0700 for new folders); true when it exists afterwards.
 func makeDirectories(_ path: String) -> Bool {

@@ -74,6 +74,8 @@ extension Runtime {
           let bytes = try body(options, plainCall(slot, aid, context, sink))
           if case .call(let id) = settlement, startingCall?.id == id {
             startingCall?.answer = .bytes((consume bytes).takeStore())
+          } else if case .slot(let waiting) = settlement, case .call? = callSlots[waiting]?.settlement {
+            closeCallSlot(waiting, bytes: (consume bytes).takeStore())
           } else {
             settle(settlement, .success(.string(bytes.withUnsafeBytes { Base64Text.encode($0) })), label: label)
           }
@@ -94,10 +96,17 @@ extension Runtime {
         return id
       }
     case .starting(let start):
-      return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
+      // The call waits in a slot of its own (its time limit runs from now) until the plugin has
+      // started, then goes the way every call goes, answering that slot.
+      let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+      callSlots[id]?.task = Task.immediate { @BridgeActor [weak self] in
         await start.value
-        return try await self.invokeStarted(slot: slot, action: aid, options: options, sink: sink)
+        guard let self, let waiting = self.callSlots[id] else { return }
+        if let going = self.dispatch(slot, aid, options, .slot(id), callback: callback, sink: sink) {
+          waiting.goesOnAs = self.callSlots[going]
+        }
       }
+      return id
     case .failed(let error):
       settle(settlement, .failure(error), label: label)
     case .idle:
@@ -135,28 +144,8 @@ extension Runtime {
       }
     case .handler(let handler):
       handler(outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
-    }
-  }
-
-  private func invokeStarted(
-    slot: ServiceSlot, action aid: Int, options: JSONValue, sink: (@BridgeActor (JSONValue) -> Void)?
-  )
-    async throws -> JSONValue
-  {
-    if case .failed(let error) = slot.state { throw error }
-    guard let plugin = slot.plugin, let context = slot.context else {
-      throw BridgeError(.unknownError, "the plugin did not start")
-    }
-    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
-    switch plugin.invocations[aid] {
-    case .sync(let body): return try body(options, call)
-    case .bytes(let body): return .string(try body(options, call).withUnsafeBytes { Base64Text.encode($0) })
-    case .async(let body): return try await body(options, call)
-    case .deferred(let body):
-      return try await withCheckedThrowingContinuation { continuation in
-        let reply = AnyReply { continuation.resume(with: $0) }
-        do { try body(options, call, reply) } catch { reply.settle(.failure(error)) }
-      }
+    case .slot(let id):
+      closeCallSlot(id, outcome.mapError { $0 })
     }
   }
 
@@ -226,6 +215,19 @@ extension Runtime {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
       self.settle(callSlot.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: callSlot.label)
+      self.afterCallback()
+    }
+  }
+
+  /// Closes a headless call's slot with a `Bytes` action's answer: its Promise resolves with a
+  /// `Uint8Array` that adopts the bytes (no copy, no Base64).
+  func closeCallSlot(_ id: Int, bytes store: ByteStore) {
+    guard let callSlot = callSlots.removeValue(forKey: id) else { return }
+    if let timer = callSlot.timer { loop.cancelTimer(timer) }
+    guard exitCode == nil, case .call(let jsID) = callSlot.settlement else { return }
+    deliverToJS { [weak self] in
+      guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
+      self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.uint8Array(adopting: store))
       self.afterCallback()
     }
   }

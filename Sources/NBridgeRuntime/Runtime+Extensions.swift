@@ -11,7 +11,7 @@ extension Runtime {
   }
 
   /// The extensions' `values`, for the JS files' `internal` object.
-  func extensionValues() -> [String: JSONValue] {
+  package func extensionValues() -> [String: JSONValue] {
     let host = ExtensionHost(runtime: self)
     var values: [String: JSONValue] = [:]
     for item in configuration.extensions { values.merge(item.values(host)) { _, new in new } }
@@ -19,7 +19,15 @@ extension Runtime {
   }
 
   /// The extensions' JS files run when the `nbridge` object is built, in order.
-  var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
+  package var extensionScripts: [RuntimeExtension.Script] { configuration.extensions.flatMap(\.nbridgeScripts) }
+
+  /// The extension file `native.loadDeferred(name)` evaluates: a deferred file, else an `nbridge` one.
+  func extensionScript(named name: String) -> RuntimeExtension.Script? {
+    for item in configuration.extensions {
+      if let script = item.deferredScripts.first(where: { $0.name == name }) { return script }
+    }
+    return extensionScripts.first { $0.name == name }
+  }
 
   /// Puts every extension's native functions on `native`.
   func installExtensionFunctions(on native: JSObjectRef) {
@@ -34,7 +42,7 @@ extension Runtime {
   }
 
   /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
-  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> JSONValue? {
+  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> ExtensionResult? {
     var index = index
     for (position, item) in configuration.extensions.enumerated() {
       if index < item.functions.count {
@@ -46,10 +54,10 @@ extension Runtime {
   }
 
   /// Calls the extension function named `name` (a page's message carries its arguments).
-  func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
     for (position, item) in configuration.extensions.enumerated() {
       if let function = item.functions.first(where: { $0.name == name }) {
-        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)
+        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)?.jsonValue
       }
     }
     return nil
@@ -100,8 +108,10 @@ extension Runtime {
 /// An extension function's call from JS.
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
-  return withRuntime(argc, argv, exception) { runtime, args in
-    let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args))
-    return result.map { runtime.js.value($0) }
+  return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
+      return nil
+    }
+    return try runtime.js.value(result)
   }
 }

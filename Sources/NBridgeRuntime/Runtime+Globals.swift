@@ -13,9 +13,9 @@ extension Runtime {
       ("readFile", nativeReadFile), ("evaluate", nativeEvaluate), ("compile", nativeCompile), ("generator", nativeGenerator),
       ("loader", nativeLoader), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
       ("cachedGraph", nativeCachedGraph), ("saveGraph", nativeSaveGraph), ("moduleRecord", nativeModuleRecord),
-      ("evaluateModuleBody", nativeEvaluateModuleBody),
+      ("evaluateModuleBody", nativeEvaluateModuleBody), ("loadDeferred", nativeLoadDeferred),
     ]
-    for (name, callback) in functions + WebNatives.functions + BytesNatives.functions + Runtime.webNetFunctions {
+    for (name, callback) in functions + BytesNatives.functions + Runtime.webNetFunctions {
       js.setProperty(native, name, js.function(name, callback))
     }
     installExtensionFunctions(on: native)
@@ -28,7 +28,8 @@ extension Runtime {
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
-    let prelude = try js.evaluate(PreludeSource.headless, url: "nbridge:prelude")
+    let globalScripts = configuration.extensions.flatMap(\.globalScripts)
+    let prelude = try js.evaluate(units: PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
@@ -50,13 +51,14 @@ extension Runtime {
 
   /// What `bridge.js` is built from, asked for when it first loads (not at every start): each
   /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
-  func bridgeTables() -> JSONValue {
+  /// `permissions`: a remote page's (`remote` in the manifest); a service outside them is not allowed.
+  package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
     var services: [JSONValue] = []
     for slot in slots {
       services.append([
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
-        "allowed": .bool(slot.allowed),
+        "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
         "actions": .array(slot.definition.actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
@@ -204,6 +206,17 @@ private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
     let script = runtime.scriptWithDynamicImports(source, url: url)
     if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
     return try runtime.js.evaluate(script, url: url)
+  }
+}
+
+/// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
+/// extension's deferred or `nbridge` file) and returns its function.
+private let nativeLoadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
+    let name = runtime.js.toString(args[0])
+    guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
+    else { return JSValueMakeUndefined(runtime.js.ref) }
+    return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
   }
 }
 

@@ -2,22 +2,18 @@ import CJavaScriptCore
 import Glibc
 import NBridgePlugin
 
-/// The native floor of `fetch`, `localStorage` and the web classes loaded on first touch: the
-/// JS semantics live in `JS/fetch.js`, `JS/blob.js`, `JS/storage.js` and `JS/message.js`.
+/// The native floor of `fetch`: the JS semantics live in `JS/fetch.js`.
 extension Runtime {
   /// The native functions these add to the prelude's `native`.
   static let webNetFunctions: [(String, JSObjectCallAsFunctionCallback)] = [
     ("source", nativeSource), ("http", nativeHTTP), ("httpCancel", nativeHTTPCancel),
-    ("httpRead", nativeHTTPRead), ("appFile", nativeAppFile),
-    ("storageLoad", nativeStorageLoad), ("storageSet", nativeStorageSet), ("storageRemove", nativeStorageRemove),
-    ("storageClear", nativeStorageClear), ("encodeUTF8", nativeEncodeUTF8), ("decodeUTF8", nativeDecodeUTF8),
+    ("httpRead", nativeHTTPRead), ("appFile", nativeAppFile), ("encodeUTF8", nativeEncodeUTF8),
+    ("decodeUTF8", nativeDecodeUTF8),
   ]
 
-  /// The JS files evaluated on first touch of one of their globals, by name.
-  static let lazySources: [String: [UInt8]] = [
-    "blob": PackageResources.blob_js, "fetch": PackageResources.fetch_js, "storage": PackageResources.storage_js,
-    "message": PackageResources.message_js,
-  ]
+  /// The JS files evaluated on first touch of one of their globals, by name (the web
+  /// extension's deferred files the same way).
+  static let lazySources: [String: [UInt8]] = ["fetch": PackageResources.fetch_js]
 
   /// The permission that guards `fetch` to `http:` and `https:` URLs.
   static let networkPermission = RuntimeConfiguration.runtimePermissions[0].name
@@ -27,45 +23,12 @@ extension Runtime {
     var argument: JSValueRef? = js.string(message)
     return JSException(value: JSObjectMakeError(js.ref, 1, &argument, nil) ?? JSValueMakeUndefined(js.ref))
   }
-
-  /// `localStorage`'s file, opened on first use.
-  func openLocalStorage() throws(JSException) -> LocalStorageFile {
-    if let localStorageFile { return localStorageFile }
-    do {
-      let file = try LocalStorageFile(path: configuration.dataDirectory + "/localStorage.sqlite")
-      localStorageFile = file
-      return file
-    } catch {
-      throw thrownError("localStorage: cannot open \(error.path): \(error.message)")
-    }
-  }
-
-  /// Calls `body` with a JS string value's UTF-16 units, without copying them.
-  func withUnits<T>(_ value: JSValueRef?, _ body: (UnsafeBufferPointer<UInt16>) throws(LocalStorageFailure) -> T)
-    throws(LocalStorageFailure) -> T
-  {
-    guard let value, let string = JSValueToStringCopy(js.ref, value, nil) else {
-      return try body(UnsafeBufferPointer(start: nil, count: 0))
-    }
-    defer { JSStringRelease(string) }
-    return try body(UnsafeBufferPointer(start: JSStringGetCharactersPtr(string), count: JSStringGetLength(string)))
-  }
-
-  /// Runs a write to `localStorage`'s file; a full disk throws the `QuotaExceededError` the prelude names.
-  func writeLocalStorage(_ body: (LocalStorageFile) throws(LocalStorageFailure) -> Void) throws(JSException) -> JSValueRef? {
-    let file = try openLocalStorage()
-    do {
-      try body(file)
-    } catch {
-      throw thrownError((error.full ? "QuotaExceededError: " : "") + "localStorage: cannot write \(error.path): \(error.message)")
-    }
-    return nil
-  }
 }
 
 private let nativeSource: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
-    guard let bytes = Runtime.lazySources[runtime.js.toString(args[0])] else { return nil }
+    let name = runtime.js.toString(args[0])
+    guard let bytes = Runtime.lazySources[name] ?? runtime.extensionScript(named: name)?.source else { return nil }
     return runtime.js.string(String(decoding: bytes, as: UTF8.self))
   }
 }
@@ -138,52 +101,6 @@ private let nativeAppFile: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
       kept.append(runtime.js.string(PageFolder.mimeType(of: path)))
       return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, 2, $0.baseAddress, nil) }
     }
-  }
-}
-
-/// `storageLoad()`: `[key, value, key, value, ...]` in the order first written.
-private let nativeStorageLoad: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ throws(JSException) in
-    let file = try runtime.openLocalStorage()
-    let ctx = runtime.js.ref
-    var kept = KeptValues(in: ctx)
-    do throws(LocalStorageFailure) {
-      try file.forEach { key, keyLength, value, valueLength in
-        for (units, length) in [(key, keyLength), (value, valueLength)] {
-          let string = JSStringCreateWithCharacters(units, length)
-          let value = JSValueMakeString(ctx, string)
-          JSStringRelease(string)
-          kept.append(value)
-        }
-      }
-    } catch {
-      throw runtime.thrownError("localStorage: cannot read \(error.path): \(error.message)")
-    }
-    return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(ctx, $0.count, $0.baseAddress, nil) }
-  }
-}
-
-private let nativeStorageSet: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in
-      try runtime.withUnits(args[0]) { key throws(LocalStorageFailure) in
-        try runtime.withUnits(args[1]) { value throws(LocalStorageFailure) in try file.set(key: key, value: value) }
-      }
-    }
-  }
-}
-
-private let nativeStorageRemove: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in
-      try runtime.withUnits(args[0]) { key throws(LocalStorageFailure) in try file.remove(key: key) }
-    }
-  }
-}
-
-private let nativeStorageClear: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ throws(JSException) in
-    try runtime.writeLocalStorage { file throws(LocalStorageFailure) in try file.clear() }
   }
 }
 

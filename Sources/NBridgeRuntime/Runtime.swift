@@ -11,7 +11,8 @@ import NBridgeSystem
 /// ```
 @BridgeActor
 public final class Runtime {
-  let configuration: RuntimeConfiguration
+  /// What this run was made with.
+  package let configuration: RuntimeConfiguration
   /// The script's context, made on first use: a window (`nbridge app`) never makes one, since a
   /// JavaScriptCore VM on the UI thread stalls WebKitGTK's main run loop (its page never loads).
   lazy var js = JSContext()
@@ -84,8 +85,6 @@ public final class Runtime {
   /// tests import its app's code from a sibling folder). Relative URLs still resolve against
   /// the entry's folder.
   var readableFolder: (lexical: String, folder: PageFolder?)?
-  /// `localStorage`'s file, opened on first use.
-  var localStorageFile: LocalStorageFile?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
@@ -395,7 +394,7 @@ public final class Runtime {
 
   /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log
   /// viewer's, `--log-to`) at `level` (by default info for stdout, error for stderr).
-  func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
+  package func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
     if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
     if !configuration.extensions.isEmpty { extensionsSaw(output: text, level: level ?? (fd == 2 ? .error : .info)) }
   }

@@ -58,6 +58,11 @@ public struct RuntimeConfiguration: Sendable {
     ("network", "fetch to http: and https: URLs (the app's own files need no permission)")
   ]
 
+  /// Every permission a run with `registry`'s plugins checks: the services' and the runtime's own.
+  public static func knownPermissions(_ registry: PluginRegistry) -> Set<String> {
+    Set(registry.definitions.map(\.permission) + runtimePermissions.map(\.name))
+  }
+
   /// Whether the app may use a service guarded by `permission`.
   public func allows(permission: String) -> Bool {
     if deny.contains(permission) { return false }

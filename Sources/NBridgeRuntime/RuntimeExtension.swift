@@ -5,7 +5,8 @@ import NBridgePlugin
 /// the state it keeps for one run, and hooks at the run's start, on what the run prints, and at
 /// its end. The runtime takes its extensions from `RuntimeConfiguration.extensions`; the CLI
 /// lists them (`NBridgeCommand.extensions`). An extension never sees a raw JavaScriptCore value:
-/// its functions read their arguments through `ExtensionArguments` and answer with a `JSONValue`.
+/// its functions read their arguments through `ExtensionArguments` and answer with a `JSONValue`
+/// (or, for strings of UTF-16, arrays and bytes, an `ExtensionResult`).
 ///
 /// ```swift
 /// RuntimeExtension(name: "log", state: { host in LogState(host) },
@@ -33,11 +34,20 @@ package struct RuntimeExtension: Sendable {
     package var name: String
     /// Its body: the extension's state for this run, the runtime, the arguments; the answer
     /// (nil: `undefined`).
-    package var body: @BridgeActor @Sendable (State, ExtensionHost, ExtensionArguments) -> JSONValue?
+    package var body: @BridgeActor @Sendable (State, ExtensionHost, ExtensionArguments) -> ExtensionResult?
 
-    /// A function named `name`.
+    /// A function named `name` answering with a `JSONValue`.
     package init(
       _ name: String, _ body: @escaping @BridgeActor @Sendable (State, ExtensionHost, ExtensionArguments) -> JSONValue?
+    ) {
+      self.name = name
+      self.body = { state, host, args in body(state, host, args).map(ExtensionResult.json) }
+    }
+
+    /// A function named `name` answering with what JSON cannot carry (UTF-16, bytes, an error).
+    package init(
+      _ name: String,
+      result body: @escaping @BridgeActor @Sendable (State, ExtensionHost, ExtensionArguments) -> ExtensionResult?
     ) {
       self.name = name
       self.body = body
@@ -82,10 +92,15 @@ package struct RuntimeExtension: Sendable {
   /// JS files run, in order, when the `nbridge` object is first built (after `bridge.js`), in a
   /// headless run and in a window's page alike.
   package let nbridgeScripts: [Script]
+  /// JS files of a headless run's global object, run in order as part of the prelude (after the
+  /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
+  package let globalScripts: [Script]
+  /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
+  package let deferredScripts: [Script]
   // The typed parts, erased: each closure casts the state back to the extension's own type.
   let makeState: @BridgeActor @Sendable (ExtensionHost) -> AnyObject
   let values: @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue]
-  let functions: [(name: String, body: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> JSONValue?)]
+  let functions: [(name: String, body: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult?)]
   let start: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
   let ready: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
   let close: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
@@ -96,17 +111,20 @@ package struct RuntimeExtension: Sendable {
   /// before any hook); `values` are set on the JS files' `internal` object before any runs.
   package init<State: AnyObject>(
     name: String, state: @escaping @BridgeActor @Sendable (ExtensionHost) -> State,
-    nbridgeScripts: [Script] = [], values: @escaping @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue] = { _ in [:] },
+    nbridgeScripts: [Script] = [], globalScripts: [Script] = [], deferredScripts: [Script] = [],
+    values: @escaping @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue] = { _ in [:] },
     functions: [Function<State>] = [], hooks: Hooks<State> = Hooks(), resource: (any Sendable)? = nil
   ) {
     self.name = name
     self.resource = resource
     self.nbridgeScripts = nbridgeScripts
+    self.globalScripts = globalScripts
+    self.deferredScripts = deferredScripts
     makeState = state
     self.values = values
     self.functions = functions.map { function in
       let body = function.body
-      let erased: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> JSONValue? = {
+      let erased: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult? = {
         state, host, args in body(unsafeDowncast(state, to: State.self), host, args)
       }
       return (function.name, erased)

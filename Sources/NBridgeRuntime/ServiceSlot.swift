@@ -19,17 +19,16 @@ final class ServiceSlot {
   var listenerHolds: [String: Int] = [:]
 
   /// One `Call` per action for calls without a `retainCallback`: a `Call` holds nothing of
-  /// one call but its sink, so the object is shared instead of allocated per call.
-  var plainCalls: [Call?] = []
+  /// one call but its sink, so the object is shared instead of allocated per call. Made on the
+  /// service's first call, as `labels` is: a run makes a slot for every plugin, most never called.
+  lazy var plainCalls: [Call?] = Array(repeating: nil, count: definition.actions.count)
 
   /// `service.action` for each action, the prefix of its error messages.
-  let labels: [String]
+  lazy var labels: [String] = definition.actions.map { "\(definition.service).\($0.name)" }
 
   init(_ definition: AnyPluginDefinition, allowed: Bool) {
     self.definition = definition
     self.allowed = allowed
-    labels = definition.actions.map { "\(definition.service).\($0.name)" }
-    plainCalls = Array(repeating: nil, count: definition.actions.count)
   }
 
   /// The service's live plugin, once started.

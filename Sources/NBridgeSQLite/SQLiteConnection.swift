@@ -1,4 +1,6 @@
 import CSQLite
+import Glibc
+import Synchronization
 
 /// One connection to an SQLite database file: the only type that opens, runs or closes
 /// anything in SQLite's C API (the storage plugin and `localStorage` both use it).
@@ -10,9 +12,10 @@ package final class SQLiteConnection: @unchecked Sendable {
   package let path: String
   private let handle: OpaquePointer
   private var walSize: WALSize?
+  private let busy: BusyWait
 
   /// Opens (and creates) the database at `path` (`sqlite3_open_v2`) and waits up to
-  /// `busyTimeout` milliseconds for another connection's lock before failing (`sqlite3_busy_timeout`).
+  /// `busyTimeout` milliseconds for another connection's lock before failing (`BusyWait`).
   package init(path: String, busyTimeout: Int32) throws(SQLiteError) {
     var handle: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
@@ -24,7 +27,10 @@ package final class SQLiteConnection: @unchecked Sendable {
       throw error
     }
     sqlite3_extended_result_codes(handle, 1)
-    sqlite3_busy_timeout(handle, busyTimeout)
+    busy = BusyWait(timeout: busyTimeout)
+    sqlite3_busy_handler(handle, { context, tries in
+      Unmanaged<BusyWait>.fromOpaque(context!).takeUnretainedValue().waitAgain(afterTries: tries)
+    }, Unmanaged.passUnretained(busy).toOpaque())
     self.path = path
     self.handle = handle
   }
@@ -32,7 +38,11 @@ package final class SQLiteConnection: @unchecked Sendable {
   deinit { sqlite3_close_v2(handle) }
 
   /// How long a call waits for another connection's lock from now on, in milliseconds (0: not at all).
-  package func setBusyTimeout(_ milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+  package func setBusyTimeout(_ milliseconds: Int32) { busy.timeout.store(milliseconds, ordering: .relaxed) }
+
+  /// How many times a call of this connection found another connection's lock in its way (each
+  /// try of a wait counts): what shows a test that a write is waiting on a lock.
+  package var busyWaits: Int { busy.waits.load(ordering: .relaxed) }
 
   /// Stops this connection from checkpointing after its own commits (a checkpoint syncs
   /// files) and reports instead the write-ahead log's size after each commit (`sqlite3_wal_hook`).
@@ -77,4 +87,32 @@ package final class SQLiteConnection: @unchecked Sendable {
 package final class WALSize: @unchecked Sendable {
   /// Set by SQLite's WAL hook on the committing thread.
   package var frames: Int32 = 0
+}
+
+/// SQLite's busy handler for one connection: waits as `sqlite3_busy_timeout` does (1, 2, 5, 10,
+/// 15, 20, 25, 25, 25, 50, 50, then 100 ms a try, up to the timeout in all) and counts the tries.
+final class BusyWait: Sendable {
+  /// The most a call waits in all, in milliseconds.
+  let timeout: Atomic<Int32>
+  /// Tries so far, over the connection's life.
+  let waits = Atomic<Int>(0)
+  private static let delays: [Int32] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+
+  init(timeout: Int32) { self.timeout = Atomic(timeout) }
+
+  /// Whether SQLite should try again after `tries` failed tries of this call (1: after waiting).
+  func waitAgain(afterTries tries: Int32) -> Int32 {
+    waits.add(1, ordering: .relaxed)
+    let index = Int(max(tries, 0))
+    let delays = Self.delays
+    let waited = index < delays.count ? delays[..<index].reduce(0, +) : delays.reduce(0, +) + Int32(index - delays.count) * 100
+    var delay = index < delays.count ? delays[index] : 100
+    let limit = timeout.load(ordering: .relaxed)
+    if waited + delay > limit {
+      delay = limit - waited
+      if delay <= 0 { return 0 }
+    }
+    usleep(useconds_t(delay) * 1000)
+    return 1
+  }
 }

@@ -93,9 +93,12 @@ package enum POSIX {
 
   /// `mkdir -p`: creates `path` and its missing parents.
   package static func makeDirectories(_ path: String) throws(SystemError) {
+    // Usually the folder is there already (every run makes its data folders): one call says so.
+    if !path.isEmpty, mkdir(path, 0o700) == 0 || errno == EEXIST { return }
     var prefix = path.hasPrefix("/") ? "" : "."
     for part in path.split(separator: "/") {
-      prefix += "/" + part
+      prefix.append("/")
+      prefix.append(contentsOf: part)
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
         throw SystemError(operation: "create \(prefix)", code: errno)
       }

@@ -25,7 +25,7 @@ open class AppDesktop {
     xvfb = try XvfbServer()
     wm = try OpenboxWindowManager(display: xvfb.display)
     dir = try TemporaryDirectory(prefix: prefix)
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
@@ -45,7 +45,7 @@ open class AppDesktop {
   /// script has.
   open func start(script: String) throws -> ChildProcess {
     try write("script.js", script)
-    return try NBridgeBinary.start(
+    return try NBridgeTest.start(
       ["app", appFolder + "/index.html", "--script", appFolder + "/script.js", "--exit-after-script"], environment: env)
   }
 

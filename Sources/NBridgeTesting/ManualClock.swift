@@ -6,7 +6,7 @@ import Synchronization
 /// `withRuntime` gives its runtime one, so timers fire when the test says and never by waiting.
 ///
 /// ```swift
-/// try await withRuntime { rt in
+/// try await NBridgeTest.withRuntime { rt in
 ///   _ = try await rt.evaluate("setTimeout(() => console.log('late'), 20)")
 ///   await rt.clock.advance(by: .milliseconds(20))  // 'late' is printed before this returns
 /// }

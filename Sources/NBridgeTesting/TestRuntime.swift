@@ -3,9 +3,10 @@ import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeWeb
 import Synchronization
 
-/// A runtime a test keeps across steps, from `withRuntime`: evaluate JS, move the clock, send
+/// A runtime a test keeps across steps, from `NBridgeTest.withRuntime`: evaluate JS, move the clock, send
 /// events, read the output so far. Its methods run on the runtime's loop.
 @BridgeActor
 public final class TestRuntime {
@@ -65,58 +66,60 @@ public struct ScriptError: Error, Sendable, CustomStringConvertible {
   public var description: String { "\(name)\(code.map { " [\($0)]" } ?? ""): \(message)" }
 }
 
-/// Runs `body` with a runtime that lives for its scope (Hummingbird's `app.test(.router) { client in }`
-/// is the model): the run is set up as for a script (globals, plugins that start at launch), then
-/// stays, and ends when `body` returns or throws (plugins stopped, temporary folders removed).
-///
-/// ```swift
-/// try await withRuntime(plugins: [MyPlugin.self]) { rt in
-///   _ = try await rt.evaluate("globalThis.seen = []; nbridge.my.addListener('tick', (p) => seen.push(p))")
-///   await rt.clock.advance(by: .seconds(1))
-///   #expect(try await rt.evaluate("return seen") == [1])
-/// }
-/// ```
-/// The loop reads `clock`, a `ManualClock`, unless `realTime` (for plugins that wait on the outside
-/// world with timers). One runtime runs in a process at a time: a second `withRuntime` waits for the first.
-public func withRuntime<T: Sendable>(
-  plugins: [any Plugin.Type] = [EchoPlugin.self], clock: ManualClock = ManualClock(), realTime: Bool = false,
-  configure: @Sendable (inout RuntimeConfiguration) -> Void = { _ in },
-  _ body: @Sendable (TestRuntime) async throws -> T
-) async throws -> T {
-  let scratch = try TemporaryDirectory(prefix: "nbridge-runtime")
-  var configuration = RuntimeConfiguration.forTesting(plugins: plugins, in: scratch)
-  configuration.clock = realTime ? MonotonicClock() : clock
-  configure(&configuration)
-  let output = CapturedOutput()
-  configuration.output = { fd, text in output.append(fd, text) }
-  let final = configuration
-  let url = scratch.file("harness.js")
-  let started = OneShot<TestRuntime?>()
-  let finished = OneShot<Int32>()
-  let scope = ScopeFlag()
-  let thread = Thread {
-    let status = Runtime.runScope(
-      final, entry: url,
-      started: { runtime in
-        let made = runtime.map { TestRuntime(runtime: $0, clock: clock, output: output, url: url) }
-        scope.runtime = made
-        started.fulfill(made)
-      },
-      ended: { scope.runtime?.ended ?? true })
-    finished.fulfill(status)
+extension NBridgeTest {
+  /// Runs `body` with a runtime that lives for its scope (Hummingbird's `app.test(.router) { client in }`
+  /// is the model): the run is set up as for a script (globals, plugins that start at launch), then
+  /// stays, and ends when `body` returns or throws (plugins stopped, temporary folders removed).
+  ///
+  /// ```swift
+  /// try await NBridgeTest.withRuntime(plugins: [MyPlugin.self]) { rt in
+  ///   _ = try await rt.evaluate("globalThis.seen = []; nbridge.my.addListener('tick', (p) => seen.push(p))")
+  ///   await rt.clock.advance(by: .seconds(1))
+  ///   #expect(try await rt.evaluate("return seen") == [1])
+  /// }
+  /// ```
+  /// The loop reads `clock`, a `ManualClock`, unless `realTime` (for plugins that wait on the outside
+  /// world with timers). One runtime runs in a process at a time: a second `withRuntime` waits for the first.
+  public static func withRuntime<T: Sendable>(
+    plugins: [any Plugin.Type] = [EchoPlugin.self], clock: ManualClock = ManualClock(), realTime: Bool = false,
+    configure: @Sendable (inout RuntimeConfiguration) -> Void = { _ in },
+    _ body: @Sendable (TestRuntime) async throws -> T
+  ) async throws -> T {
+    let scratch = try TemporaryDirectory(prefix: "nbridge-runtime")
+    var configuration = RuntimeConfiguration.forTesting(plugins: plugins, in: scratch)
+    configuration.clock = realTime ? MonotonicClock() : clock
+    configure(&configuration)
+    let output = CapturedOutput()
+    configuration.output = { fd, text in output.append(fd, text) }
+    let final = configuration
+    let url = scratch.file("harness.js")
+    let started = OneShot<TestRuntime?>()
+    let finished = OneShot<Int32>()
+    let scope = ScopeFlag()
+    let thread = Thread {
+      let status = Runtime.runScope(
+        final, entry: url,
+        started: { runtime in
+          let made = runtime.map { TestRuntime(runtime: $0, clock: clock, output: output, url: url) }
+          scope.runtime = made
+          started.fulfill(made)
+        },
+        ended: { scope.runtime?.ended ?? true })
+      finished.fulfill(status)
+    }
+    thread.stackSize = 8 << 20
+    thread.start()
+    guard let runtime = await started.value() else {
+      let status = await finished.value()
+      throw ScriptError(code: nil, name: "RunFailed", message: "the runtime did not start (status \(status)): \(output.stderr)")
+    }
+    let result: Result<T, any Error>
+    do { result = .success(try await body(runtime)) } catch { result = .failure(error) }
+    await runtime.end()
+    _ = await finished.value()
+    _ = scratch
+    return try result.get()
   }
-  thread.stackSize = 8 << 20
-  thread.start()
-  guard let runtime = await started.value() else {
-    let status = await finished.value()
-    throw ScriptError(code: nil, name: "RunFailed", message: "the runtime did not start (status \(status)): \(output.stderr)")
-  }
-  let result: Result<T, any Error>
-  do { result = .success(try await body(runtime)) } catch { result = .failure(error) }
-  await runtime.end()
-  _ = await finished.value()
-  _ = scratch
-  return try result.get()
 }
 
 extension RuntimeConfiguration {
@@ -132,7 +135,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [LogExtension.make()]
+    configuration.extensions = [WebExtension.make(), LogExtension.make()]
     return configuration
   }
 }

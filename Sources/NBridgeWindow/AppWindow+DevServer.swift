@@ -1,4 +1,5 @@
 import CWebKitGTK
+import NBridgeAppSetup
 import NBridgeRuntime
 
 /// `--dev-url`: the window follows the dev server through its restarts. While it answers, it is

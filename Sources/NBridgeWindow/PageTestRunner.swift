@@ -1,30 +1,23 @@
 import CWebKitGTK
 import Glibc
+import NBridgeAppSetup
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeTestRunner
 
 /// `nbridge test --page`: runs the same test files as `nbridge test`, each in a window of the app
 /// (WebKitGTK, the real plugins, `document` and `window`) with fresh data and shared folders,
 /// and prints the same `ok N - name` lines and `N passed, N failed`.
 package struct PageTestRunner: Sendable {
-  /// The plugins the tests can call.
-  package var plugins: PluginRegistry
+  /// The options of `nbridge test` (plugins, time limit, desktop, permissions, extensions).
+  package var options: TestRunner
   /// The app's page folder: `{ page: 'index.html' }` names its files.
   package var appFolder: String
-  /// Milliseconds a test may take before it fails.
-  package var testTimeout: Double = 5000
-  /// Let plugins use the real desktop (clipboard, notification server).
-  package var desktop = false
-  /// Services added to every file's permissions, and removed from them.
-  package var allow: [String] = []
-  package var deny: [String] = []
-  /// The runtime's extensions each test file's page runs with (the CLI's list).
-  package var extensions: [RuntimeExtension] = []
 
-  /// A runner for `plugins`, whose tests' pages are files of `appFolder`.
-  package init(plugins: PluginRegistry, appFolder: String) {
-    self.plugins = plugins
+  /// A runner with `options`, whose tests' pages are files of `appFolder`.
+  package init(_ options: TestRunner, appFolder: String) {
+    self.options = options
     self.appFolder = appFolder
   }
 
@@ -76,37 +69,24 @@ package struct PageTestRunner: Sendable {
       WindowApp.writeLine(1, "ok \(firstNumber) - \(name) # SKIP \(reason)")
       return .counted(1, 0)
     }
-    var configuration = RuntimeConfiguration(
-      plugins: plugins, manifest: AppManifest(id: "test", name: "test"),
-      dataDirectory: scratch + "/data", sharedDirectory: scratch + "/shared")
-    do {
-      if let manifest = try AppSetup.manifestFile(forEntry: file) {
-        try AppSetup.checkPermissions(manifest, registry: plugins, path: AppSetup.manifestPath(forEntry: file))
-        configuration.manifest = manifest
-      }
-    } catch {
+    var configuration: RuntimeConfiguration
+    do throws(AppSetup.Problem) { configuration = try options.configuration(for: file, scratch: scratch) } catch {
       WindowApp.writeLine(1, "not ok \(firstNumber) - \(file): \(error.description)")
       return .counted(0, 1)
     }
-    configuration.extensions = extensions
-    configuration.allow = allow
-    configuration.deny = deny
-    configuration.headless = !desktop
-    configuration.followsSession = false
-    configuration.environment = ProcessEnvironment.current
     guard let (files, relativePath) = Self.servedFolder(of: file) else {
       WindowApp.writeLine(1, "not ok \(firstNumber) - \(file): cannot open its folder")
       return .counted(0, 1)
     }
-    var options = WindowOptions(page: folder.root + "/index.html", title: "nbridge test: " + name)
-    options.remembersState = false
+    var windowOptions = WindowOptions(page: folder.root + "/index.html", title: "nbridge test: " + name)
+    windowOptions.remembersState = false
     // As `nbridge app` says which page runs: plugins read relative paths (a tray icon) from its folder.
-    configuration.environment["NBRIDGE_RUN_PAGE"] = options.page
+    configuration.environment["NBRIDGE_RUN_PAGE"] = windowOptions.page
     let host = configuration.manifest.id.lowercased()
     let counts = Counts()
-    let timeout = testTimeout
+    let timeout = options.testTimeout
     let status = Runtime.runPage(configuration, entry: file) { runtime in
-      let window = AppWindow(runtime: runtime, options: options, folder: folder, host: host, entryPath: "/")
+      let window = AppWindow(runtime: runtime, options: windowOptions, folder: folder, host: host, entryPath: "/")
       window.allowsLocation = configuration.allows(permission: AppWindow.locationPermission)
       window.tests = PageTestSession(
         file: file, files: files, relativePath: relativePath, firstNumber: firstNumber, timeoutMs: timeout
@@ -174,28 +154,4 @@ package struct PageTestRunner: Sendable {
 /// A file's counts, set on the loop thread while `runPage` runs and read after it returned.
 private final class Counts: @unchecked Sendable {
   var value: (Int, Int)?
-}
-
-/// The scratch folder of one test file: its data and shared folders.
-enum TemporaryFolder {
-  static func make() -> String? {
-    let base = ProcessEnvironment.value("TMPDIR") ?? "/tmp"
-    var template = Array((base + "/nbridge-test-XXXXXX").utf8CString)
-    guard let result = mkdtemp(&template) else { return nil }
-    return String(validatingCString: result)
-  }
-
-  /// Removes `path` and everything in it (symbolic links are removed, not followed).
-  static func remove(_ path: String) {
-    guard let names = Directory.names(path) else {
-      unlink(path)
-      return
-    }
-    for name in names {
-      let child = path + "/" + name
-      var info = stat()
-      if lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { remove(child) } else { unlink(child) }
-    }
-    rmdir(path)
-  }
 }

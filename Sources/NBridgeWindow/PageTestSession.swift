@@ -3,6 +3,7 @@ import Glibc
 import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeTestRunner
 
 /// One test file run inside the app's window (`nbridge test --page`). The file is imported as a
 /// module into a document of the app's origin (a blank page, or the app's own page a test names

@@ -57,7 +57,7 @@ import Testing
     let server = try StaticFileServer(directory: AppWindowTests.fixtures)
     defer { withExtendedLifetime(server) {} }
     let port = server.port
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("popup.js"), "--exit-after-script", "--", String(port)],
       environment: desktop.env)
     defer { app.stop() }
@@ -91,7 +91,7 @@ import Testing
 
   @Test func aNewWindowOfTheAppsOriginOpensAsAPopup() throws {
     let desktop = try AppWindowTests.Desktop()
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("window-open.js"), "--exit-after-script"],
       environment: desktop.env)
     defer { app.stop() }
@@ -108,7 +108,7 @@ import Testing
 
   @Test func aPopupsBackButtonGoesBack() throws {
     let desktop = try AppWindowTests.Desktop()
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("popup-nav.js"), "--exit-after-script"],
       environment: desktop.env)
     defer { app.stop() }

@@ -7,13 +7,13 @@ import Testing
   @Test func aPageLogsAndForwardsLikeAHeadlessRun() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-app-log")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     let script = try dir.write("log.js", "nbridge.log.warning('from the page', 42);\nnbridge.log.debug('hidden');\n")
     let viewer = try LogViewerProcess()
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       [
         "app", AppWindowTests.fixtures, "--script", script, "--exit-after-script", "--log-level", "info", "--log-to",
         ":\(viewer.port)",

@@ -15,14 +15,14 @@ import Testing
     init() throws {
       xvfb = try XvfbServer()
       dir = try TemporaryDirectory(prefix: "nbridge-app")
-      env = NBridgeBinary.headless
+      env = NBridgeTest.headless
       env["DISPLAY"] = xvfb.display
       env["NBRIDGE_DATA_DIR"] = dir.file("data")
       env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     }
 
     func app(_ arguments: [String], timeout: Double = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-      try NBridgeBinary.run(["app", AppWindowTests.fixtures] + arguments, environment: env, timeout: timeout)
+      try NBridgeTest.command(["app", AppWindowTests.fixtures] + arguments, environment: env, timeout: timeout)
     }
 
     func script(_ name: String) -> String { AppWindowTests.fixtures + "/" + name }
@@ -35,7 +35,7 @@ import Testing
       try FileManager.default.copyItem(
         atPath: AppWindowTests.fixtures + "/nbridge.json", toPath: dir.file("nbridge.json"))
       defer { try? FileManager.default.removeItem(atPath: dir.file("nbridge.json")) }
-      let r = try NBridgeBinary.run(["run", file], environment: env, timeout: 30)
+      let r = try NBridgeTest.command(["run", file], environment: env, timeout: 30)
       #expect(r.status == 0, "\(r.stderr)")
       return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -71,7 +71,7 @@ import Testing
 
   @Test func wkBridgeKitStylePageIsAnsweredThroughResolvePromise() throws {
     let desktop = try Desktop()
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", desktop.script("wkbridge.html"), "--script", desktop.script("wkbridge.js"), "--exit-after-script"],
       environment: desktop.env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
@@ -92,7 +92,7 @@ import Testing
     let desktop = try Desktop()
     var env = desktop.env
     env["NBRIDGE_LOCATION"] = "37.5665,126.978"
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", desktop.script("wkbridge.html"), "--script", desktop.script("wkbridge-stream.js"), "--exit-after-script"],
       environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
@@ -124,7 +124,7 @@ import Testing
     try "await window.ready; return document.getElementById('welcome').textContent;"
       .write(toFile: ready, atomically: true, encoding: .utf8)
     let www = URL(fileURLWithPath: AppWindowTests.fixtures + "/../../../../www").standardized.path
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", www, "--script", ready, "--screenshot", png], environment: desktop.env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("\"nbridge Sample 1.0.0 · launch #1 · 0 days since the first one\""), "\(r.stdout)")
@@ -153,7 +153,7 @@ import Testing
       return document.getElementById('log').textContent.split('\\n').find((l) => l.startsWith('app.clearCache'));
       """.write(toFile: click, atomically: true, encoding: .utf8)
     let www = URL(fileURLWithPath: AppWindowTests.fixtures + "/../../../../www").standardized.path
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", www, "--script", click, "--exit-after-script"], environment: desktop.env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     let line = r.stdout.split(separator: "\n").first { $0.hasPrefix(#""app.clearCache: {\"cleared\":["#) } ?? ""
@@ -175,7 +175,7 @@ import Testing
     """.write(toFile: setter, atomically: true, encoding: .utf8)
     var setterEnv = desktop.env
     setterEnv["DISPLAY"] = nil
-    let other = try NBridgeBinary.start(["run", setter], environment: setterEnv)
+    let other = try NBridgeTest.start(["run", setter], environment: setterEnv)
     defer { other.stop() }
     let r = try desktop.app(["--script", desktop.script("listener.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
@@ -201,7 +201,7 @@ import Testing
     defer { withExtendedLifetime(server) {} }
     let port = server.port
     // The navigated page cannot close a window it did not open: the test ends the run (SIGTERM).
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("navigate.js"), "--", String(port)],
       environment: desktop.env)
     defer { app.stop() }
@@ -248,7 +248,7 @@ import Testing
     let desktop = try Desktop()
     // A --script runs once the page has loaded; its printed result says the load is over (a
     // crash before the first load is the other path: a relaunch with the fallback renderer).
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("every-service.js")], environment: desktop.env)
     defer { app.stop() }
     #expect(app.waitForOutput("\"status\":", timeout: 30))
@@ -281,13 +281,13 @@ import Testing
   }
 
   @Test func withoutADisplayItExitsTwoAtOnce() throws {
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = try TemporaryDirectory(prefix: "nbridge-nodisplay").file("data")
-    let r = try NBridgeBinary.run(["app", AppWindowTests.fixtures], environment: env, timeout: 10)
+    let r = try NBridgeTest.command(["app", AppWindowTests.fixtures], environment: env, timeout: 10)
     #expect(r.status == 2)
     #expect(r.stderr.contains("nbridge app: needs a display") && r.stderr.contains("nbridge run"), "\(r.stderr)")
     env["DISPLAY"] = ":4999"
-    let unreachable = try NBridgeBinary.run(["app", AppWindowTests.fixtures], environment: env, timeout: 10)
+    let unreachable = try NBridgeTest.command(["app", AppWindowTests.fixtures], environment: env, timeout: 10)
     #expect(unreachable.status == 2)
     #expect(unreachable.stderr.contains("cannot open the display :4999"), "\(unreachable.stderr)")
   }
@@ -296,9 +296,9 @@ import Testing
     let dir = try TemporaryDirectory(prefix: "nbridge-maps")
     let file = dir.file("wait.js")
     try "console.log('ready'); setTimeout(() => {}, 5000);".write(toFile: file, atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    let run = try NBridgeBinary.start(["run", file], environment: env)
+    let run = try NBridgeTest.start(["run", file], environment: env)
     defer { run.stop() }
     #expect(run.waitForOutput("ready", timeout: 10))
     // Read with cat: /proc files report no size, and Foundation's one read stops at a page.
@@ -318,9 +318,9 @@ import Testing
         setTimeout(() => {}, 5000);
       }, 2000);
       """.write(toFile: file, atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    let run = try NBridgeBinary.start(["run", file], environment: env)
+    let run = try NBridgeTest.start(["run", file], environment: env)
     defer { run.stop() }
     #expect(run.waitForOutput("ready", timeout: 10))
     let before = try ChildProcess.run("cat", ["/proc/\(run.pid)/maps"], environment: [:], timeout: 10).stdout

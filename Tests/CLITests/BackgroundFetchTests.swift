@@ -11,7 +11,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-fetch")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -34,7 +34,7 @@ import Testing
   /// `getFetchStatus()` of the app, read by another script of the same app.
   func status() throws -> [String: Any] {
     let path = try dir.write("app/status.js", "console.log(JSON.stringify(await nbridge.background.getFetchStatus()))")
-    let r = try NBridgeBinary.run(["run", path], environment: env)
+    let r = try NBridgeTest.command(["run", path], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
   }
@@ -60,10 +60,10 @@ import Testing
         return 'newData';
       });
       """)
-    let simulated = try NBridgeBinary.run(["simulate", "fetch", "--launch", dir.file("app")], environment: env)
+    let simulated = try NBridgeTest.command(["simulate", "fetch", "--launch", dir.file("app")], environment: env)
     #expect(simulated.status == 0, "\(simulated.stderr)")
     #expect(simulated.stdout.range(of: #"^fetch 1: newData in \d+ ms\n$"#, options: .regularExpression) != nil)
-    let scheduled = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let scheduled = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
     let history = try history()
     #expect(history.map { $0["id"] as? Int } == [2, 1])
@@ -78,7 +78,7 @@ import Testing
       await nbridge.background.setMinimumFetchInterval({ interval: 'minimum' });
       nbridge.background.addListener('fetch', () => new Promise(() => {}));
       """)
-    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     let newest = try #require(try history().first)
     #expect(newest["result"] as? String == "failed")
@@ -89,7 +89,7 @@ import Testing
 
   @Test func aFetchWithoutAListenerFails() throws {
     let entry = try app("await nbridge.storage.set({ key: 'ran', value: true });")
-    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     let newest = try #require(try history().first)
     #expect(newest["result"] as? String == "failed")
@@ -104,7 +104,7 @@ import Testing
       """)
     var delays: [Double] = []
     for _ in 0..<5 {
-      let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+      let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
       #expect(r.status == 0, "\(r.stderr)")
       delays.append(try secondsToNextFetch())
     }
@@ -124,7 +124,7 @@ import Testing
         return 'failed';
       });
       """)
-    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
       r.stdout
@@ -147,7 +147,7 @@ import Testing
       });
       setInterval(() => {}, 1000);
       """)
-    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env, timeout: 30)
+    let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env, timeout: 30)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "task ended\n")
     #expect(try history().first?["result"] as? String == "newData")
@@ -155,7 +155,7 @@ import Testing
 
   @Test func aThrowingListenerAnswersFailed() throws {
     let entry = try app("nbridge.background.addListener('fetch', () => { throw new Error('offline'); });")
-    let r = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let r = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     let newest = try #require(try history().first)
     #expect(newest["result"] as? String == "failed")
@@ -174,7 +174,7 @@ import Testing
         """)
       var environment = env
       for (k, v) in extra { environment[k] = v }
-      let r = try NBridgeBinary.run(["run", path], environment: environment)
+      let r = try NBridgeTest.command(["run", path], environment: environment)
       #expect(r.status == 0, "\(r.stderr)")
       return r.stdout
     }
@@ -209,7 +209,7 @@ import Testing
           .then((s) => s.interval, (e) => e.code + ': ' + e.message));
       }
       """)
-    let r = try NBridgeBinary.run(["run", set], environment: env)
+    let r = try NBridgeTest.command(["run", set], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     let refusal = "invalid_parameter: background.setMinimumFetchInterval: \"interval\" must be at most 31536000 seconds (365 days)"
     #expect(
@@ -220,7 +220,7 @@ import Testing
     // brought within the limit, and a fetch's backoff arithmetic on it does not overflow.
     let saved = dir.file("xdg_data_home/nbridge/apps/dev.nbridge.fetchtest/background.json")
     try #"{"interval": 9.2e15, "backoff": {"level": 0}, "nextID": 1, "history": []}"#.write(toFile: saved, atomically: true, encoding: .utf8)
-    let fetched = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let fetched = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(fetched.status == 0, "\(fetched.stderr)")
     #expect(try status()["interval"] as? Int == 31_536_000)
     #expect(try secondsToNextFetch() == 2 * 31_536_000)
@@ -228,7 +228,7 @@ import Testing
 
   @Test func simulateFetchOfAnAppThatIsNotRunningExitsOne() throws {
     try app("")
-    let r = try NBridgeBinary.run(["simulate", "fetch", dir.file("app")], environment: env)
+    let r = try NBridgeTest.command(["simulate", "fetch", dir.file("app")], environment: env)
     #expect(r.status == 1)
     #expect(r.stderr.contains("is not running"))
   }
@@ -246,7 +246,7 @@ import Testing
       await nbridge.background.beginTask({ name: 'stay' });
       console.log('ready');
       """)
-    let child = try NBridgeBinary.start(["run", entry], environment: env)
+    let child = try NBridgeTest.start(["run", entry], environment: env)
     #expect(child.waitForOutput("ready"))
     return child
   }
@@ -255,7 +255,7 @@ import Testing
     let child = try startRunningApp()
     defer { child.stop() }
     for name in ["dev.nbridge.fetchtest", dir.file("app"), dir.file("app/index.js")] {
-      let r = try NBridgeBinary.run(["simulate", "fetch", name], environment: env)
+      let r = try NBridgeTest.command(["simulate", "fetch", name], environment: env)
       #expect(r.status == 0, "\(r.stderr)")
       #expect(r.stdout.range(of: #"^fetch \d: noData in \d+ ms\n$"#, options: .regularExpression) != nil, "\(r.stdout)")
     }
@@ -268,13 +268,13 @@ import Testing
     let child = try startRunningApp()
     defer { child.stop() }
     let entry = dir.file("app/index.js")
-    let active = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let active = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(active.status == 0, "\(active.stderr)")
     #expect(active.stdout == "dev.nbridge.fetchtest is running: fetch skipped (the app is active, or a fetch is pending)\n")
     // Ctrl-Z moves it to background; the open task keeps the process running.
     child.signal(SIGTSTP)
     #expect(child.waitForOutput("paused"))
-    let background = try NBridgeBinary.run(["run", "--fetch", entry], environment: env)
+    let background = try NBridgeTest.command(["run", "--fetch", entry], environment: env)
     #expect(background.status == 0, "\(background.stderr)")
     #expect(background.stdout == "dev.nbridge.fetchtest is running: fetch handed over\n")
     #expect(child.waitForOutput("fetch 1 schedule background"))
@@ -291,12 +291,12 @@ import Testing
       setInterval(() => {}, 1000);
       console.log('ready');
       """)
-    let child = try NBridgeBinary.start(["run", entry], environment: env)
+    let child = try NBridgeTest.start(["run", entry], environment: env)
     defer { child.stop() }
     #expect(child.waitForOutput("ready"))
-    let moved = try NBridgeBinary.run(["simulate", "background", "dev.nbridge.fetchtest"], environment: env)
+    let moved = try NBridgeTest.command(["simulate", "background", "dev.nbridge.fetchtest"], environment: env)
     #expect(moved.stdout == "background (suspended)\n", "\(moved.stderr)")
-    let r = try NBridgeBinary.run(["simulate", "fetch", "dev.nbridge.fetchtest"], environment: env)
+    let r = try NBridgeTest.command(["simulate", "fetch", "dev.nbridge.fetchtest"], environment: env)
     #expect(r.stdout.range(of: #"^fetch 1: newData in \d+ ms\n$"#, options: .regularExpression) != nil, "\(r.stdout)\(r.stderr)")
     #expect(child.waitForOutput("fetch 1 background"))
     // Left as it was: in background, and suspended again once the fetch let go of it (asking for
@@ -304,7 +304,7 @@ import Testing
     var state = ""
     let end = Date().addingTimeInterval(10)
     while Date() < end {
-      state = try NBridgeBinary.run(["simulate", "background", "dev.nbridge.fetchtest"], environment: env).stdout
+      state = try NBridgeTest.command(["simulate", "background", "dev.nbridge.fetchtest"], environment: env).stdout
       if state == "background (suspended)\n" { break }
       Thread.sleep(forTimeInterval: 0.1)
     }

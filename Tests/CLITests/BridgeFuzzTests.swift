@@ -31,7 +31,7 @@ import Testing
 
   /// Every action `nbridge plugins --json` lists, as `service.action`.
   static func registeredActions() throws -> Set<String> {
-    let listed = try NBridgeBinary.run(["plugins", "--json"])
+    let listed = try NBridgeTest.command(["plugins", "--json"])
     struct Service: Decodable {
       struct Action: Decodable { let name: String }
       let service: String

@@ -46,7 +46,7 @@ struct BridgeFuzzer {
     let runtime = home.file("run")
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
-    var environment = NBridgeBinary.headless
+    var environment = NBridgeTest.headless
     for (name, path) in [
       ("HOME", "home"), ("XDG_DATA_HOME", "home/.local/share"), ("XDG_CONFIG_HOME", "home/.config"),
       ("XDG_STATE_HOME", "home/.local/state"), ("XDG_CACHE_HOME", "home/.cache"), ("NBRIDGE_DATA_DIR", "data"),
@@ -59,7 +59,7 @@ struct BridgeFuzzer {
     environment["NBRIDGE_PASTEBOARD_BACKEND"] = "shared"
     environment["NBRIDGE_LOG_TO"] = nil
     let deny = denied.isEmpty ? [] : ["--deny", denied.joined(separator: ",")]
-    let child = try NBridgeBinary.start(
+    let child = try NBridgeTest.start(
       ["run", Self.script, "--timeout", String(Int(timeout))] + deny + ["--"]
         + ["seed=\(seed)", "exclude=\(excluded.joined(separator: ","))", "deny=\(denied.joined(separator: ","))"]
         + arguments,

@@ -21,7 +21,7 @@ import Testing
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-bad")
     let app = try app(dir, manifest, files: files)
     let out = dir.file("out")
-    let r = try NBridgeBinary.run(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 120)
+    let r = try NBridgeTest.command(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 120)
     #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
     #expect(r.stderr.contains(expected), "\(r.stderr)")
     #expect(r.stderr.filter { $0 == "\n" }.count == 1, "one line: \(r.stderr)")

@@ -16,7 +16,7 @@ import Testing
   static func bundle(
     _ app: String, out: String, _ arguments: [String] = [], environment: [String: String?] = epoch
   ) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 300)
+    try NBridgeTest.command(["bundle", app, "--out", out] + arguments, environment: environment, timeout: 300)
   }
 
   /// Runs a tool to its end.
@@ -153,7 +153,7 @@ import Testing
     #expect(shipped.contains("\"permissions\":[\"app\"]") && !shipped.contains("\"dev\""), "\(shipped)")
 
     let xvfb = try XvfbServer()
-    var env: [String: String?] = NBridgeBinary.headless
+    var env: [String: String?] = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
@@ -414,7 +414,7 @@ import Testing
     try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
     try #require(!FileManager.default.fileExists(atPath: "/usr/bin/nbridge"), "an nbridge is installed here already")
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-self")
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["bundle", "--self", "--format", "deb", "--out", dir.path], environment: Self.epoch, timeout: 300)
     #expect(r.status == 0, "\(r.stderr)")
     let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".deb") })

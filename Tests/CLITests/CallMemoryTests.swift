@@ -17,13 +17,13 @@ import Testing
       setTimeout(() => {}, 60000);
     })();
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["XDG_RUNTIME_DIR"] = dir.file("xdg")
     try FileManager.default.createDirectory(atPath: dir.file("xdg"), withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.file("xdg"))
-    let run = try NBridgeBinary.start(["run", script], environment: env)
+    let run = try NBridgeTest.start(["run", script], environment: env)
     defer { run.stop() }
     guard run.waitForOutput("done", timeout: 300) else {
       Issue.record("the run never finished its calls: \(run.stderr)")

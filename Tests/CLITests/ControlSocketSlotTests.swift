@@ -15,7 +15,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nb-slot")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     for name in ["XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -30,7 +30,7 @@ import Testing
 
   /// Starts the app and waits until its socket answers `ping`.
   func startApp() throws -> ChildProcess {
-    let child = try NBridgeBinary.start(["run", dir.file("app/index.js")], environment: env)
+    let child = try NBridgeTest.start(["run", dir.file("app/index.js")], environment: env)
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       if let reply = try? ControlClient.send(["op": "ping"], toSocket: socket, timeout: 10), reply.ok { return child }
@@ -53,11 +53,11 @@ import Testing
     }
     // Well within the idle time limit (5 s), the CLI's requests get through.
     let started = Date()
-    let ps = try NBridgeBinary.run(["ps", "--json"], environment: env)
+    let ps = try NBridgeTest.command(["ps", "--json"], environment: env)
     #expect(ps.status == 0, "\(ps.stderr)")
     #expect(
       try JSONValue(parsing: ps.stdout) == [["app": .string(id), "pid": .number(Double(app.pid)), "state": "active"]])
-    let simulated = try NBridgeBinary.run(["simulate", "background", id], environment: env)
+    let simulated = try NBridgeTest.command(["simulate", "background", id], environment: env)
     #expect(simulated.status == 0, "\(simulated.stderr)")
     #expect(Date().timeIntervalSince(started) < 4, "took \(Date().timeIntervalSince(started)) s")
   }

@@ -15,7 +15,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-ctl")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     for name in ["XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -38,7 +38,7 @@ import Testing
 
   /// Starts the app and waits until its socket answers `ping`.
   func startApp(_ script: String = "index.js") throws -> ChildProcess {
-    let child = try NBridgeBinary.start(["run", dir.file("app/" + script)], environment: env)
+    let child = try NBridgeTest.start(["run", dir.file("app/" + script)], environment: env)
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       if let reply = try? send(["op": "ping"]), reply.ok { return child }
@@ -84,16 +84,16 @@ import Testing
   @Test func aSecondInstanceLeavesTheFirstOwner() throws {
     let first = try startApp()
     defer { first.stop() }
-    let second = try NBridgeBinary.run(["run", dir.file("app/once.js")], environment: env)
+    let second = try NBridgeTest.command(["run", dir.file("app/once.js")], environment: env)
     #expect(second.status == 0)
     #expect(second.stdout == "second run done\n")
     #expect(second.stderr == "")
     #expect(try send(["op": "ping"]).fields["pid"] == .number(Double(first.pid)))
-    let ps = try NBridgeBinary.run(["ps", "--json"], environment: env)
+    let ps = try NBridgeTest.command(["ps", "--json"], environment: env)
     #expect(ps.status == 0)
     let rows = try JSONValue(parsing: ps.stdout)
     #expect(rows == [["app": .string(id), "pid": .number(Double(first.pid)), "state": "active"]])
-    let text = try NBridgeBinary.run(["ps"], environment: env)
+    let text = try NBridgeTest.command(["ps"], environment: env)
     #expect(text.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) } == [
       ["APP", "PID", "STATE"], [id, String(first.pid), "active"],
     ])

@@ -13,7 +13,7 @@ import Testing
   init() throws {
     scratch = try TemporaryDirectory(prefix: "nbridge-devserver")
     xvfb = try XvfbServer()
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = scratch.file("data")
     env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
@@ -57,7 +57,7 @@ import Testing
       """)
     let (site, port) = try server(scratch.file("site"))
     defer { site.stop() }
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", "--dev-url", "http://127.0.0.1:\(port)/", scratch.file("app/www"), "--script", scratch.file("probe.js"),
        "--exit-after-script"], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
@@ -72,7 +72,7 @@ import Testing
     let folder = scratch.file("app/dist-\(port)")
     try scratch.write("app/dist-\(port)/index.html", "<script>nbridge.app.appInfo().then((i) => { window.result = { id: i.id }; })</script>")
     try manifest(dev: "{\"url\": \"http://127.0.0.1:\(port)\", \"command\": \"exec python3 -m http.server \(port) --bind 127.0.0.1 --directory dist-\(port)\"}")
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", "--dev", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"],
       environment: env, timeout: 90)
     #expect(r.status == 0, "\(r.stderr)")
@@ -104,7 +104,7 @@ import Testing
     for version in [1, 2] { try scratch.write("site\(version)/index.html", Self.restartedPage(version: version)) }
     let first = try StaticFileServer(directory: scratch.file("site1"))
     let url = "http://127.0.0.1:\(first.port)/\(reloadWhileWaiting ? "?reload-while-waiting" : "")"
-    let app = try ChildProcess(NBridgeBinary.path, ["app", "--dev-url", url, scratch.file("app/www")], environment: env)
+    let app = try ChildProcess(NBridgeTest.executable, ["app", "--dev-url", url, scratch.file("app/www")], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("dev page version 1", timeout: 30), "\(app.stdout)\(app.stderr)")
 
@@ -137,7 +137,7 @@ import Testing
     let marker = scratch.file("dev-command-ran")
     try manifest(dev: "{\"url\": \"http://127.0.0.1:\(site.port)/\", \"command\": \"touch '\(marker)'\"}")
     try scratch.write("app/www/index.html", "<script>window.result = { page: 'folder' }</script>")
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"], environment: env,
       timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
@@ -150,7 +150,7 @@ import Testing
 
   @Test func aDevURLOnAnotherHostIsRefused() throws {
     try manifest()
-    let r = try NBridgeBinary.run(["app", "--dev-url", "http://192.0.2.1:5173", scratch.file("app/www")], environment: env)
+    let r = try NBridgeTest.command(["app", "--dev-url", "http://192.0.2.1:5173", scratch.file("app/www")], environment: env)
     #expect(r.status == 2)
     #expect(r.stderr.contains("--dev-url must be on a loopback host"), "\(r.stderr)")
   }

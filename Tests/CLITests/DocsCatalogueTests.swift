@@ -15,7 +15,7 @@ import Testing
   static func pageName(of service: String) -> String { service == "preference" ? "storage" : service }
 
   static func catalogue() throws -> [[String: Any]] {
-    let json = try NBridgeBinary.run(["plugins", "--json"])
+    let json = try NBridgeTest.command(["plugins", "--json"])
     try #require(json.status == 0, "nbridge plugins --json: \(json.stderr)")
     return try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
   }
@@ -25,7 +25,7 @@ import Testing
     let begin = try #require(text.range(of: "<!-- plugins:begin -->\n"))
     let end = try #require(text.range(of: "<!-- plugins:end -->"))
     let embedded = String(text[begin.upperBound..<end.lowerBound])
-    let generated = try NBridgeBinary.run(["plugins", "--markdown"])
+    let generated = try NBridgeTest.command(["plugins", "--markdown"])
     #expect(generated.status == 0)
     #expect(embedded == generated.stdout, "regenerate docs/plugins/README.md's block with `nbridge plugins --markdown`")
   }

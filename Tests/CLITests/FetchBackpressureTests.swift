@@ -20,7 +20,7 @@ import Testing
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-fetch-bp")
     server = try LocalHTTPServer()
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
@@ -44,7 +44,7 @@ import Testing
       const state = await (await fetch(base + '/endless-state/stalled')).json();
       console.log(res.status, JSON.stringify(state));
       """)
-    let r = try NBridgeBinary.run(["run", path], environment: env, timeout: 120)
+    let r = try NBridgeTest.command(["run", path], environment: env, timeout: 120)
     #expect(r.status == 0, "\(r.stderr)")
     let line = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
     #expect(line.hasPrefix("200 "), "\(r.stdout)")
@@ -67,7 +67,7 @@ import Testing
       console.log(stalled.stalled, stalled.capped, closed.closed, read);
       setInterval(() => {}, 60000);
       """)
-    let child = try NBridgeBinary.start(["run", path], environment: env)
+    let child = try NBridgeTest.start(["run", path], environment: env)
     defer { child.stop() }
     #expect(child.waitForOutput("\n", timeout: 60), "\(child.stderr)")
     #expect(child.stdout == "true false true AbortError\n", "\(child.stderr)")
@@ -87,7 +87,7 @@ import Testing
       console.log(paused.paused, paused.written, await reading, closed.closed);
       setInterval(() => {}, 60000);
       """)
-    let child = try NBridgeBinary.start(["run", path], environment: env)
+    let child = try NBridgeTest.start(["run", path], environment: env)
     defer { child.stop() }
     #expect(child.waitForOutput("\n", timeout: 60), "\(child.stderr)")
     #expect(child.stdout == "true \(8 * 1024 * 1024) AbortError true\n", "\(child.stderr)")
@@ -103,7 +103,7 @@ import Testing
       const bytes = new Uint8Array(await res.arrayBuffer());
       console.log(stalled.stalled, stalled.ended, bytes.length, bytes.every((b) => b === 120));
       """)
-    let r = try NBridgeBinary.run(["run", path], environment: env, timeout: 120)
+    let r = try NBridgeTest.command(["run", path], environment: env, timeout: 120)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "true false \(24 * 1024 * 1024) true\n")
   }
@@ -114,7 +114,7 @@ import Testing
       const res = await fetch(base + '/endless?pause=64');
       console.log(res.status, res.bodyUsed);
       """)
-    let r = try NBridgeBinary.run(["run", path], environment: env, timeout: 60)
+    let r = try NBridgeTest.command(["run", path], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "200 false\n")
   }
@@ -132,7 +132,7 @@ import Testing
       console.log(await outcome(responses[0]), await outcome(responses[1]), await outcome(responses[2]));
       console.log(await outcome(responses[33]), hello);
       """)
-    let r = try NBridgeBinary.run(["run", path], environment: env, timeout: 120)
+    let r = try NBridgeTest.command(["run", path], environment: env, timeout: 120)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "body_discarded body_discarded 4194304\n4194304 hello from the server\n")
   }

@@ -12,7 +12,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-wake")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -38,7 +38,7 @@ import Testing
 
   /// When a woken run's fetch last wrote storage (ms since 1970; 0: never).
   func fetchedAt() throws -> Int64 {
-    let r = try NBridgeBinary.run(["run", dir.file("app/check.js")], environment: env)
+    let r = try NBridgeTest.command(["run", dir.file("app/check.js")], environment: env)
     return Int64(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
   }
 
@@ -56,7 +56,7 @@ import Testing
   /// Stops what the test started: the schedule (`never`), the daemon by the pid in its lock
   /// file, and any woken run of this app, found by its entry path.
   func cleanUp(daemonPID: Int32?) throws {
-    _ = try NBridgeBinary.run(["run", entry, "--", "stop"], environment: env)
+    _ = try NBridgeTest.command(["run", entry, "--", "stop"], environment: env)
     if let daemonPID, daemonPID > 0 { kill(daemonPID, SIGTERM) }
     for pid in Self.processes(mentioning: entry) { kill(pid, SIGKILL) }
   }
@@ -79,7 +79,7 @@ import Testing
 
   @Test mutating func theDaemonWakesAnAppThatHasExitedForItsFetch() throws {
     env["NBRIDGE_SCHEDULER"] = "daemon"
-    let first = try NBridgeBinary.run(["run", entry], environment: env)
+    let first = try NBridgeTest.command(["run", entry], environment: env)
     // When the schedule says the fetch is due (a second after the app set its interval).
     let record = dir.file("xdg_data_home/nbridge/fetch/dev.nbridge.waketest.json")
     let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
@@ -102,7 +102,7 @@ import Testing
     #expect(fetched >= due && fetched - due < 3000, "fetched \(fetched - due) ms after it was due")
 
     // No schedule left: the daemon leaves by itself.
-    _ = try NBridgeBinary.run(["run", entry, "--", "stop"], environment: env)
+    _ = try NBridgeTest.command(["run", entry, "--", "stop"], environment: env)
     let end = Date().addingTimeInterval(10)
     while !Self.isGone(daemon) && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
     #expect(Self.isGone(daemon))
@@ -116,7 +116,7 @@ import Testing
     env["NBRIDGE_SCHEDULER"] = "daemon"
     try dir.write("app/index.html", "<!doctype html><title>wake</title><p>wake</p>")
     let set = try dir.write("set.js", "await nbridge.background.setMinimumFetchInterval({ interval: 1 });")
-    let window = try NBridgeBinary.run(
+    let window = try NBridgeTest.command(
       ["app", dir.file("app"), "--script", set, "--exit-after-script"], environment: env, timeout: 60)
     let lock = dir.file("xdg_data_home/nbridge/fetch/daemon.lock")
     let pid = Int32((try? String(contentsOfFile: lock, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
@@ -132,13 +132,13 @@ import Testing
   @Test mutating func aSystemdUserTimerWakesTheAppOrItsUnitsVerify() throws {
     env["NBRIDGE_SCHEDULER"] = "systemd"
     let managerAnswers = try ChildProcess.run("systemctl", ["--user", "show-environment"], environment: env).status == 0
-    let first = try NBridgeBinary.run(["run", entry], environment: env)
+    let first = try NBridgeTest.command(["run", entry], environment: env)
     defer { try? cleanUp(daemonPID: nil) }
     #expect(first.status == 0, "\(first.stderr)")
     let units = dir.file("xdg_config_home/systemd/user")
     let timer = try String(contentsOfFile: "\(units)/nbridge-fetch-dev.nbridge.waketest.timer", encoding: .utf8)
     let service = try String(contentsOfFile: "\(units)/nbridge-fetch-dev.nbridge.waketest.service", encoding: .utf8)
-    let nbridge = URL(fileURLWithPath: NBridgeBinary.path).resolvingSymlinksInPath().path
+    let nbridge = URL(fileURLWithPath: NBridgeTest.executable).resolvingSymlinksInPath().path
     #expect(service.contains("\nExecStart=\(nbridge) run --fetch \(entry)\n"))
     #expect(timer.contains("\nPersistent=true\nAccuracySec=1s\n"))
     let calendar = try #require(timer.split(separator: "\n").first { $0.hasPrefix("OnCalendar=") })

@@ -3,23 +3,13 @@ import Testing
 
 /// The global `error` and `unhandledrejection` events: what ends a run unless a listener prevents it.
 @Suite struct GlobalErrorEventTests {
-  let dir: TemporaryDirectory
-  var env: [String: String?]
-
-  init() throws {
-    dir = try TemporaryDirectory(prefix: "nbridge-events")
-    env = NBridgeBinary.headless
-    env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
+  /// Runs `script` as `app.js` in the test's process: nothing here needs a process of its own.
+  func run(_ script: String) async throws -> NBridgeTest.Outcome {
+    try await NBridgeTest.run(script, name: "app.js")
   }
 
-  func run(_ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    let path = try dir.write("app.js", script)
-    return try NBridgeBinary.run(["run", path], environment: env)
-  }
-
-  @Test func preventedTimerErrorKeepsTheRunAlive() throws {
-    let r = try run(
+  @Test func preventedTimerErrorKeepsTheRunAlive() async throws {
+    let r = try await run(
       """
       addEventListener('error', (e) => {
         console.log('caught', e.message, e.error instanceof Error, e.lineno);
@@ -33,8 +23,8 @@ import Testing
     #expect(r.stderr.isEmpty)
   }
 
-  @Test func observedButNotPreventedErrorEndsTheRun() throws {
-    let r = try run(
+  @Test func observedButNotPreventedErrorEndsTheRun() async throws {
+    let r = try await run(
       """
       addEventListener('error', (e) => console.log('saw', e.error.message));
       setTimeout(() => { throw new Error('fatal'); }, 1);
@@ -45,16 +35,16 @@ import Testing
     #expect(r.stderr.contains("Uncaught Error: fatal"))
   }
 
-  @Test func aThrownObjectWithAnyLineOrColumnIsReportedWithoutCrashing() throws {
+  @Test func aThrownObjectWithAnyLineOrColumnIsReportedWithoutCrashing() async throws {
     for (line, column) in [("Infinity", "1"), ("1e300", "0"), ("NaN", "-Infinity"), ("1", "1e12")] {
-      let r = try run("throw { name: 'SyntaxError', message: 'forged', line: \(line), nbridgeColumn: \(column) };")
+      let r = try await run("throw { name: 'SyntaxError', message: 'forged', line: \(line), nbridgeColumn: \(column) };")
       #expect(r.status == 1, "line \(line), column \(column): \(r.stderr)")
       #expect(r.stderr.hasPrefix("Uncaught SyntaxError: forged"), "\(r.stderr)")
     }
   }
 
-  @Test func onerrorReturningTrueCancels() throws {
-    let r = try run(
+  @Test func onerrorReturningTrueCancels() async throws {
+    let r = try await run(
       """
       globalThis.onerror = (message, file, line, column, error) => {
         console.log(message, line, error.message);
@@ -66,8 +56,8 @@ import Testing
     #expect(r.stdout == "Uncaught Error: top 5 top\n")
   }
 
-  @Test func preventedUnhandledRejectionKeepsTheRunAlive() throws {
-    let r = try run(
+  @Test func preventedUnhandledRejectionKeepsTheRunAlive() async throws {
+    let r = try await run(
       """
       addEventListener('unhandledrejection', (e) => {
         console.log('rejected', e.reason, e.promise instanceof Promise);
@@ -80,8 +70,8 @@ import Testing
     #expect(r.stdout == "rejected why true\nafter\n")
   }
 
-  @Test func unpreventedUnhandledRejectionEndsTheRun() throws {
-    let r = try run(
+  @Test func unpreventedUnhandledRejectionEndsTheRun() async throws {
+    let r = try await run(
       """
       addEventListener('unhandledrejection', (e) => console.log('saw', e.reason.message));
       Promise.reject(new Error('lost'));
@@ -92,14 +82,14 @@ import Testing
     #expect(r.stderr.contains("Uncaught (in promise) Error: lost"))
   }
 
-  @Test func aTimeoutSignalAloneDoesNotKeepTheRunAlive() throws {
-    let r = try run("const s = AbortSignal.timeout(60000); s.onabort = () => console.log('late'); console.log('done');")
+  @Test func aTimeoutSignalAloneDoesNotKeepTheRunAlive() async throws {
+    let r = try await run("const s = AbortSignal.timeout(60000); s.onabort = () => console.log('late'); console.log('done');")
     #expect(r.status == 0)
     #expect(r.stdout == "done\n")
   }
 
-  @Test func reportErrorWithoutListenerEndsTheRun() throws {
-    let r = try run("reportError(new RangeError('reported')); setTimeout(() => console.log('never'), 30);")
+  @Test func reportErrorWithoutListenerEndsTheRun() async throws {
+    let r = try await run("reportError(new RangeError('reported')); setTimeout(() => console.log('never'), 30);")
     #expect(r.status == 1)
     #expect(r.stderr.contains("Uncaught RangeError: reported"))
   }

@@ -7,10 +7,10 @@ import Testing
   @Test func anAppScaffoldRunsAndPassesItsOwnTests() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
     let app = scratch.file("My Notes")
-    let environment: [String: String?] = NBridgeBinary.headless.merging([
+    let environment: [String: String?] = NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": scratch.file("data"), "NBRIDGE_SHARED_DIR": scratch.file("shared"),
     ]) { $1 }
-    let made = try NBridgeBinary.run(["init", app])
+    let made = try NBridgeTest.command(["init", app])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(made.stdout.contains("cd '\(app)' && nbridge test"))
     #expect(made.stdout.contains("cd '\(app)' && nbridge app --watch www/"))
@@ -24,11 +24,11 @@ import Testing
     #expect((manifest as? [String: Any])?["id"] as? String == "com.example.my-notes")
     #expect((manifest as? [String: Any])?["name"] as? String == "My Notes")
 
-    let run = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
+    let run = try NBridgeTest.command(["run", app + "/www/index.js"], environment: environment)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout == "Hello from My Notes (launch #1)\n")
     // As `nbridge init` says: `cd APP && nbridge test`; the tests import the app's files from www/.
-    let tests = try ChildProcess.run(NBridgeBinary.path, ["test"], environment: environment, directory: app)
+    let tests = try ChildProcess.run(NBridgeTest.executable, ["test"], environment: environment, directory: app)
     #expect(tests.status == 0, "\(tests.stdout)\(tests.stderr)")
     #expect(tests.stdout.hasSuffix("3 passed, 0 failed\n"))
   }
@@ -38,9 +38,9 @@ import Testing
   @Test func theDefaultAppsPageCallsPluginsInAWindow() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
     let app = scratch.file("clicker")
-    #expect(try NBridgeBinary.run(["init", app]).status == 0)
+    #expect(try NBridgeTest.command(["init", app]).status == 0)
     let xvfb = try XvfbServer()
-    var environment: [String: String?] = NBridgeBinary.headless
+    var environment: [String: String?] = NBridgeTest.headless
     environment["DISPLAY"] = xvfb.display
     environment["NBRIDGE_DATA_DIR"] = scratch.file("data")
     environment["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
@@ -54,7 +54,7 @@ import Testing
       await until(() => clicks.textContent.startsWith('clicked 1 '));
       return { greeting: document.getElementById('greeting').textContent, clicks: clicks.textContent };
       """)
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", app + "/www/", "--script", click, "--exit-after-script"], environment: environment, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("{\"clicks\":\"clicked 1 times (kept in storage)\",\"greeting\":\"Hello from clicker (launch #1)\"}"), "\(r.stdout)")
@@ -62,11 +62,11 @@ import Testing
 
   @Test func theHeadlessTemplateMakesNoPage() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
-    let made = try NBridgeBinary.run(["init", "--template", "headless", scratch.file("h")])
+    let made = try NBridgeTest.command(["init", "--template", "headless", scratch.file("h")])
     #expect(made.status == 0, "\(made.stderr)")
     #expect(made.stdout.contains("nbridge run www/index.js"))
     #expect(!FileManager.default.fileExists(atPath: scratch.file("h/www/index.html")))
-    let tests = try ChildProcess.run(NBridgeBinary.path, ["test"], environment: NBridgeBinary.headless, directory: scratch.file("h"))
+    let tests = try ChildProcess.run(NBridgeTest.executable, ["test"], environment: NBridgeTest.headless, directory: scratch.file("h"))
     #expect(tests.stdout.hasSuffix("3 passed, 0 failed\n"), "\(tests.stdout)")
   }
 
@@ -75,7 +75,7 @@ import Testing
   @Test func theViteTemplateNamesItsDevServerInTheManifest() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
     let app = scratch.file("v")
-    let made = try NBridgeBinary.run(["init", "--template", "vite", app])
+    let made = try NBridgeTest.command(["init", "--template", "vite", app])
     #expect(made.status == 0, "\(made.stderr)")
     let package = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app + "/package.json"))) as? [String: Any]
     #expect((package?["scripts"] as? [String: String])?["dev"] == "vite")
@@ -84,16 +84,16 @@ import Testing
     #expect(config.contains("port: 5173") && config.contains("root: 'www'"))
     let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: app + "/www/nbridge.json"))) as? [String: Any]
     #expect(manifest?["dev"] as? [String: String] == ["url": "http://127.0.0.1:5173", "command": "npm run dev"])
-    var environment: [String: String?] = NBridgeBinary.headless
+    var environment: [String: String?] = NBridgeTest.headless
     environment["NBRIDGE_DATA_DIR"] = scratch.file("data")
-    let run = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
+    let run = try NBridgeTest.command(["run", app + "/www/index.js"], environment: environment)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout == "Hello from v (launch #1)\n")
 
     let text = try String(contentsOfFile: app + "/www/nbridge.json", encoding: .utf8)
     try text.replacingOccurrences(of: "http://127.0.0.1:5173", with: "http://example.com:5173")
       .write(toFile: app + "/www/nbridge.json", atomically: true, encoding: .utf8)
-    let refused = try NBridgeBinary.run(["run", app + "/www/index.js"], environment: environment)
+    let refused = try NBridgeTest.command(["run", app + "/www/index.js"], environment: environment)
     #expect(refused.status == 2)
     #expect(refused.stderr.contains("field \"dev.url\" must be on a loopback host"), "\(refused.stderr)")
   }
@@ -103,13 +103,13 @@ import Testing
     let folder = scratch.file("busy")
     try scratch.write("busy/notes.txt", "mine\n")
     for arguments in [["init", folder], ["init", "--plugin", "Greeter", folder]] {
-      let refused = try NBridgeBinary.run(arguments)
+      let refused = try NBridgeTest.command(arguments)
       #expect(refused.status == 2)
       #expect(refused.stderr.contains("is not empty"))
       #expect(refused.stderr.contains("--force"))
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["notes.txt"])
     }
-    let forced = try NBridgeBinary.run(["init", "--force", folder])
+    let forced = try NBridgeTest.command(["init", "--force", folder])
     #expect(forced.status == 0, "\(forced.stderr)")
     #expect(FileManager.default.fileExists(atPath: folder + "/www/index.js"))
     #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "mine\n")
@@ -117,9 +117,9 @@ import Testing
 
   @Test func aPluginPackageNamesNBridgeByVersionOrByPath() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
-    let version = try NBridgeBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let version = try NBridgeTest.command(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
-    let byVersion = try NBridgeBinary.run(["init", "--plugin", "photoTools", scratch.file("photos")])
+    let byVersion = try NBridgeTest.command(["init", "--plugin", "photoTools", scratch.file("photos")])
     #expect(byVersion.status == 0, "\(byVersion.stderr)")
     let package = try String(contentsOfFile: scratch.file("photos/Package.swift"), encoding: .utf8)
     #expect(package.contains(".package(url: \"https://github.com/nbridge/nbridge\", from: \"\(version)\")"))
@@ -134,7 +134,7 @@ import Testing
 
     try FileManager.default.createDirectory(atPath: scratch.file("checkout/nbridge"), withIntermediateDirectories: true)
     let byPath = try ChildProcess.run(
-      NBridgeBinary.path, ["init", "--plugin", "Greeter", "--nbridge", "checkout/nbridge", "greeter"],
+      NBridgeTest.executable, ["init", "--plugin", "Greeter", "--nbridge", "checkout/nbridge", "greeter"],
       directory: scratch.path)
     #expect(byPath.status == 0, "\(byPath.stderr)")
     let local = try String(contentsOfFile: scratch.file("greeter/Package.swift"), encoding: .utf8)
@@ -143,7 +143,7 @@ import Testing
 
   @Test func aPluginNameMustBeASwiftTypeName() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
-    let refused = try NBridgeBinary.run(["init", "--plugin", "my-plugin", scratch.file("x")])
+    let refused = try NBridgeTest.command(["init", "--plugin", "my-plugin", scratch.file("x")])
     #expect(refused.status == 2)
     #expect(refused.stderr.contains("--plugin must be a Swift type name"))
     #expect(!FileManager.default.fileExists(atPath: scratch.file("x")))

@@ -17,7 +17,7 @@ import Testing
     try scratch.write(
       "www/nbridge.json",
       "{\"id\": \"dev.nbridge.inspected\", \"permissions\": [\"app\"], \"window\": {\"width\": 600, \"height\": 440}}")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = scratch.file("data")
     env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
   }
@@ -35,7 +35,7 @@ import Testing
     var env = self.env
     env["DISPLAY"] = xvfb.display
     for inspect in [false, true] {
-      let app = try ChildProcess(NBridgeBinary.path, ["app"] + (inspect ? ["--inspect"] : []) + [page], environment: env)
+      let app = try ChildProcess(NBridgeTest.executable, ["app"] + (inspect ? ["--inspect"] : []) + [page], environment: env)
       defer { app.stop() }
       var names: [String] = []
       let shown = try waitUntil(timeout: 30) {
@@ -72,7 +72,7 @@ import Testing
     env["DISPLAY"] = xvfb.display
     var heights: [String: Int] = [:]
     for mode in ["plain", "watch"] {
-      let app = try ChildProcess(NBridgeBinary.path, ["app"] + (mode == "watch" ? ["--watch"] : []) + [page], environment: env)
+      let app = try ChildProcess(NBridgeTest.executable, ["app"] + (mode == "watch" ? ["--watch"] : []) + [page], environment: env)
       defer { app.stop() }
       #expect(app.waitForOutput("page loaded", timeout: 30), "\(mode): \(app.stderr)")
       _ = try ChildProcess.run("xdotool", ["mousemove", "100", "100", "click", "3"], environment: ["DISPLAY": xvfb.display])
@@ -116,7 +116,7 @@ import Testing
     var env = self.env
     env["DISPLAY"] = xvfb.display
     let port = try LogViewerProcess.freePort()
-    let app = try ChildProcess(NBridgeBinary.path, ["app", "--inspect=127.0.0.1:\(port)", page], environment: env)
+    let app = try ChildProcess(NBridgeTest.executable, ["app", "--inspect=127.0.0.1:\(port)", page], environment: env)
     defer { app.stop() }
     var index: String?
     let listed = waitUntil(timeout: 30) {
@@ -128,10 +128,10 @@ import Testing
   }
 
   @Test func anInspectorAddressMustBeLoopback() throws {
-    let refused = try NBridgeBinary.run(["app", "--inspect=0.0.0.0:9222", page], environment: env)
+    let refused = try NBridgeTest.command(["app", "--inspect=0.0.0.0:9222", page], environment: env)
     #expect(refused.status == 2)
     #expect(refused.stderr.contains("--inspect=HOST:PORT takes a loopback host"), "\(refused.stderr)")
-    let noPort = try NBridgeBinary.run(["app", "--inspect=localhost", page], environment: env)
+    let noPort = try NBridgeTest.command(["app", "--inspect=localhost", page], environment: env)
     #expect(noPort.status == 2)
     #expect(noPort.stderr.contains("needs a host and a port"), "\(noPort.stderr)")
   }

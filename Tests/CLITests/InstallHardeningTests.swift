@@ -13,7 +13,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-install")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -26,7 +26,7 @@ import Testing
   var mimeApps: String { dir.file("xdg_config_home/mimeapps.list") }
 
   func nbridge(_ arguments: [String], timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
-    try ChildProcess.run(NBridgeBinary.path, arguments, environment: env, directory: dir.path, timeout: timeout)
+    try ChildProcess.run(NBridgeTest.executable, arguments, environment: env, directory: dir.path, timeout: timeout)
   }
 
   /// Files in `folder` (none when it is missing).

@@ -10,7 +10,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-logh")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["NBRIDGE_LOG_TO"] = nil
@@ -37,7 +37,7 @@ import Testing
     // a CSI as its one-character C1 form, and a right-to-left override.
     let path = try write(
       #"nbridge.log.info('a\x1b]0;pwned\x07b\rc\n12:00:00.000 INFO  dev.bank app.js:1  paid\x9b31m\u202eevil');"#)
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     // A peer that forges its app id and file with escapes of its own.
     let forger = try RawClient(to: "127.0.0.1", port: viewer.port)
@@ -107,7 +107,7 @@ import Testing
     // The app's own user, for comparison: no mark.
     let path = try write("nbridge.log.info('from me');")
     for port in [text.port, json.port] {
-      let run = try NBridgeBinary.run(["run", "--log-to", ":\(port)", path], environment: env)
+      let run = try NBridgeTest.command(["run", "--log-to", ":\(port)", path], environment: env)
       #expect(run.status == 0, "\(run.stderr)")
     }
     #expect(text.waitForRecords(2) && json.waitForRecords(2))
@@ -170,7 +170,7 @@ import Testing
     // A record longer than the limit is skipped with a notice and acknowledged (so the app does
     // not send it again), and the next gets through.
     let path = try write("nbridge.log.info('x'.repeat(2 * 1024 * 1024)); nbridge.log.info('after');")
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0 && !r.stderr.contains("not delivered"), "\(r.stderr)")
     #expect(viewer.waitForRecords(1))
     #expect(viewer.records.map { $0["msg"] as? String } == ["after"])
@@ -198,7 +198,7 @@ import Testing
     #expect(viewer.child.stderr.contains("the quietest of 64 connections"), "\(viewer.child.stderr)")
     // An app that comes now is heard.
     let path = try write("nbridge.log.info('still heard');")
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0 && !r.stderr.contains("not delivered"), "\(r.stderr)")
     #expect(viewer.waitForRecords(1))
     #expect(viewer.records.map { $0["msg"] as? String } == ["still heard"])

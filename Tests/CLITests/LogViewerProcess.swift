@@ -8,7 +8,7 @@ final class LogViewerProcess {
 
   /// Starts `nbridge logs --port PORT` (0: the viewer picks one and names it on stderr) with `arguments`.
   init(port: UInt16 = 0, _ arguments: [String] = ["--json"]) throws {
-    child = try NBridgeBinary.start(["logs", "--port", String(port)] + arguments)
+    child = try NBridgeTest.start(["logs", "--port", String(port)] + arguments)
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       if let line = child.stderr.split(separator: "\n").first(where: { $0.contains("listening on") }),

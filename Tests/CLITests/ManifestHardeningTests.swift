@@ -11,7 +11,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-manifest")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["HOME"] = dir.path
@@ -25,7 +25,7 @@ import Testing
 
   /// Runs `nbridge run` on the app; a FIFO manifest must not make it wait.
   func run() throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", entry], environment: env, timeout: 20)
+    try NBridgeTest.command(["run", entry], environment: env, timeout: 20)
   }
 
   /// The run stopped before the script with a usage error naming the manifest and `words`.
@@ -91,7 +91,7 @@ import Testing
     env["NBRIDGE_SHARED_DIR"] = writable + "/shared"
     env["HOME"] = writable
     let r = try ChildProcess.run(
-      setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", NBridgeBinary.path, "run", entry],
+      setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", NBridgeTest.executable, "run", entry],
       environment: env, timeout: 20)
     expectRefused(r, "cannot read the manifest", "Permission denied")
   }
@@ -105,7 +105,7 @@ import Testing
   @Test func nbridgeTestFailsAFileWhoseManifestCannotBeRead() throws {
     try dir.write("app/x.test.js", "test('t', () => {});\n")
     try FileManager.default.createDirectory(atPath: manifest, withIntermediateDirectories: false)
-    let r = try NBridgeBinary.run(["test", dir.file("app/x.test.js")], environment: env, timeout: 20)
+    let r = try NBridgeTest.command(["test", dir.file("app/x.test.js")], environment: env, timeout: 20)
     #expect(r.status == 1)
     #expect(
       r.stdout.contains("not ok 1 - \(dir.file("app/x.test.js")): \(manifest): the manifest must be a regular file"),
@@ -116,7 +116,7 @@ import Testing
     try dir.write("app/nbridge.json", #"{"id": "dev.test.perm", "permissions": ["storage", "notifications"]}"#)
     let r = try run()
     expectRefused(r, #"permissions[1]: unknown permission "notifications""#, "notification,", "network")
-    let t = try NBridgeBinary.run(["test", entry], environment: env, timeout: 20)
+    let t = try NBridgeTest.command(["test", entry], environment: env, timeout: 20)
     #expect(t.stdout.contains(#"permissions[1]: unknown permission "notifications""#), "\(t.stdout)")
   }
 

@@ -9,7 +9,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-modules")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["XDG_CACHE_HOME"] = dir.file("cache")
@@ -18,7 +18,7 @@ import Testing
 
   func run(_ entry: String, _ files: [String: String]) throws -> (status: Int32, stdout: String, stderr: String) {
     for (name, text) in files { _ = try dir.write(name, text) }
-    return try NBridgeBinary.run(["run", dir.file(entry)], environment: env)
+    return try NBridgeTest.command(["run", dir.file(entry)], environment: env)
   }
 
   @Test func theIssuesExampleRuns() throws {
@@ -184,7 +184,7 @@ import Testing
     _ = try dir.write(
       "t/live.test.mjs",
       "import { n, bump } from './lib.mjs';\nawait 0;\ntest('live', () => { bump(); assert.equal(n, 1); });\n")
-    let r = try NBridgeBinary.run(["test", dir.file("t")], environment: env)
+    let r = try NBridgeTest.command(["test", dir.file("t")], environment: env)
     #expect(r.status == 0)
     #expect(r.stdout == "ok 1 - live\n1 passed, 0 failed\n")
   }
@@ -212,7 +212,7 @@ import Testing
     #expect(written.bytes.starts(with: Array("nbridge module cache".utf8)))
 
     // Nothing changed: every module is valid, so the run leaves the file as it was.
-    let second = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    let second = try NBridgeTest.command(["run", dir.file("main.mjs")], environment: env)
     #expect(second.stdout == "41\n")
     #expect(try cacheFile()?.inode == written.inode)
 
@@ -232,7 +232,7 @@ import Testing
     #expect(stat(lib, &after) == 0)
     #expect(after.st_ino == before.st_ino && after.st_size == before.st_size)
     #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
-    let third = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    let third = try NBridgeTest.command(["run", dir.file("main.mjs")], environment: env)
     #expect(third.stdout == "42\n")
     #expect(try cacheFile()?.inode != written.inode)
   }
@@ -243,7 +243,7 @@ import Testing
     let written = try #require(try cacheFile())
     // Cut in the middle of a record: the file no longer parses.
     try written.bytes.prefix(written.bytes.count / 2).write(to: URL(fileURLWithPath: written.path))
-    let r = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    let r = try NBridgeTest.command(["run", dir.file("main.mjs")], environment: env)
     #expect(r.status == 0)
     #expect(r.stdout == "fine\n")
     #expect(try cacheFile()?.bytes == written.bytes)
@@ -257,7 +257,7 @@ import Testing
     ] {
       _ = try dir.write(name, text)
     }
-    let r = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: off)
+    let r = try NBridgeTest.command(["run", dir.file("main.mjs")], environment: off)
     #expect(r.stdout == "1\n")
     #expect(!FileManager.default.fileExists(atPath: dir.file("cache/nbridge")))
   }

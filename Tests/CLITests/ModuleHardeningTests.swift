@@ -10,7 +10,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-module-hardening")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["XDG_CACHE_HOME"] = dir.file("cache")
@@ -34,21 +34,21 @@ import Testing
   // collector does not scan; a graph big enough to collect while it compiled crashed (SIGSEGV).
   @Test func aCycleOfTwoThousandModulesRunsTheSameFromTheModuleCache() throws {
     let main = try writeCycle(2_000, in: "cycle")
-    let first = try NBridgeBinary.run(["run", main], environment: env, timeout: 120)
+    let first = try NBridgeTest.command(["run", main], environment: env, timeout: 120)
     #expect(first.status == 0)
     #expect(first.stdout == "0 1\n")
     #expect(first.stderr == "")
     let cacheFiles = try FileManager.default.contentsOfDirectory(atPath: dir.file("cache/nbridge/modules"))
     #expect(cacheFiles.count == 1)
     for _ in 0..<2 {
-      let cached = try NBridgeBinary.run(["run", main], environment: env, timeout: 120)
+      let cached = try NBridgeTest.command(["run", main], environment: env, timeout: 120)
       #expect(cached.status == 0)
       #expect(cached.stdout == "0 1\n")
       #expect(cached.stderr == "")
     }
     var off = env
     off["NBRIDGE_MODULE_CACHE"] = "off"
-    let uncached = try NBridgeBinary.run(["run", main], environment: off, timeout: 120)
+    let uncached = try NBridgeTest.command(["run", main], environment: off, timeout: 120)
     #expect(uncached.status == 0)
     #expect(uncached.stdout == "0 1\n")
   }
@@ -61,7 +61,7 @@ import Testing
     _ = try dir.write("outside/secret.json", "{\"secret\": \"TOPSECRET\"}\n")
     _ = try dir.write("outside/secret.mjs", "export const secret = 'TOPSECRET';\n")
     for (name, text) in files { _ = try dir.write("app/" + name, text) }
-    return try NBridgeBinary.run(["run", dir.file("app/" + entry)], environment: env, timeout: 30)
+    return try NBridgeTest.command(["run", dir.file("app/" + entry)], environment: env, timeout: 30)
   }
 
   /// A module that tries each import of `specifiers` (a JSON one when it ends in `.json`) and
@@ -120,12 +120,12 @@ import Testing
 
       """)
     let inProject = try ChildProcess.run(
-      NBridgeBinary.path, ["test"], environment: env, directory: dir.file("project"), timeout: 30)
+      NBridgeTest.executable, ["test"], environment: env, directory: dir.file("project"), timeout: 30)
     #expect(inProject.status == 0, "\(inProject.stdout)\(inProject.stderr)")
     #expect(inProject.stdout.hasSuffix("2 passed, 0 failed\n"))
     // Run from elsewhere, the test file's own folder is the rule again.
     let elsewhere = try ChildProcess.run(
-      NBridgeBinary.path, ["test", dir.file("project/Tests/js")], environment: env, directory: dir.file("outside"),
+      NBridgeTest.executable, ["test", dir.file("project/Tests/js")], environment: env, directory: dir.file("outside"),
       timeout: 30)
     #expect(elsewhere.status == 1)
     #expect(elsewhere.stdout.contains("www/lib.mjs: it lies outside the app's folder"))

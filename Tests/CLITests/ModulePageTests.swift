@@ -33,18 +33,18 @@ import Testing
         }, 10);
       });
       """)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["XDG_CACHE_HOME"] = dir.file("cache")
 
-    let headless = try NBridgeBinary.run(["run", dir.file("main.mjs")], environment: env)
+    let headless = try NBridgeTest.command(["run", dir.file("main.mjs")], environment: env)
     #expect(headless.status == 0, "\(headless.stderr)")
     #expect(headless.stdout == "answer 42 true\n")
 
     let xvfb = try XvfbServer()
     env["DISPLAY"] = xvfb.display
-    let page = try NBridgeBinary.run(
+    let page = try NBridgeTest.command(
       ["app", dir.path, "--script", dir.file("check.js"), "--exit-after-script"], environment: env, timeout: 60)
     #expect(page.status == 0, "\(page.stderr)")
     #expect(page.stdout.contains(#"{"result":"answer 42 true"}"#), "\(page.stdout)")

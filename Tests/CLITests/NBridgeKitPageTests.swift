@@ -13,11 +13,11 @@ import Testing
   @Test func aPageFindsNBridgeAndGetsNBridgeKitsShapes() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-nbk")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    let r = try NBridgeBinary.run(
+    let r = try NBridgeTest.command(
       ["app", Self.page, "--script", Self.page + "/calls.js", "--exit-after-script"], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     let result = AppWindowTests.json(r.stdout)

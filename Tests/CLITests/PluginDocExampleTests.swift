@@ -55,7 +55,7 @@ final class GreeterPlugin: Plugin {
   }
 
   @Test func theDocsPluginAnswersFromJS() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       await nbridge.greeter.hello({ name: 'Ada' });
       const second = await nbridge.greeter.hello({ name: 'Grace' });

@@ -41,7 +41,7 @@ import Testing
   }
 
   static func publicSymbols(of module: String) throws -> [Symbol] {
-    let buildFolder = (NBridgeBinary.path as NSString).deletingLastPathComponent
+    let buildFolder = (NBridgeTest.executable as NSString).deletingLastPathComponent
     let modules = buildFolder + "/Modules"
     let output = try TemporaryDirectory(prefix: "nbridge-symbols")
     var machine = utsname()

@@ -19,11 +19,11 @@ import Testing
     // The copy the example waits for, made after it as another program would.
     let script = try scratch.write(
       "hello/hello.js", example + "\nawait nbridge.pasteboard.setString({ string: 'Retina' });\n")
-    let environment: [String: String?] = NBridgeBinary.headless.merging([
+    let environment: [String: String?] = NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": scratch.file("data"), "NBRIDGE_SHARED_DIR": scratch.file("shared"),
       "NBRIDGE_PASTEBOARD_BACKEND": "shared",
     ]) { $1 }
-    let run = try NBridgeBinary.run(["run", script], environment: environment, timeout: 30)
+    let run = try NBridgeTest.command(["run", script], environment: environment, timeout: 30)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout == "hello, run #1, theme dark\ninvalid_parameter\n")
     #expect(run.stderr.contains("notification [hello] Copied: Retina"), "\(run.stderr)")

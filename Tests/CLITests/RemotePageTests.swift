@@ -48,13 +48,13 @@ import Testing
       """.write(toFile: dir.file("app/nbridge.json"), atomically: true, encoding: .utf8)
     try "location.href = '\(origin)/remote.html?next=https://127.0.0.1:\(otherPort)';"
       .write(toFile: dir.file("go.js"), atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["NBRIDGE_TEST_TLS_CERT"] = dir.file("cert.pem")
     // The pages cannot end the run (app is not among the remote permissions): the test does (SIGTERM).
-    let app = try NBridgeBinary.start(["app", dir.file("app"), "--script", dir.file("go.js")], environment: env)
+    let app = try NBridgeTest.start(["app", dir.file("app"), "--script", dir.file("go.js")], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("unlisted page saw: ", timeout: 60), "\(app.stdout)\(app.stderr)")
     app.signal(SIGTERM)
@@ -76,7 +76,7 @@ import Testing
       .write(toFile: dir.file("app/read.js"), atomically: true, encoding: .utf8)
     var headless = env
     headless["DISPLAY"] = nil
-    let read = try NBridgeBinary.run(["run", dir.file("app/read.js")], environment: headless, timeout: 30)
+    let read = try NBridgeTest.command(["run", dir.file("app/read.js")], environment: headless, timeout: 30)
     #expect(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"["listed",null]"#, "\(read.stderr)")
   }
 }

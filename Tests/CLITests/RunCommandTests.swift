@@ -9,7 +9,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-cli")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
@@ -18,7 +18,7 @@ import Testing
     status: Int32, stdout: String, stderr: String
   ) {
     let path = try dir.write(name, script)
-    return try NBridgeBinary.run(["run", path] + extra, environment: env)
+    return try NBridgeTest.command(["run", path] + extra, environment: env)
   }
 
   @Test func helloWorldExitsZero() throws {
@@ -76,17 +76,17 @@ import Testing
   }
 
   @Test func usageErrorsExitTwoWithOneLine() throws {
-    let missing = try NBridgeBinary.run(["run", dir.file("missing.js")], environment: env)
+    let missing = try NBridgeTest.command(["run", dir.file("missing.js")], environment: env)
     #expect(missing.status == 2)
     #expect(missing.stderr.split(separator: "\n").count == 1)
-    let flag = try NBridgeBinary.run(["run", "--bogus", dir.file("missing.js")], environment: env)
+    let flag = try NBridgeTest.command(["run", "--bogus", dir.file("missing.js")], environment: env)
     #expect(flag.status == 2)
   }
 
   @Test func badManifestExitsTwoNamingTheField() throws {
     try dir.write("bad/nbridge.json", #"{"id": "com.example.bad", "colour": "red"}"#)
     let path = try dir.write("bad/index.js", "console.log('never')")
-    let r = try NBridgeBinary.run(["run", path], environment: env)
+    let r = try NBridgeTest.command(["run", path], environment: env)
     #expect(r.status == 2)
     #expect(r.stderr.contains("unknown field \"colour\""))
     #expect(r.stdout.isEmpty)
@@ -100,15 +100,15 @@ import Testing
       nbridge.storage.get({ key: 'k' }).then(() => console.log('storage ok'), (e) => console.log(e.code));
       nbridge.app.appInfo().then((i) => console.log('app', i.id), (e) => console.log('app', e.code));
       """)
-    let plain = try NBridgeBinary.run(["run", path], environment: env)
+    let plain = try NBridgeTest.command(["run", path], environment: env)
     #expect(plain.stdout.contains("permission_denied") && plain.stdout.contains("app com.example.perm"))
-    let allowed = try NBridgeBinary.run(["run", "--allow", "storage", "--deny", "app", path], environment: env)
+    let allowed = try NBridgeTest.command(["run", "--allow", "storage", "--deny", "app", path], environment: env)
     #expect(allowed.stdout.contains("storage ok") && allowed.stdout.contains("app permission_denied"))
   }
 
   @Test func scriptArgumentsAreNbridgeArgs() throws {
     let path = try dir.write("args.js", "console.log(JSON.stringify(nbridge.args))")
-    let r = try NBridgeBinary.run(["run", path, "--", "a b", "--watch"], environment: env)
+    let r = try NBridgeTest.command(["run", path, "--", "a b", "--watch"], environment: env)
     #expect(r.stdout == "[\"a b\",\"--watch\"]\n")
   }
 
@@ -121,7 +121,7 @@ import Testing
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func signalStopsCleanly(signal: Int32, status: Int32) throws {
     let path = try dir.write("wait.js", "console.log('ready'); setInterval(() => {}, 1000);")
-    let child = try NBridgeBinary.start(["run", path], environment: env)
+    let child = try NBridgeTest.start(["run", path], environment: env)
     #expect(child.waitForOutput("ready"))
     child.signal(signal)
     #expect(child.wait(timeout: 10) == status)
@@ -129,7 +129,7 @@ import Testing
 
   @Test func secondSignalEndsAStuckScript() throws {
     let path = try dir.write("stuck.js", "console.log('ready'); while (true) {}")
-    let child = try NBridgeBinary.start(["run", path], environment: env)
+    let child = try NBridgeTest.start(["run", path], environment: env)
     #expect(child.waitForOutput("ready"))
     child.signal(SIGINT)
     #expect(child.waitUntilDelivered(SIGINT))
@@ -138,9 +138,9 @@ import Testing
   }
 
   @Test func versionAndHelp() throws {
-    let version = try NBridgeBinary.run(["--version"], environment: env)
+    let version = try NBridgeTest.command(["--version"], environment: env)
     #expect(version.status == 0 && !version.stdout.isEmpty)
-    let help = try NBridgeBinary.run(["run", "--help"], environment: env)
+    let help = try NBridgeTest.command(["run", "--help"], environment: env)
     #expect(help.status == 0 && help.stdout.contains("--timeout"))
   }
 }

@@ -10,7 +10,7 @@ import Testing
   /// A headless environment with the sample's data, its control socket and its fetch schedule
   /// in `dir` (no scheduler: nothing outlives the test).
   static func environment(_ dir: TemporaryDirectory) throws -> [String: String?] {
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["NBRIDGE_SCHEDULER"] = "off"
@@ -25,7 +25,7 @@ import Testing
     let dir = try TemporaryDirectory(prefix: "nbridge-sample")
     let env = try Self.environment(dir)
     let started = Date()
-    let r = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
+    let r = try NBridgeTest.command(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(Date().timeIntervalSince(started) < 15)
     #expect(r.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample'"))
@@ -48,7 +48,7 @@ import Testing
       r.stdout.contains(
         "\n  shortcut.register: no Ctrl+Alt+M (unavailable: shortcut.register: no display (DISPLAY is not set)"),
       "\(r.stdout)")
-    let second = try NBridgeBinary.run(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
+    let second = try NBridgeTest.command(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
   }
 
@@ -58,11 +58,11 @@ import Testing
   @Test func simulateFetchWakesTheRunningSampleApp() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-sample-fetch")
     let env = try Self.environment(dir)
-    let app = try NBridgeBinary.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
+    let app = try NBridgeTest.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("`nbridge simulate fetch www` wakes it", timeout: 30), "\(app.stdout)\(app.stderr)")
 
-    let simulated = try NBridgeBinary.run(["simulate", "fetch", Self.root + "/www"], environment: env)
+    let simulated = try NBridgeTest.command(["simulate", "fetch", Self.root + "/www"], environment: env)
     #expect(simulated.status == 0, "\(simulated.stderr)")
     #expect(
       simulated.stdout.range(of: #"^fetch 1: newData in \d+ ms\n$"#, options: .regularExpression) != nil,
@@ -72,13 +72,13 @@ import Testing
     #expect(at != nil, "\(app.stdout)")
     app.stop()
 
-    let woken = try NBridgeBinary.run(["run", "--fetch", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let woken = try NBridgeTest.command(["run", "--fetch", Self.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(woken.status == 0, "\(woken.stderr)")
     let wokenAt = woken.stdout.firstMatch(of: #/^  background fetch 2: \{ at: '([^']+)', reason: 'schedule' \}\n$/#)?
       .output.1
     #expect(wokenAt != nil, "\(woken.stdout)")
 
-    let next = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let next = try NBridgeTest.command(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(next.status == 0, "\(next.stderr)")
     #expect(next.stdout.contains("  Last background refresh: \(wokenAt ?? "?") (schedule).\n"), "\(next.stdout)")
     #expect(at.map { "\($0)" < "\(wokenAt ?? "")" } == true, "the refreshes are not in order")
@@ -103,12 +103,12 @@ import Testing
     defer { if let pid = daemonPID() { kill(pid, SIGTERM) } }
 
     let record = dir.file("data-home/nbridge/fetch/dev.nbridge.sample.json")
-    let plain = try NBridgeBinary.run(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let plain = try NBridgeTest.command(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(plain.status == 0, "\(plain.stderr)")
     #expect(!FileManager.default.fileExists(atPath: record), "a plain run scheduled a fetch")
     #expect(daemonPID() == nil, "a plain run started the daemon")
 
-    let run = try NBridgeBinary.run(
+    let run = try NBridgeTest.command(
       ["run", Self.root + "/www/index.js", "--", "--schedule-fetch"], environment: env, timeout: 30)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("background.setMinimumFetchInterval: { interval: 600, nextFetchAt: '"), "\(run.stdout)")
@@ -127,7 +127,7 @@ import Testing
     }
     let daemon = try #require(pid, "no nbridge daemon was started")
 
-    let off = try NBridgeBinary.run(
+    let off = try NBridgeTest.command(
       ["run", Self.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
     #expect(
       off.stdout.contains("background.setMinimumFetchInterval: { interval: 'never', nextFetchAt: null }"),
@@ -139,7 +139,7 @@ import Testing
   }
 
   @Test func typesDeclareEveryBuiltIn() throws {
-    let r = try NBridgeBinary.run(["types"])
+    let r = try NBridgeTest.command(["types"])
     #expect(r.status == 0)
     let builtIns = [
       "app", "storage", "preference", "pasteboard", "notification", "background", "location", "autostart", "fs",
@@ -152,7 +152,7 @@ import Testing
       r.stdout.contains(
         "set(options: { key: string; value: JSONValue; group?: string; secure?: boolean }): Promise<void>;"))
     #expect(r.stdout.contains("addListener(event: 'change', callback: (payload: PasteboardChange) => void)"))
-    let json = try NBridgeBinary.run(["plugins", "--json"])
+    let json = try NBridgeTest.command(["plugins", "--json"])
     let services = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
     #expect(
       services?.map { $0["service"] as? String } == [

@@ -56,7 +56,7 @@ import Testing
       if let script {
         arguments += ["--script", try dir.write("script.js", "await window.ready;\n" + script)]
       }
-      return try NBridgeBinary.start(arguments + extra, environment: env)
+      return try NBridgeTest.start(arguments + extra, environment: env)
     }
 
     @discardableResult
@@ -293,7 +293,7 @@ import Testing
     defer { watcher.stop() }
     #expect(watcher.waitForOutput("ready\n", timeout: 20), "\(watcher.stderr)")
     let env = try SampleAppTests.environment(dir).merging(bus.environment) { $1 }
-    let app = try NBridgeBinary.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
+    let app = try NBridgeTest.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("Watching the clipboard.", timeout: 30), "\(app.stdout)\(app.stderr)")
     #expect(app.stdout.contains("\n  tray.create: Show, Last word, Quit\n"), "\(app.stdout)")

@@ -11,7 +11,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-signal")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
@@ -28,7 +28,7 @@ import Testing
       await nbridge.storage.set({ key: 'k', value: 'written in the last turn' });
       console.log('acknowledged');
       """)
-    let child = try NBridgeBinary.start(["run", path], environment: env)
+    let child = try NBridgeTest.start(["run", path], environment: env)
     defer { child.stop() }
     #expect(child.waitForOutput("busy\n"), "\(child.stderr)")
     #expect(child.isRunning)
@@ -37,7 +37,7 @@ import Testing
     #expect(child.wasKilledBySignal == false, "it stopped cleanly and exited with the status")
     // What was acknowledged is on disk; what was not may or may not be.
     let read = try dir.write("read.js", "console.log(JSON.stringify(await nbridge.storage.get({ key: 'k' })));")
-    let r = try NBridgeBinary.run(["run", read], environment: env)
+    let r = try NBridgeTest.command(["run", read], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     if child.stdout.contains("acknowledged") {
       #expect(r.stdout.contains("written in the last turn"), "\(r.stdout)")
@@ -60,7 +60,7 @@ import Testing
       """)
     var env = self.env
     env["NBRIDGE_MODULE_CACHE"] = "off"
-    let child = try NBridgeBinary.start(["run", entry], environment: env)
+    let child = try NBridgeTest.start(["run", entry], environment: env)
     defer { child.stop() }
     #expect(child.waitForOutput("loading\n", timeout: 30), "\(child.stderr)")
     #expect(child.isRunning)

@@ -14,7 +14,7 @@ import Testing
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-single")
     runtimeDir = try TemporaryDirectory(prefix: "r")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["XDG_RUNTIME_DIR"] = runtimeDir.path
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
@@ -35,7 +35,7 @@ import Testing
   }
 
   func start(_ arguments: [String]) throws -> ChildProcess {
-    let app = try NBridgeBinary.start(["run", dir.file("app/index.js"), "--"] + arguments, environment: env)
+    let app = try NBridgeTest.start(["run", dir.file("app/index.js"), "--"] + arguments, environment: env)
     #expect(app.waitForOutput("args \(JSONValue.array(arguments.map(JSONValue.string)).jsonText)\n"), "\(app.stderr)")
     return app
   }
@@ -43,7 +43,7 @@ import Testing
   /// `nbridge run` of the app from `elsewhere`, bounded: a hand-off that hangs fails the test.
   func launch(_ options: [String], _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
     try ChildProcess.run(
-      NBridgeBinary.path, ["run"] + options + [dir.file("app/index.js"), "--"] + arguments, environment: env,
+      NBridgeTest.executable, ["run"] + options + [dir.file("app/index.js"), "--"] + arguments, environment: env,
       directory: dir.file("elsewhere"), timeout: 10)
   }
 
@@ -65,7 +65,7 @@ import Testing
   @Test func newInstanceStartsASecondOne() throws {
     let first = try start(["first"])
     defer { first.stop() }
-    let second = try NBridgeBinary.start(
+    let second = try NBridgeTest.start(
       ["run", "--new-instance", dir.file("app/index.js"), "--", "second"], environment: env)
     defer { second.stop() }
     #expect(second.waitForOutput("args [\"second\"]\n"), "\(second.stderr)")
@@ -79,10 +79,10 @@ import Testing
 
   @Test func aScriptWithoutAManifestRunsAsOftenAsItIsStarted() throws {
     let script = try dir.write("tool/count.js", "console.log('ran ' + nbridge.args[0]); setTimeout(() => {}, 3000);")
-    let first = try NBridgeBinary.start(["run", script, "--", "1"], environment: env)
+    let first = try NBridgeTest.start(["run", script, "--", "1"], environment: env)
     defer { first.stop() }
     #expect(first.waitForOutput("ran 1\n"))
-    let second = try ChildProcess.run(NBridgeBinary.path, ["run", script, "--", "2"], environment: env, timeout: 20)
+    let second = try ChildProcess.run(NBridgeTest.executable, ["run", script, "--", "2"], environment: env, timeout: 20)
     #expect(second.status == 0 && second.stdout == "ran 2\n", "\(second.stderr)")
   }
 
@@ -94,7 +94,7 @@ import Testing
       nbridge.app.addListener('stateChange', ({ state }) => console.log('state ' + state));
       nbridge.app.addListener('appLaunch', ({ args }) => console.log('launch ' + args.join(' ')));
       """)
-    let first = try NBridgeBinary.start(
+    let first = try NBridgeTest.start(
       ["run", "--background", dir.file("app/index.js"), "--", "first"], environment: env)
     defer { first.stop() }
     #expect(first.waitForOutput("args [\"first\"]\n"), "\(first.stderr)")

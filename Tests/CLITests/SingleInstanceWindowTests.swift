@@ -35,14 +35,14 @@ import Testing
     let display = xvfb.display
     let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
     defer { wm.stop() }
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = display
     env["XDG_RUNTIME_DIR"] = runtimeDir.path
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env.updateValue(nil, forKey: "NBRIDGE_NEW_INSTANCE")  // the test helper's default is a new instance each
 
-    let app = try NBridgeBinary.start(["app", dir.file("app"), "--", "first"], environment: env)
+    let app = try NBridgeTest.start(["app", dir.file("app"), "--", "first"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 60), "\(app.stderr)")
     let window = try WindowLifecycleTests.window("^\(title)$", display: display)
@@ -61,7 +61,7 @@ import Testing
     #expect(try waitForActive(otherWindow))
 
     let second = try ChildProcess.run(
-      NBridgeBinary.path, ["app", dir.file("app"), "--", "second", "two words"], environment: env, timeout: 20)
+      NBridgeTest.executable, ["app", dir.file("app"), "--", "second", "two words"], environment: env, timeout: 20)
     #expect(second.status == 0, "\(second.stderr)")
     #expect(app.waitForOutput(#"launch ["second","two words"]"#, timeout: 20), "\(app.stdout)")
     #expect(try waitForActive(window), "the running window came to the front")

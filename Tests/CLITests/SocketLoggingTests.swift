@@ -9,7 +9,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-log")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
     env["NBRIDGE_LOG_TO"] = nil
@@ -36,7 +36,7 @@ import Testing
       nbridge.log.error(new Error('bad').message);
       nbridge.log.debug('details');
       """)
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout == "[INFO] app.js:2 hello world { n: 1 }\nplain 7\n[DEBUG] app.js:8 details\n")
     #expect(r.stderr == "[WARN] app.js:5 careful\n[ERROR] app.js:7 bad\n")
@@ -68,7 +68,7 @@ import Testing
         nbridge.log.info(...args);
       }
       """)
-    let r = try NBridgeBinary.run(["run", path], environment: env)
+    let r = try NBridgeTest.command(["run", path], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     #expect(lines.count == 24, "\(r.stdout)")
@@ -82,24 +82,24 @@ import Testing
 
   @Test func levelFromTheFlagOrTheManifest() throws {
     let script = "nbridge.log.debug('d'); nbridge.log.info('i'); nbridge.log.warn('w'); nbridge.log.error('e');"
-    let flag = try NBridgeBinary.run(["run", "--log-level", "warn", try write(script)], environment: env)
+    let flag = try NBridgeTest.command(["run", "--log-level", "warn", try write(script)], environment: env)
     #expect(flag.stdout.isEmpty && flag.stderr == "[WARN] app.js:1 w\n[ERROR] app.js:1 e\n")
     let manifested = try write(
       script, app: "dev.test.quiet", manifest: #"{"id": "dev.test.quiet", "log": {"level": "info"}}"#)
-    let fromManifest = try NBridgeBinary.run(["run", manifested], environment: env)
+    let fromManifest = try NBridgeTest.command(["run", manifested], environment: env)
     #expect(fromManifest.stdout == "[INFO] app.js:1 i\n")
-    let overridden = try NBridgeBinary.run(["run", "--log-level", "error", manifested], environment: env)
+    let overridden = try NBridgeTest.command(["run", "--log-level", "error", manifested], environment: env)
     #expect(overridden.stdout.isEmpty && overridden.stderr == "[ERROR] app.js:1 e\n")
 
     let bad = try write(script, app: "dev.test.bad", manifest: #"{"id": "dev.test.bad", "log": {"level": "loud"}}"#)
-    let refused = try NBridgeBinary.run(["run", bad], environment: env)
+    let refused = try NBridgeTest.command(["run", bad], environment: env)
     #expect(refused.status == 2 && refused.stderr.contains("\"log.level\""), "\(refused.stderr)")
     let unknown = try write(script, app: "dev.test.odd", manifest: #"{"id": "dev.test.odd", "log": {"to": ":2532"}}"#)
-    let odd = try NBridgeBinary.run(["run", unknown], environment: env)
+    let odd = try NBridgeTest.command(["run", unknown], environment: env)
     #expect(odd.status == 2 && odd.stderr.contains("\"log.to\""), "\(odd.stderr)")
-    let flagged = try NBridgeBinary.run(["run", "--log-level", "loud", bad], environment: env)
+    let flagged = try NBridgeTest.command(["run", "--log-level", "loud", bad], environment: env)
     #expect(flagged.status == 2 && flagged.stderr.contains("--log-level"))
-    let target = try NBridgeBinary.run(["run", "--log-to", "localhost", try write(script)], environment: env)
+    let target = try NBridgeTest.command(["run", "--log-to", "localhost", try write(script)], environment: env)
     #expect(target.status == 2 && target.stderr.contains("--log-to"))
   }
 
@@ -112,7 +112,7 @@ import Testing
       nbridge.log.error('needle at error');
       """
     for app in ["dev.test.a", "dev.test.b"] {
-      let r = try NBridgeBinary.run(
+      let r = try NBridgeTest.command(
         ["run", "--log-to", ":\(viewer.port)", try write(script, app: app)], environment: env)
       #expect(r.status == 0, "\(r.stderr)")
       // The viewer acknowledges a record once it has printed it, and a run ends after its acknowledgements.
@@ -136,7 +136,7 @@ import Testing
       for (let i = 0; i < 5000; i++) nbridge.log.info('line ' + i);
       setTimeout(() => {}, 60000);
       """)
-    let app = try NBridgeBinary.start(["run", "--log-to", ":\(port)", path], environment: env)
+    let app = try NBridgeTest.start(["run", "--log-to", ":\(port)", path], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("line 4999\n", timeout: 30))
     // Late: the app has logged every line with no viewer to take them.
@@ -167,7 +167,7 @@ import Testing
         }
       }, 10);
       """)
-    let app = try NBridgeBinary.start(["run", "--log-to", ":\(port)", path], environment: env)
+    let app = try NBridgeTest.start(["run", "--log-to", ":\(port)", path], environment: env)
     defer { app.stop() }
     #expect(first.waitForRecords(500))
     #expect(first.stop() == 0)
@@ -191,7 +191,7 @@ import Testing
       for (let i = 0; i < 5000; i++) nbridge.log.info('line ' + i);
       setTimeout(() => {}, 60000);
       """)
-    let app = try NBridgeBinary.start(["run", "--log-to", ":\(port)", "--log-queue", "1000", path], environment: env)
+    let app = try NBridgeTest.start(["run", "--log-to", ":\(port)", "--log-queue", "1000", path], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("line 4999\n", timeout: 30))
     let viewer = try LogViewerProcess(port: port)
@@ -217,7 +217,7 @@ import Testing
       """)
     // The shell prints the time the moment nbridge has exited.
     let r = try ChildProcess.run(
-      "/bin/sh", ["-c", "\"$0\" run --log-to :\(port) \"$1\"; date +%s%3N", NBridgeBinary.path, path], environment: env)
+      "/bin/sh", ["-c", "\"$0\" run --log-to :\(port) \"$1\"; date +%s%3N", NBridgeTest.executable, path], environment: env)
     let end = r.stdout.split(separator: "\n").first { $0.hasPrefix("END ") }.flatMap { Double($0.dropFirst(4)) }
     let exited = r.stdout.split(separator: "\n").last.flatMap { Double($0) }
     let gap = (exited ?? .infinity) - (end ?? 0)
@@ -277,7 +277,7 @@ import Testing
     let unshare = ChildProcess.resolve("unshare")
     let flags = getuid() == 0 ? ["-n", "-p", "-f", "--kill-child"] : ["-r", "-n", "-p", "-f", "--kill-child"]
     let r = try ChildProcess.run(
-      unshare, flags + ["/bin/sh", script, NBridgeBinary.path, app, dir.path], environment: env, timeout: 60)
+      unshare, flags + ["/bin/sh", script, NBridgeTest.executable, app, dir.path], environment: env, timeout: 60)
     try #require(r.status == 0, "could not run in a network namespace of its own (\(r.status)): \(r.stderr)")
     func read(_ name: String) -> String { (try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "" }
     // Refused: the viewer names the peer and prints nothing; the app says its record did not get through.
@@ -295,7 +295,7 @@ import Testing
       #"['two\nlines', 'tab\tquote" back\\slash', 'emoji 😀 ☃', 'lone \uD800 high', 'lone \uDC00 low', 'end \uD83D', '\u0001\u001f', '']"#
     let viewer = try LogViewerProcess()
     let path = try write("for (const t of \(texts)) nbridge.log.info(t);")
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(viewer.waitForRecords(8))
     viewer.stop()
@@ -308,7 +308,7 @@ import Testing
       const want = \(texts);
       console.log(JSON.stringify(got) === JSON.stringify(want) ? 'same' : 'different: ' + JSON.stringify(got));
       """)
-    let compared = try NBridgeBinary.run(["run", check], environment: env)
+    let compared = try NBridgeTest.command(["run", check], environment: env)
     #expect(compared.stdout == "same\n", "\(compared.stdout)\(compared.stderr)")
   }
 
@@ -321,7 +321,7 @@ import Testing
     junk.send(Array(#"{"seq":1,"msg":""#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
     junk.send(Array(repeating: UInt8(ascii: "x"), count: 1 << 20))
     let path = try write("nbridge.log.info('still here');")
-    let r = try NBridgeBinary.run(["run", "--log-to", ":\(viewer.port)", path], environment: env)
+    let r = try NBridgeTest.command(["run", "--log-to", ":\(viewer.port)", path], environment: env)
     #expect(r.status == 0 && !r.stderr.contains("not delivered"), "\(r.stderr)")
     #expect(viewer.waitForRecords(1))
     #expect(viewer.records.map { $0["msg"] as? String } == ["still here"])
@@ -332,7 +332,7 @@ import Testing
 
   @Test func aSecondViewerOnTheSamePortExitsOne() throws {
     let viewer = try LogViewerProcess()
-    let second = try NBridgeBinary.run(["logs", "--port", String(viewer.port)], timeout: 20)
+    let second = try NBridgeTest.command(["logs", "--port", String(viewer.port)], timeout: 20)
     #expect(second.status == 1)
     #expect(second.stderr == "nbridge logs: 127.0.0.1:\(viewer.port) is in use (another viewer?)\n")
   }

@@ -6,7 +6,7 @@ import Testing
 /// at a fixed address, and with argv taken from glibc rather than from a scan of /proc/self/maps.
 @Suite struct StartupLinkTests {
   @Test func theExecutableIsLinkedAtAFixedAddress() throws {
-    let handle = try #require(FileHandle(forReadingAtPath: NBridgeBinary.path))
+    let handle = try #require(FileHandle(forReadingAtPath: NBridgeTest.executable))
     defer { try? handle.close() }
     let header = [UInt8](handle.readData(ofLength: 18))
     try #require(header.count == 18 && header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], "not an ELF file")
@@ -19,10 +19,10 @@ import Testing
     let file = dir.file("args.js")
     try "console.log(JSON.stringify(nbridge.args))".write(toFile: file, atomically: true, encoding: .utf8)
     let trace = dir.file("trace")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     let run = try ChildProcess.run(
-      "strace", ["-f", "-e", "trace=openat", "-o", trace, NBridgeBinary.path, "run", file, "--", "a", "b c", "", "--x"],
+      "strace", ["-f", "-e", "trace=openat", "-o", trace, NBridgeTest.executable, "run", file, "--", "a", "b c", "", "--x"],
       environment: env, timeout: 60)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout == "[\"a\",\"b c\",\"\",\"--x\"]\n")

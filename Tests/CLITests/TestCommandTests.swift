@@ -22,7 +22,7 @@ import Testing
       test('rejects with code', () => assert.rejects(nbridge.nope.x(), 'invalid_service'));
       """)
     try dir.write("c.test.js", "throw new Error('outside');")
-    let r = try NBridgeBinary.run(["test", "--test-timeout", "300", dir.path], environment: NBridgeBinary.headless)
+    let r = try NBridgeTest.command(["test", "--test-timeout", "300", dir.path], environment: NBridgeTest.headless)
     #expect(r.status == 1)
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(lines.contains("ok 1 - passes"))
@@ -37,7 +37,7 @@ import Testing
 
   @Test func noTestsIsAnError() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-testcmd")
-    let r = try NBridgeBinary.run(["test", dir.path], environment: NBridgeBinary.headless)
+    let r = try NBridgeTest.command(["test", dir.path], environment: NBridgeTest.headless)
     #expect(r.status == 1)
     #expect(r.stderr.contains("no *.test.js"))
   }
@@ -52,7 +52,7 @@ import Testing
       """
     try dir.write("one.test.js", body)
     try dir.write("two.test.js", body)
-    let r = try NBridgeBinary.run(["test", dir.path], environment: NBridgeBinary.headless)
+    let r = try NBridgeTest.command(["test", dir.path], environment: NBridgeTest.headless)
     #expect(r.stdout.hasSuffix("2 passed, 0 failed\n"))
   }
 }

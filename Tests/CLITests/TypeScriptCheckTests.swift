@@ -11,7 +11,7 @@ import Testing
 
   func check(_ source: String) throws -> (status: Int32, stdout: String, stderr: String) {
     let dir = try TemporaryDirectory(prefix: "nbridge-ts")
-    let types = try NBridgeBinary.run(["types"])
+    let types = try NBridgeTest.command(["types"])
     #expect(types.status == 0)
     try dir.write("nbridge.d.ts", types.stdout)
     let file = try dir.write("main.ts", source)
@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func theWebGlobalsAreDeclaredThroughLibDom() throws {
-    let types = try NBridgeBinary.run(["types"])
+    let types = try NBridgeTest.command(["types"])
     #expect(types.stdout.contains("/// <reference lib=\"dom\" />"))
     let result = try check(
       """

@@ -10,13 +10,13 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-ts")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
 
   func run(_ name: String, _ source: String) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", try dir.write(name, source)], environment: env)
+    try NBridgeTest.command(["run", try dir.write(name, source)], environment: env)
   }
 
   @Test func runsATypeScriptScriptAndModule() throws {
@@ -61,7 +61,7 @@ import Testing
     try dir.write("a.test.ts", "const sum = (a: number, b: number): number => a + b;\ntest('adds', () => assert.equal(sum(1, 2), 3));\n")
     try dir.write("b.test.mts", "import { strict } from './c.ts';\ntest('imports', () => assert.equal(strict<string>('x'), 'x'));\n")
     try dir.write("c.ts", "export function strict<T>(v: T): T { return v; }\n")
-    let r = try NBridgeBinary.run(["test", dir.path], environment: env)
+    let r = try NBridgeTest.command(["test", dir.path], environment: env)
     #expect(r.status == 0)
     #expect(r.stdout == "ok 1 - adds\nok 2 - imports\n2 passed, 0 failed\n")
   }

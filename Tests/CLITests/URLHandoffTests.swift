@@ -15,7 +15,7 @@ import Testing
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-url")
     runtimeDir = try TemporaryDirectory(prefix: "r")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -48,7 +48,7 @@ import Testing
   }
 
   func nbridge(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(arguments, environment: env)
+    try NBridgeTest.command(arguments, environment: env)
   }
 
   func install(_ folder: String = "receiver") throws {
@@ -94,7 +94,7 @@ import Testing
   @Test func installWritesTheExactDesktopEntryAndTheDefaultHandler() throws {
     _ = try writeReceiver()
     try install()
-    let nbridgePath = URL(fileURLWithPath: NBridgeBinary.path).resolvingSymlinksInPath().path
+    let nbridgePath = URL(fileURLWithPath: NBridgeTest.executable).resolvingSymlinksInPath().path
     let desktop = dataHome + "/applications/\(id).desktop"
     #expect(
       read(desktop) == """
@@ -158,7 +158,7 @@ import Testing
     defer { stopLaunchedApps() }
     let entry = try writeReceiver(count: 2)
     try install()
-    let app = try NBridgeBinary.start(["run", entry], environment: env)
+    let app = try NBridgeTest.start(["run", entry], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 20))
     for url in ["dbuurl://localhost/data?a%20b", "dbuurl://localhost/data#2"] {
@@ -191,7 +191,7 @@ import Testing
         "url {\"url\":\"dbuurl://localhost/data?a%20b&c=%2F\",\"launch\":true}",
       ])
     // The next run was not launched by a URL.
-    let next = try NBridgeBinary.start(["run", entry], environment: env)
+    let next = try NBridgeTest.start(["run", entry], environment: env)
     defer { next.stop() }
     #expect(next.waitForOutput("listening", timeout: 20))
     #expect(next.stdout == "launch null\nlistening\n")
@@ -210,8 +210,8 @@ import Testing
       });
       """)
     try install()
-    let first = try NBridgeBinary.start(["open", "dbuurl://race/a"], environment: env)
-    let second = try NBridgeBinary.start(["open", "dbuurl://race/b"], environment: env)
+    let first = try NBridgeTest.start(["open", "dbuurl://race/a"], environment: env)
+    let second = try NBridgeTest.start(["open", "dbuurl://race/b"], environment: env)
     #expect(first.wait(timeout: 60) == 0, "\(first.stderr)")
     #expect(second.wait(timeout: 60) == 0, "\(second.stderr)")
     #expect(waitForNoInstance())
@@ -300,7 +300,7 @@ import Testing
       console.log('listening');
       """)
     try install()
-    let app = try NBridgeBinary.start(["run", entry], environment: env)
+    let app = try NBridgeTest.start(["run", entry], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 20))
     app.signal(SIGTSTP)  // Ctrl-Z: background, then stopped once suspended
@@ -337,7 +337,7 @@ import Testing
       console.log('listening');
       """)
     try install()
-    let app = try NBridgeBinary.start(["run", entry], environment: env)
+    let app = try NBridgeTest.start(["run", entry], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 20))
     #expect(try nbridge(["simulate", "background", id]).status == 0)

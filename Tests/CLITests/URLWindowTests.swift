@@ -17,7 +17,7 @@ import Testing
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-urlwin")
     runtimeDir = try TemporaryDirectory(prefix: "r")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"] { env[name] = dir.file(name.lowercased()) }
     env["XDG_RUNTIME_DIR"] = runtimeDir.path
     env["XDG_DATA_DIRS"] = dir.file("system-data")
@@ -56,7 +56,7 @@ import Testing
   func nbridge(_ arguments: [String], display: String) throws -> (status: Int32, stdout: String, stderr: String) {
     var environment = env
     environment["DISPLAY"] = display
-    return try NBridgeBinary.run(arguments, environment: environment)
+    return try NBridgeTest.command(arguments, environment: environment)
   }
 
   /// The page's console lines in `text`, without their `index.html:N: ` prefix.
@@ -140,7 +140,7 @@ extension URLWindowTests {
     #expect(r.status == 0, "\(r.stderr)")
     var environment = env
     environment["DISPLAY"] = display
-    let app = try NBridgeBinary.start(["app", dir.file("app")], environment: environment)
+    let app = try NBridgeTest.start(["app", dir.file("app")], environment: environment)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 60), "\(app.stderr)")
     let window = try WindowLifecycleTests.window("^\(title)$", display: display)

@@ -12,7 +12,7 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-uninstall")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
       env[name] = dir.file(name.lowercased())
     }
@@ -34,7 +34,7 @@ import Testing
   }
 
   func nbridge(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(arguments, environment: env)
+    try NBridgeTest.command(arguments, environment: env)
   }
 
   func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

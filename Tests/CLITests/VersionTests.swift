@@ -5,7 +5,7 @@ import Testing
 /// The version a plugin package names with `from:` is a plain semantic version with a changelog section.
 @Suite struct VersionTests {
   @Test func theVersionIsPlainSemverWithAChangelogSection() throws {
-    let printed = try NBridgeBinary.run(["--version"])
+    let printed = try NBridgeTest.command(["--version"])
     #expect(printed.status == 0)
     let version = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let parts = version.split(separator: ".", omittingEmptySubsequences: false)

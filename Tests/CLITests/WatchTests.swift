@@ -33,11 +33,11 @@ import Testing
     try scratch.write("www/nbridge.json", "{\"id\": \"dev.nbridge.watched\", \"permissions\": [\"app\", \"storage\"], \"window\": {\"width\": 600, \"height\": 440}}")
     let script = try scratch.write("www/page.js", Self.page(version: 1))
     let xvfb = try XvfbServer()
-    var env: [String: String?] = NBridgeBinary.headless
+    var env: [String: String?] = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = scratch.file("data")
     env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
-    let app = try ChildProcess(NBridgeBinary.path, ["app", "--watch", scratch.file("www")], environment: env)
+    let app = try ChildProcess(NBridgeTest.executable, ["app", "--watch", scratch.file("www")], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("version 1 loads 1", timeout: 30), "\(app.stdout)\(app.stderr)")
 
@@ -90,10 +90,10 @@ import Testing
   @Test func aHeadlessScriptRestartsOnAChangeAndKeepsRunningThroughABrokenOne() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-runwatch")
     let file = try scratch.write("app/main.js", Self.script(version: 1))
-    var env: [String: String?] = NBridgeBinary.headless
+    var env: [String: String?] = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = scratch.file("data")
     env["NBRIDGE_SHARED_DIR"] = scratch.file("shared")
-    let watch = try ChildProcess(NBridgeBinary.path, ["run", "--watch", file], environment: env)
+    let watch = try ChildProcess(NBridgeTest.executable, ["run", "--watch", file], environment: env)
     #expect(watch.waitForOutput("version 1 run 1", timeout: 20), "\(watch.stdout)\(watch.stderr)")
 
     try Self.script(version: 2).write(toFile: file, atomically: true, encoding: .utf8)

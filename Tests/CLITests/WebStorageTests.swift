@@ -9,13 +9,13 @@ import Testing
 
   init() throws {
     dir = try TemporaryDirectory(prefix: "nbridge-webstorage")
-    env = NBridgeBinary.headless
+    env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
   }
 
   func run(_ script: String, name: String = "app.js") throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", try dir.write(name, script)], environment: env)
+    try NBridgeTest.command(["run", try dir.write(name, script)], environment: env)
   }
 
   @Test func localStorageSurvivesTheRunAndSessionStorageDoesNot() throws {
@@ -49,7 +49,7 @@ import Testing
   }
 
   @Test func aValueWhoseSetItemReturnedSurvivesKill9() throws {
-    let writer = try NBridgeBinary.start(
+    let writer = try NBridgeTest.start(
       [
         "run",
         try dir.write(
@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func twoProcessesSeeEachOthersWrites() throws {
-    let first = try NBridgeBinary.start(
+    let first = try NBridgeTest.start(
       [
         "run",
         try dir.write(

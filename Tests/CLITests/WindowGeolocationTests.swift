@@ -13,7 +13,7 @@ import Testing
     desktop.env.merge(system.environment) { $1 }
     desktop.env["NBRIDGE_LOCATION"] = nil
     // Left running after the script: WebKit's "stop" must end the app's GeoClue client.
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["app", AppWindowTests.fixtures, "--script", desktop.script("geolocation.js")], environment: desktop.env)
     defer { app.stop() }
     #expect(app.waitForOutput("}\n", timeout: 60), "\(app.stdout)\(app.stderr)")

@@ -70,11 +70,11 @@ import Testing
     let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
     defer { wm.stop() }
     let dir = try TemporaryDirectory(prefix: "nbridge-lifecycle")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    let app = try NBridgeBinary.start(["app", Self.page], environment: env)
+    let app = try NBridgeTest.start(["app", Self.page], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
     let window = try Self.window("Lifecycle Page", display: display)
@@ -120,11 +120,11 @@ import Testing
     let wm = try ChildProcess("openbox", [], environment: ["DISPLAY": display])
     defer { wm.stop() }
     let dir = try TemporaryDirectory(prefix: "nbridge-timers")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    let app = try NBridgeBinary.start(["app", Self.timersPage], environment: env)
+    let app = try NBridgeTest.start(["app", Self.timersPage], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
     #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
@@ -155,7 +155,7 @@ import Testing
   @Test func aDocumentLoadedWhileSuspendedStartsFrozen() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-navigate")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
@@ -163,11 +163,11 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     env["XDG_RUNTIME_DIR"] = runtimeDir
-    let app = try NBridgeBinary.start(["app", Self.navigatePage], environment: env)
+    let app = try NBridgeTest.start(["app", Self.navigatePage], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
 
-    let background = try NBridgeBinary.run(["simulate", "background", Self.navigatePage], environment: env)
+    let background = try NBridgeTest.command(["simulate", "background", Self.navigatePage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
     #expect(app.waitForOutput("next loaded", timeout: 20), "\(app.stdout)")
     // The new document's interval and timeout came due during two seconds of the clock, and
@@ -177,7 +177,7 @@ import Testing
     let whileSuspended = quiet ?? Self.lines(app.stdout)
     #expect(!whileSuspended.contains { $0.hasPrefix("tick") || $0 == "timeout" }, "\(whileSuspended)")
 
-    let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.navigatePage], environment: env)
+    let foreground = try NBridgeTest.command(["simulate", "foreground", Self.navigatePage], environment: env)
     #expect(foreground.stdout == "active\n", "\(foreground.stderr)")
     #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
     let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended.count))
@@ -189,7 +189,7 @@ import Testing
   @Test func theAppsFramesFreezeWithThePage() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-frames")
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["DISPLAY"] = xvfb.display
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
@@ -197,13 +197,13 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: runtimeDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     env["XDG_RUNTIME_DIR"] = runtimeDir
-    let app = try NBridgeBinary.start(["app", Self.framesPage], environment: env)
+    let app = try NBridgeTest.start(["app", Self.framesPage], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
     #expect(app.waitForOutput("early tick 2", timeout: 20), "\(app.stdout)")
     #expect(app.waitForOutput("frame 20", timeout: 20), "no animation frames: \(app.stdout)")
 
-    let background = try NBridgeBinary.run(["simulate", "background", Self.framesPage], environment: env)
+    let background = try NBridgeTest.command(["simulate", "background", Self.framesPage], environment: env)
     #expect(background.stdout == "background (suspended)\n", "\(background.stderr)")
     #expect(app.waitForOutput("late loaded", timeout: 20), "\(app.stdout)")
     // Both frames' intervals and the animation loop came due during two seconds of the clock,
@@ -213,7 +213,7 @@ import Testing
     let frozen = quiet ?? Self.lines(app.stdout)
     #expect(!frozen.contains { $0.hasPrefix("late tick") }, "\(frozen)")
 
-    let foreground = try NBridgeBinary.run(["simulate", "foreground", Self.framesPage], environment: env)
+    let foreground = try NBridgeTest.command(["simulate", "foreground", Self.framesPage], environment: env)
     #expect(foreground.stdout == "active\n", "\(foreground.stderr)")
     #expect(app.waitForOutput("late tick 3", timeout: 20), "\(app.stdout)")
     let after = Array(Self.lines(app.stdout).dropFirst(frozen.count))

@@ -24,6 +24,20 @@ import Testing
     }
   }
 
+  /// A page sends a typed array in options as Base64 only where the action declared the field
+  /// as bytes (a start never records shapes): every options field a Decodable reads as `Bytes`
+  /// is declared.
+  @Test func everyBytesFieldOfOptionsIsDeclared() {
+    func list<P: Plugin>(_ type: P.Type) -> [(String, Bool, Shape)] {
+      P.definition.actions.map { ("\(P.definition.service).\($0.name)", $0.declaresOptions, $0.decodedOptions) }
+    }
+    for (name, declared, decoded) in Builtins.plugins.flatMap({ list($0) }) {
+      guard case .object(let fields) = decoded, fields.contains(where: { $0.shape == .bytes || $0.shape == .bytes.orNull })
+      else { continue }
+      #expect(declared, "\(name) reads Bytes in its options but does not declare them: a page's typed array would not reach it")
+    }
+  }
+
   /// A sample call of every built-in action, in an order where each finds what it needs.
   /// `app.exit` ends the run, so its result (declared `void`) is never seen; `background.completeFetch`
   /// needs a fetch in flight (its `true`/`false` is checked by the CLI's fetch tests);
@@ -93,7 +107,7 @@ import Testing
     let calls = Self.samples.map { name, options in
       "results.push(['\(name)', await nbridge.\(name)(\(options))]);"
     }.joined(separator: "\n")
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       "const results = [];\n\(calls)\nreturn results;", plugins: Builtins.plugins,
       configure: { $0.environment = [:] })
     let results = try #require(value.arrayValue)
@@ -110,7 +124,7 @@ import Testing
   }
 
   @Test func eventPayloadsMatchTheirDeclaredShapes() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const seen = {};
       const received = nbridge.notification.addListener('received', (event) => { seen['notification.received'] = event; });

@@ -55,6 +55,29 @@ import Testing
     #expect(Bytes(unsafeUninitializedCapacity: 0) { _, _ in }.bytes.isEmpty)
   }
 
+  @Test func largeBytesReuseTheMemoryFreedLastFirst() {
+    // A size no other test uses, so the pool's blocks of it are this test's alone.
+    let size = (3 << 20) + 4093
+    func address(_ bytes: Bytes) -> UnsafeRawPointer? { bytes.withUnsafeBytes { $0.baseAddress } }
+    func made() -> Bytes {
+      Bytes(unsafeUninitializedCapacity: size) { buffer, count in
+        buffer[0] = 1
+        count = size
+      }
+    }
+    var first: Bytes? = made()
+    var second: Bytes? = made()
+    let (older, newer) = (address(first!), address(second!))
+    #expect(older != newer)
+    first = nil
+    second = nil
+    // The memory freed last is the one still in the processor's cache: the next read lands there.
+    let next = made()
+    #expect(address(next) == newer, "the block given back last is taken first")
+    let after = made()
+    #expect(address(after) == older)
+  }
+
   @Test func aThrowingInitializerIsRethrown() {
     #expect(throws: Refused.self) {
       _ = try Bytes(unsafeUninitializedCapacity: 8) { (_, _) throws(Refused) in throw Refused() }

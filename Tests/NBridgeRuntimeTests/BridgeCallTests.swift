@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct BridgeCallTests {
   @Test func convertsEveryKindBothWays() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       return await nbridge.echo.echo({
         s: 'héllo 👋 \\u0000 "q"', n: -12.5, big: 9007199254740992, t: true, f: false, z: null,
@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func resultsComeBackWithTheirJSTypes() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const r = await nbridge.echo.echoAsync({ a: [1, 'two', null, true, { b: 2.5 }] });
       return [typeof r.a[0], typeof r.a[1], r.a[2], typeof r.a[3], r.a[4].b, Array.isArray(r.a)];
@@ -49,7 +49,7 @@ import Testing
     ("nbridge.echo.slow({ ms: 1000 })", "timeout"),
   ])
   func rejectsWithTheRightCode(call: String, code: String) async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       try { await \(call); return 'resolved'; }
       catch (e) { return [e instanceof Error, e.name, e.code, e.message]; }
@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func messagesNameTheCallAndTheField() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const messages = [];
       for (const p of [nbridge.echo.typed({ key: 'k' }), nbridge.echo.typed({ key: 'k', value: 'x' }),
@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func timedOutCallIsCancelledAndTheRuntimeGoesOn() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       await assertRejects();
       async function assertRejects() { try { await nbridge.echo.slow({ ms: 300 }); } catch (e) { return e.code; } }
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func retainCallbackReceivesEveryPartialBeforeTheResult() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const seen = [];
       const result = await nbridge.callToNative('echo', 'stream', { count: 5, retainCallback: (n) => seen.push(n) });
@@ -101,7 +101,7 @@ import Testing
   }
 
   @Test func hundredThousandPendingCallsAllSettle() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const calls = [];
       for (let i = 0; i < 100000; i++) calls.push(nbridge.echo.echoAsync({ i }));
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test func answersReachTheirOwnCallsWhenCallsEndOutOfOrderAndTheirPlacesAreReused() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       await Promise.all([1, 2, 3].map((i) => nbridge.echo.echoAsync({ i })));
       const slow = nbridge.echo.later({ ms: 60 });
@@ -131,7 +131,7 @@ import Testing
 
   @Test func deniedServiceRejectsAndDoesNoWork() async throws {
     let before = CountingPlugin.calls.load(ordering: .relaxed)
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       let code;
       try { await nbridge.counting.touch(); } catch (e) { code = e.code; }
@@ -139,7 +139,7 @@ import Testing
       """, plugins: [CountingPlugin.self], configure: { $0.deny = ["counting"] })
     #expect(value == "permission_denied")
     #expect(CountingPlugin.calls.load(ordering: .relaxed) == before, "the denied action ran")
-    let allowed = try await JSHarness.evaluate("return await nbridge.counting.touch();", plugins: [CountingPlugin.self])
+    let allowed = try await NBridgeTest.evaluate("return await nbridge.counting.touch();", plugins: [CountingPlugin.self])
     #expect(allowed == .number(Double(before + 1)))
   }
 }

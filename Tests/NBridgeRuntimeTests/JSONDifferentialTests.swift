@@ -30,7 +30,7 @@ import Testing
   @Test func numbersAreWrittenAsJSONStringifyWritesThem() async throws {
     let numbers = Self.numbers
     let ours = JSONValue.array(numbers.map { .number($0) }).jsonText
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const ours = \(JSONValue.string(ours).jsonText).slice(1, -1).split(',');
       const values = JSON.parse(\(JSONValue.string(ours).jsonText));
@@ -51,7 +51,7 @@ import Testing
     for scalar in 0..<0x80 { text.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
     text += "é 👋 \u{2028}\u{2029} \u{FEFF}" + String(repeating: "long ", count: 2000)
     let ours = JSONValue.string(text).jsonText
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       "const t = \(JSONValue.string(ours).jsonText); return [JSON.stringify(JSON.parse(t)) === t, JSON.parse(t).length];")
     #expect(value == [true, .number(Double(text.utf16.count))], "\(ours.prefix(200))")
   }
@@ -62,7 +62,7 @@ import Testing
       "", "[", "{", "01", "1.", ".5", "+1", "1e", "[1,]", "{\"a\":1,}", "{a:1}", "'x'", "\"\\x41\"", "\"\t\"",
       "NaN", "Infinity", "[1] x", "tru", "\"abc", "{\"a\" 1}", "[1 2]", "\"\\u12\"", "- 1", "1e+", "[[[]]",
     ]
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       return \(JSONValue.array(texts.map { .string($0) }).jsonText).map((t) => {
         try { JSON.parse(t); return true; } catch (e) { return false; }

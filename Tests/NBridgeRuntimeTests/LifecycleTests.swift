@@ -54,7 +54,7 @@ final class LifecycleDriverPlugin: Plugin {
 
 @Suite struct LifecycleTests {
   @Test func resultsAndEventsWaitWhileSuspendedAndArriveInOrderWithChangesCoalesced() async throws {
-    let log = try await JSHarness.evaluate(
+    let log = try await NBridgeTest.evaluate(
       """
       const log = [];
       const started = Date.now();
@@ -82,7 +82,7 @@ final class LifecycleDriverPlugin: Plugin {
   }
 
   @Test func aSuspendedRunWithAPendingIntervalWaitsForResume() async throws {
-    let outcome = try await JSHarness.run(
+    let outcome = try await NBridgeTest.run(
       """
       let n = 0;
       const started = Date.now();
@@ -97,7 +97,7 @@ final class LifecycleDriverPlugin: Plugin {
   }
 
   @Test func aSuspendedRunWithNothingToWaitForEnds() async throws {
-    let outcome = try await JSHarness.run(
+    let outcome = try await NBridgeTest.run(
       """
       nbridge.driver.move({ state: 'background' });
       console.log('moved');

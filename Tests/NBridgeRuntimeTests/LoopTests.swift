@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct LoopTests {
   @Test func timersRunByDeadlineThenInsertionAndMicrotasksFirst() async throws {
-    try await withRuntime { rt in
+    try await NBridgeTest.withRuntime { rt in
       _ = try await rt.evaluate(
         """
         globalThis.log = [];
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func anIntervalFiresOncePerPeriodUntilCleared() async throws {
-    try await withRuntime { rt in
+    try await NBridgeTest.withRuntime { rt in
       _ = try await rt.evaluate(
         """
         globalThis.ticks = [];
@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func timeoutEndsAnIdleRunOnTheClock() async throws {
-    try await withRuntime(configure: { $0.timeout = .seconds(1) }) { rt in
+    try await NBridgeTest.withRuntime(configure: { $0.timeout = .seconds(1) }) { rt in
       _ = try await rt.evaluate("setTimeout(() => console.log('never'), 60000)")
       await rt.clock.advance(by: .milliseconds(999))
       #expect(await rt.status == nil)
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func aScopedRuntimeKeepsItsStateAcrossSteps() async throws {
-    try await withRuntime { rt in
+    try await NBridgeTest.withRuntime { rt in
       _ = try await rt.evaluate("globalThis.seen = []; nbridge.echo.addListener('ping', (p) => seen.push(p));")
       await rt.emit(service: "echo", event: "ping", payload: 1)
       // A zero-delay timer is due at once: the loop does not wait for the clock to move.
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func uncaughtErrorPrintsNameMessageAndStack() async throws {
-    let outcome = try await JSHarness.run(
+    let outcome = try await NBridgeTest.run(
       """
       function inner() { throw new RangeError('too far'); }
       setTimeout(() => inner(), 0);
@@ -89,24 +89,24 @@ import Testing
       """)
     #expect(outcome.status == 1)
     #expect(outcome.stderr.hasPrefix("Uncaught RangeError: too far\n    at inner ("))
-    #expect(outcome.stderr.contains("harness.js:1:"))
+    #expect(outcome.stderr.contains("main.js:1:"))
     #expect(!outcome.stdout.contains("never"))
   }
 
   @Test func pluginWarningsGoToTheRunsStderr() async throws {
-    let outcome = try await JSHarness.run("nbridge.echo.warn({ message: 'careful' });")
+    let outcome = try await NBridgeTest.run("nbridge.echo.warn({ message: 'careful' });")
     #expect(outcome.status == 0)
     #expect(outcome.stderr == "nbridge: echo: careful\n")
   }
 
   @Test func unhandledRejectionExitsOne() async throws {
-    let outcome = try await JSHarness.run("nbridge.echo.fail({ code: 'not_found', message: 'gone' });")
+    let outcome = try await NBridgeTest.run("nbridge.echo.fail({ code: 'not_found', message: 'gone' });")
     #expect(outcome.status == 1)
     #expect(outcome.stderr.contains("Uncaught (in promise) NBridgeError: echo.fail: gone [not_found]"))
   }
 
   @Test func keepAliveListenerKeepsTheRunGoingUntilRemoved() async throws {
-    let outcome = try await JSHarness.run(
+    let outcome = try await NBridgeTest.run(
       """
       const handle = nbridge.echo.addListener('watch', (p) => console.log('got', p));
       setTimeout(() => nbridge.echo.emit({ event: 'watch', payload: 'one' }), 30);
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func plainListenerDoesNotKeepTheRunAlive() async throws {
-    let outcome = try await JSHarness.run(
+    let outcome = try await NBridgeTest.run(
       """
       nbridge.echo.addListener('ping', (p) => console.log('ping', p));
       nbridge.echo.emit({ event: 'ping', payload: { n: 1 } }).then(() => console.log('emitted'));
@@ -127,7 +127,7 @@ import Testing
   }
 
   @Test func removeAllListenersStopsDelivery() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const got = [];
       nbridge.echo.addListener('ping', (p) => got.push(p));
@@ -142,7 +142,7 @@ import Testing
   }
 
   @Test func hostHooksNbridgeLacksFailLoudly() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       // (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
       const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,7,1,96,2,127,127,1,127,3,2,1,0,7,7,1,3,97,100,100,0,0,10,9,1,7,
@@ -158,7 +158,7 @@ import Testing
   }
 
   @Test func webGlobalsWork() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const clone = structuredClone({ d: new Date(5), m: new Map([[1, 2]]), a: [1, { b: 2 }] });
       return [btoa('hello'), atob('aGVsbG8='), new TextDecoder().decode(new TextEncoder().encode('é👋')),

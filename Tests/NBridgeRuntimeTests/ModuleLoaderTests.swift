@@ -8,12 +8,12 @@ import Testing
 
   @Test func aPlainScriptNeverLoadsTheLoaderAndAModuleDoes() async throws {
     // Each run names its entry; the loader records the entries of the runs that loaded it.
-    let plain = try await JSHarness.run("const important = 'export'; console.log(__filename)")
+    let plain = try await NBridgeTest.run("const important = 'export'; console.log(__filename)")
     let plainEntry = plain.stdout.trimmingCharacters(in: .newlines)
     #expect(plainEntry.hasSuffix(".js"))
     #expect(!loaderEntries().contains(plainEntry))
 
-    let module = try await JSHarness.run(
+    let module = try await NBridgeTest.run(
       "export const x = 1;\nconsole.log(this === undefined, import.meta.url.slice('file://'.length))")
     let parts = module.stdout.trimmingCharacters(in: .newlines).split(separator: " ")
     #expect(parts.first == "true")
@@ -23,7 +23,7 @@ import Testing
   @Test func aModuleThatImportsNothingRunsAsAModuleWithoutTheLoader() async throws {
     // The manifest's type makes it a module; with no import, export or await it needs no loader, yet keeps a
     // module's rules: strict, `this` undefined, its top-level declarations its own.
-    let run = try await JSHarness.run(
+    let run = try await NBridgeTest.run(
       """
       var own = 1;
       let strict = false;

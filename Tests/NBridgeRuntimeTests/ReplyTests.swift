@@ -5,7 +5,7 @@ import Testing
 /// Actions that answer later through a `Reply` (the echo plugin's `later` and `dropReply`).
 @Suite struct ReplyTests {
   @Test func aReplyResolvesTheCallWhenItAnswers() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const start = Date.now();
       const ms = await nbridge.echo.later({ ms: 30 });
@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func aReplyRejectsWithThePluginsCode() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       try { await nbridge.echo.later({ ms: 1, code: 'not_found' }); return 'resolved'; }
       catch (e) { return [e.name, e.code, e.message]; }
@@ -24,7 +24,7 @@ import Testing
   }
 
   @Test func aDroppedReplyRejectsInsteadOfHanging() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       try { await nbridge.echo.dropReply(); return 'resolved'; }
       catch (e) { return [e.code, e.message]; }
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func aReplyOverItsTimeLimitTimesOutAndThePluginIsTold() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       let code;
       try { await nbridge.echo.later({ ms: 3000 }); } catch (e) { code = e.code; }
@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test func tenThousandPendingRepliesAllSettle() async throws {
-    let value = try await JSHarness.evaluate(
+    let value = try await NBridgeTest.evaluate(
       """
       const calls = [];
       for (let i = 0; i < 10000; i++) calls.push(nbridge.echo.later({ ms: i % 7, code: i % 2 ? 'not_found' : undefined }));

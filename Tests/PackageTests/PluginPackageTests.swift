@@ -16,16 +16,16 @@ import Testing
     let scratch = try TemporaryDirectory(prefix: "nbridge-package")
     let clone = scratch.file("nbridge")
     let greeter = scratch.file("greeter")
-    let environment: [String: String?] = NBridgeBinary.headless.merging([
+    let environment: [String: String?] = NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": scratch.file("data"), "NBRIDGE_SHARED_DIR": scratch.file("shared"),
     ]) { $1 }
 
-    let version = try NBridgeBinary.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let version = try NBridgeTest.command(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(version.split(separator: ".").count == 3, "a MAJOR.MINOR.PATCH version, got \(version)")
     try check(ChildProcess.run("git", ["clone", "--quiet", Self.root, clone], timeout: 300), "git clone")
     try check(ChildProcess.run("git", ["-C", clone, "tag", version]), "git tag")
 
-    let made = try NBridgeBinary.run(["init", "--plugin", "Greeter", "--nbridge", "file://" + clone, greeter])
+    let made = try NBridgeTest.command(["init", "--plugin", "Greeter", "--nbridge", "file://" + clone, greeter])
     try check(made, "nbridge init --plugin")
     let manifest = try String(contentsOfFile: greeter + "/Package.swift", encoding: .utf8)
     #expect(manifest.contains(".package(url: \"file://\(clone)\", from: \"\(version)\")"))

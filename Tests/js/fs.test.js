@@ -117,6 +117,36 @@ test('outside the scope: permission_denied naming the path, for every action', a
   assert.equal(await fs.exists({ path: root + '/nope/deeper' }), false);
 });
 
+test('one file spelled many ways: doubled slashes, `.` and `..` in the folder part', async () => {
+  await fs.mkdir({ path: root + '/spelled/inner', recursive: true });
+  await fs.writeTextFile({ path: root + '/spelled/inner/f.txt', contents: 'same' });
+  for (
+    const spelling of [
+      root + '//spelled///inner/f.txt',
+      root + '/./spelled/./inner/./f.txt',
+      root + '/spelled/inner/../inner/f.txt',
+      root + '/spelled/../spelled/inner/f.txt',
+    ]
+  ) {
+    assert.equal(await fs.readTextFile({ path: spelling }), 'same', spelling);
+    assert.equal((await fs.readFile({ path: spelling })).length, 4, spelling);
+  }
+  // A folder path ending in `.`, `..` or a slash names the folder itself.
+  assert.deepEqual(await fs.readDir({ path: root + '/spelled/inner/.' }), [{ name: 'f.txt', kind: 'file' }]);
+  await rejects(fs.readDir({ path: root + '/spelled/inner/f.txt/..' }), 'invalid_parameter', /a file where a folder/);
+  assert.deepEqual(await fs.readDir({ path: root + '/spelled/inner/..' }), [{ name: 'inner', kind: 'folder' }]);
+  assert.deepEqual(await fs.readDir({ path: root + '/spelled/' }), [{ name: 'inner', kind: 'folder' }]);
+  // A name of three dots is a plain name, not a way up.
+  await fs.writeTextFile({ path: root + '/spelled/...', contents: 'dots' });
+  assert.equal(await fs.readTextFile({ path: root + '/spelled/inner/../...' }), 'dots');
+  // Through `..` out of the scope, however it is spelled, is still refused.
+  await rejects(
+    fs.readFile({ path: root + '/spelled//inner/./../../../../../../../../../etc/hostname' }),
+    'permission_denied',
+  );
+  await fs.remove({ path: root + '/spelled', recursive: true });
+});
+
 test('bad input: coded errors naming the field, and the runtime keeps answering', async () => {
   await rejects(fs.readTextFile({ path: root + '/a\u0000b' }), 'invalid_parameter', /"path" must not contain NUL/);
   await rejects(

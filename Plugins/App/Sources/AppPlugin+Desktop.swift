@@ -8,7 +8,7 @@ import NBridgeSystem
 extension AppPlugin {
   nonisolated static let desktopActions: [Action<AppPlugin>] = [
     Action(
-      "openBrowser", options: .fields(["url": .string]), result: .fields(["completed": .boolean]),
+      "openBrowser", result: .fields(["completed": .boolean]),
       summary: "Opens an http(s) URL in the user's browser (as openURL does); any other scheme is invalid_parameter."
     ) { (plugin, options: URLOptions, _) async throws in
       let scheme = options.url.prefix { $0 != ":" }.lowercased()
@@ -29,7 +29,7 @@ extension AppPlugin {
       return ["completed": true, "panel": .string(arguments[1])] as JSONValue
     },
     Action(
-      "share", options: .fields(["text": .string, "url?": .string, "title?": .string]),
+      "share",
       result: .named("ShareResult", .fields(["completed": .boolean, "method": .literal("email")])),
       summary: "Hands the text (and URL) to the mail composer (xdg-email), the title as the subject."
     ) { (plugin, options: ShareOptions, _) async throws in

@@ -15,13 +15,13 @@ extension AppPlugin {
       return ["url": .string(url)] as JSONValue
     },
     Action(
-      "canOpenURL", options: .fields(["url": .string]), result: .boolean,
+      "canOpenURL", result: .boolean,
       summary: "Whether an installed app claims the URL's scheme, or the desktop has a handler for it."
     ) { (plugin, options: URLOptions, _) async throws in
       try await plugin.runOpen(["open", "--check", options.url]) == 0
     },
     Action(
-      "openURL", options: .fields(["url": .string]), result: .fields(["completed": .boolean]),
+      "openURL", result: .fields(["completed": .boolean]),
       summary: "Opens the URL in the app that claims it (launching it if needed), else with the desktop."
     ) { (plugin, options: URLOptions, _) async throws in
       try await plugin.open(options.url, action: "openURL")

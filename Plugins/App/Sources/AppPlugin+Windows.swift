@@ -22,7 +22,7 @@ extension AppPlugin {
       return WindowID(id: id)
     },
     Action(
-      "closeWindow", options: .fields(["id": .string]),
+      "closeWindow",
       summary: "Closes a window openWindow opened (windowClosed follows); not_found for an unknown id."
     ) { (plugin, options: WindowID, _) in
       guard let window = plugin.context.window else {

@@ -30,7 +30,7 @@ public final class AppPlugin: Plugin {
         plugin.probe.info(environment: plugin.context.environment, deviceId: try plugin.launchRecord().deviceId)
       },
       Action(
-        "exit", options: .fields(["code?": .integer]),
+        "exit",
         summary: "Ends the run with the code (default 0) once pending storage writes are committed."
       ) { (plugin, options: ExitOptions, _) in
         plugin.context.exit(code: options.code)
@@ -76,8 +76,8 @@ public final class AppPlugin: Plugin {
   private var launches: HandOffInbox<LaunchArguments>?
   private let probe = DeviceProbe()
   private var session: SessionWatcher?
-  private var record: Result<LaunchRecord, BridgeError>?
-  private var counting: ThreadedValue<(Result<LaunchRecord, BridgeError>, [String])>?
+  private var record: LaunchCount?
+  private var counting: ThreadedValue<LaunchCount>?
 
   /// Keeps the context; the launch is counted in `start()`.
   public init(context: PluginContext) throws {
@@ -120,27 +120,48 @@ public final class AppPlugin: Plugin {
     try recordedLaunch().get()
   }
 
-  private func recordedLaunch() -> Result<LaunchRecord, BridgeError> {
+  private func recordedLaunch() -> LaunchCount {
     if let record { return record }
-    let (result, warnings) = counting?.value ?? Self.countLaunch(in: context.dataDirectory, now: ISO8601.currentMilliseconds())
+    let count = counting?.value ?? Self.countLaunch(in: context.dataDirectory, now: ISO8601.currentMilliseconds())
     counting = nil
-    for warning in warnings { context.warn(warning) }
-    record = result
-    return result
+    for warning in count.warnings { context.warn(warning) }
+    record = count
+    return count
   }
 
   /// Counts a launch in `directory`: the record, or why it could not be counted, and what to warn about.
-  private nonisolated static func countLaunch(in directory: String, now: Int64) -> (
-    Result<LaunchRecord, BridgeError>, [String]
-  ) {
+  private nonisolated static func countLaunch(in directory: String, now: Int64) -> LaunchCount {
     var warnings: [String] = []
     do {
       let record = try LaunchRecord.recordLaunch(in: directory, now: now, warn: { warnings.append($0) })
-      return (.success(record), warnings)
+      return LaunchCount(outcome: .counted(record), warnings: warnings)
     } catch let error as BridgeError {
-      return (.failure(error), warnings + [error.message])
+      return LaunchCount(outcome: .failed(error), warnings: warnings + [error.message])
     } catch {
-      return (.failure(BridgeError.unavailable("cannot record this launch: \(error)")), warnings + ["\(error)"])
+      return LaunchCount(
+        outcome: .failed(BridgeError.unavailable("cannot record this launch: \(error)")),
+        warnings: warnings + ["\(error)"])
+    }
+  }
+}
+
+/// This launch counted in the data dir, or why it could not be, with what to warn about. Its own
+/// enum rather than a `Result<LaunchRecord, BridgeError>`: making that type at every start checks
+/// `BridgeError: Error` by a walk of the executable's protocol conformances (about 0.2 M instructions).
+private struct LaunchCount: Sendable {
+  enum Outcome: Sendable {
+    case counted(LaunchRecord)
+    case failed(BridgeError)
+  }
+
+  let outcome: Outcome
+  let warnings: [String]
+
+  /// The record, or the error that kept the launch from being counted.
+  func get() throws(BridgeError) -> LaunchRecord {
+    switch outcome {
+    case .counted(let record): return record
+    case .failed(let error): throw error
     }
   }
 }

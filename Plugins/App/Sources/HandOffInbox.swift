@@ -5,8 +5,12 @@ import NBridgePlugin
 /// then each request of the op, in arrival order, each delivered once and verbatim. Up to
 /// `capacity` wait while no listener exists, so what started the app is not lost when the
 /// listener is added after an `await`.
+///
+/// `Payload` is constrained on `init`, not on the class: the app plugin makes its two inboxes at
+/// every launch, and a class constraint is checked by a walk of every protocol conformance in the
+/// executable when the class's concrete type is first made (about 0.2 M instructions each).
 @BridgeActor
-final class HandOffInbox<Payload: Encodable & Sendable> {
+final class HandOffInbox<Payload: Sendable> {
   /// How many may wait for a listener; more are refused (`unavailable`) to their sender.
   let capacity = 64
   /// The event they are delivered as (`appUrlOpen`, `appLaunch`).
@@ -15,6 +19,8 @@ final class HandOffInbox<Payload: Encodable & Sendable> {
   private let context: PluginContext
   private let what: String
   private let read: @BridgeActor (ControlRequest) throws(BridgeError) -> Payload
+  /// Emits one payload as `event` (`PluginContext.emit`, which encodes it).
+  private let emit: @BridgeActor (Payload) -> Void
   private var waiting: [Payload] = []
   private var deliveryPosted = false
 
@@ -24,11 +30,12 @@ final class HandOffInbox<Payload: Encodable & Sendable> {
   init(
     context: PluginContext, op: String, event: String, what: String, first: Payload? = nil,
     read: @escaping @BridgeActor (ControlRequest) throws(BridgeError) -> Payload
-  ) {
+  ) where Payload: Encodable {
     self.context = context
     self.event = event
     self.what = what
     self.read = read
+    emit = { payload in context.emit(event, payload) }
     if let first { waiting.append(first) }
     context.handleControl(op) { [weak self] request in
       guard let self else { throw BridgeError.unavailable("the app is exiting") }
@@ -66,7 +73,7 @@ final class HandOffInbox<Payload: Encodable & Sendable> {
   private func deliver() {
     deliveryPosted = false
     while !waiting.isEmpty, context.listenerCount(event) > 0 {
-      context.emit(event, waiting.removeFirst())
+      emit(waiting.removeFirst())
     }
   }
 }

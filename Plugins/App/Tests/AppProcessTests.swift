@@ -21,7 +21,7 @@ import Testing
     let env: [String: String?] = ["NBRIDGE_DATA_DIR": dir.file("data")]
     var runs: [[String: Any]] = []
     for _ in 0..<3 {
-      let result = try NBridgeBinary.run(["run", script], environment: env)
+      let result = try NBridgeTest.command(["run", script], environment: env)
       #expect(result.status == 0, "\(result.stderr)")
       let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
       runs.append(try #require(object))
@@ -41,16 +41,16 @@ import Testing
     let quiet = try dir.write("quiet.js", "console.log('hi');")
     let ask = try dir.write("ask.js", "nbridge.app.appInfo().then((i) => console.log(i.launchCount));")
     let env: [String: String?] = ["NBRIDGE_DATA_DIR": dir.file("data")]
-    #expect(try NBridgeBinary.run(["run", quiet], environment: env).status == 0)
-    #expect(try NBridgeBinary.run(["run", quiet], environment: env).status == 0)
-    #expect(try NBridgeBinary.run(["run", ask], environment: env).stdout == "3\n")
+    #expect(try NBridgeTest.command(["run", quiet], environment: env).status == 0)
+    #expect(try NBridgeTest.command(["run", quiet], environment: env).status == 0)
+    #expect(try NBridgeTest.command(["run", ask], environment: env).stdout == "3\n")
   }
 
   @Test func exitEndsTheRunWithItsCode() throws {
     let dir = try TemporaryDirectory()
     let script = try dir.write(
       "exit.js", "setTimeout(() => console.log('too late'), 5000); nbridge.app.exit({ code: 7 });")
-    let result = try NBridgeBinary.run(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
+    let result = try NBridgeTest.command(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
     #expect(result.status == 7)
     #expect(!result.stdout.contains("too late"))
   }

@@ -44,7 +44,7 @@ import Testing
     func run(_ source: String) throws -> (status: Int32, json: [String: Any], stderr: String) {
       try dir.write("app/nbridge.json", #"{"id": "com.example.desk", "name": "Desk"}"#)
       let script = try dir.write("app/index.js", source)
-      let result = try NBridgeBinary.run(
+      let result = try NBridgeTest.command(
         ["run", script],
         environment: [
           "PATH": bin, "DISPLAY": ":79", "WAYLAND_DISPLAY": nil, "NBRIDGE_DATA_DIR": dir.file("data"),
@@ -152,7 +152,7 @@ import Testing
     let script = "nbridge.app.deviceInfo().then((d) => console.log(JSON.stringify(d)));"
     try desktop.dir.write("dmi-app/index.js", script)
     let run = { (dmi: String) in
-      try NBridgeBinary.run(
+      try NBridgeTest.command(
         ["run", desktop.dir.file("dmi-app/index.js")],
         environment: ["NBRIDGE_DMI_DIR": dmi, "NBRIDGE_DATA_DIR": desktop.dir.file("data")])
     }
@@ -183,14 +183,14 @@ import Testing
       """)
     let cache = desktop.dir.file("modules")
     let environment: [String: String?] = ["NBRIDGE_MODULE_CACHE": cache, "NBRIDGE_DATA_DIR": desktop.dir.file("data")]
-    let first = try NBridgeBinary.run(["run", entry], environment: environment)
+    let first = try NBridgeTest.command(["run", entry], environment: environment)
     #expect(first.stdout == "42\n", "\(first.stderr)")
     let files = { (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? [] }
     #expect(files().count == 1, "the first run kept its compiled modules")
-    let clearing = try NBridgeBinary.run(["run", entry, "--", "clear"], environment: environment)
+    let clearing = try NBridgeTest.command(["run", entry, "--", "clear"], environment: environment)
     #expect(clearing.stdout == #"{"cleared":["moduleCache"]}"# + "\n", "\(clearing.stderr)")
     #expect(files().isEmpty, "the cache file is gone after the run: \(files())")
-    let off = try NBridgeBinary.run(
+    let off = try NBridgeTest.command(
       ["run", entry, "--", "clear"], environment: environment.merging(["NBRIDGE_MODULE_CACHE": "off"]) { $1 })
     #expect(off.stdout == #"{"cleared":[]}"# + "\n", "\(off.stderr)")
   }

@@ -74,7 +74,7 @@ import Testing
       bus.stop()
     }
     let script = try dir.write("app/index.js", Self.script)
-    let app = try NBridgeBinary.start(
+    let app = try NBridgeTest.start(
       ["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data"), "NBRIDGE_LOGIND_BUS": bus.address])
     defer { app.stop() }
     #expect(app.waitForOutput("ready active"))
@@ -115,7 +115,7 @@ import Testing
     ]
 
     // Following the session: locked at start, the app is suspended and its timer waits for the unlock.
-    let following = try NBridgeBinary.start(["run", script], environment: env)
+    let following = try NBridgeTest.start(["run", script], environment: env)
     defer { following.stop() }
     #expect(following.waitForOutput("pause\n"), "\(following.stderr)")
     // Past the timer's due time, two `nbridge ps` answers (the control socket is served on the
@@ -125,7 +125,7 @@ import Testing
       following.stderr.split(separator: "\n").first { $0.hasPrefix("due ") }.flatMap { Double($0.dropFirst(4)) })
     while Date().timeIntervalSince1970 * 1000 <= due { usleep(10_000) }
     for _ in 0..<2 {
-      let listed = try NBridgeBinary.run(["ps"], environment: env).stdout
+      let listed = try NBridgeTest.command(["ps"], environment: env).stdout
       #expect(listed.contains(" background"), "\(listed)")
     }
     #expect(following.stdout == "pause\n")
@@ -135,7 +135,7 @@ import Testing
 
     try Self.set("LockedHint", true, bus: bus)
     try dir.write("app/nbridge.json", #"{"id": "com.example.nosession", "lifecycle": {"followSession": false}}"#)
-    let opted = try NBridgeBinary.run(["run", script], environment: env, timeout: 20)
+    let opted = try NBridgeTest.command(["run", script], environment: env, timeout: 20)
     #expect(opted.stdout == "active\n", "\(opted.stderr)")
 
     let test = try dir.write(
@@ -146,7 +146,7 @@ import Testing
         assert.equal((await nbridge.app.getState()).state, 'active');
       });
       """)
-    let tested = try NBridgeBinary.run(["test", test], environment: env, timeout: 20)
+    let tested = try NBridgeTest.command(["test", test], environment: env, timeout: 20)
     #expect(tested.status == 0, "\(tested.stdout)")
   }
 }

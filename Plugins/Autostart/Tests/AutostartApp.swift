@@ -22,13 +22,13 @@ struct AutostartApp {
   var entryPath: String { config + "/autostart/org.example.words.desktop" }
 
   var environment: [String: String?] {
-    NBridgeBinary.headless.merging([
+    NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("data"), "XDG_CONFIG_HOME": config,
     ]) { $1 }
   }
 
   func run() throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", script], environment: environment, timeout: 30)
+    try NBridgeTest.command(["run", script], environment: environment, timeout: 30)
   }
 
   /// The entry's `Exec` value, or nil.

@@ -22,7 +22,7 @@ import Testing
     let result = try app.run()
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "before false\nenabled true\n")
-    #expect(app.exec == "\(NBridgeBinary.path) run --background --data-dir \(app.folder.file("data")) \(app.script)")
+    #expect(app.exec == "\(NBridgeTest.executable) run --background --data-dir \(app.folder.file("data")) \(app.script)")
     let text = try String(contentsOfFile: app.entryPath, encoding: .utf8)
     #expect(text.contains("\nName=Words & Meanings\n"))
     #expect(text.contains("\nType=Application\n"))
@@ -36,7 +36,7 @@ import Testing
 
   @Test func disableRemovesTheEntryAndAgainIsHarmless() throws {
     let app = try AutostartApp(Self.toggle)
-    let result = try NBridgeBinary.run(["run", app.script, "--", "disable"], environment: app.environment, timeout: 30)
+    let result = try NBridgeTest.command(["run", app.script, "--", "disable"], environment: app.environment, timeout: 30)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "before false\nenabled true\ndisabled false\n")
     #expect(!FileManager.default.fileExists(atPath: app.entryPath))
@@ -50,7 +50,7 @@ import Testing
         console.log('state', (await nbridge.app.getState()).state);
       })();
       """)
-    let result = try NBridgeBinary.run(["run", app.script, "--", "enable"], environment: app.environment, timeout: 30)
+    let result = try NBridgeTest.command(["run", app.script, "--", "enable"], environment: app.environment, timeout: 30)
     #expect(result.status == 0, "\(result.stderr)")
     let exec = try #require(app.exec)
     let arguments = exec.split(separator: " ").map(String.init)
@@ -112,7 +112,7 @@ import Testing
         assert.equal(error.code, 'unavailable');
       });
       """)
-    let result = try NBridgeBinary.run(["test", test], environment: app.environment, timeout: 30)
+    let result = try NBridgeTest.command(["test", test], environment: app.environment, timeout: 30)
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
   }
 }

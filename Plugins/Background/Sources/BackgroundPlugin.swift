@@ -15,13 +15,13 @@ public final class BackgroundPlugin: Plugin {
     startsAtLaunch: true,
     actions: [
       Action(
-        "beginTask", options: .fields(["name?": .string]), result: .named("BackgroundTask", .fields(["id": .integer])),
+        "beginTask", result: .named("BackgroundTask", .fields(["id": .integer])),
         summary: "Opens a task that keeps the app running in background; unavailable once the budget is spent."
       ) { (plugin, options: BeginTaskOptions, _) in
         BeginTaskResult(id: try plugin.budget.begin(name: options.name))
       },
       Action(
-        "endTask", options: .fields(["id": .integer]), summary: "Ends a task (not_found if unknown or ended)."
+        "endTask", summary: "Ends a task (not_found if unknown or ended)."
       ) { (plugin, options: EndTaskOptions, _) in
         try plugin.budget.end(id: options.id)
         return JSONValue.null

@@ -46,7 +46,7 @@ import Testing
   @Test func ctrlZPausesAndStopsTheProcessAndSIGCONTResumesIt() throws {
     let dir = try TemporaryDirectory()
     let script = try dir.write("app.js", Self.script)
-    let child = try NBridgeBinary.start(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
+    let child = try NBridgeTest.start(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
     defer { child.stop() }
     #expect(child.waitForOutput("tick 2"))
     child.signal(SIGTSTP)
@@ -70,7 +70,7 @@ import Testing
     let script = try dir.write(
       "app.js", Self.script + "\nnbridge.background.beginTask({ name: 'upload' }).then(() => console.log('task open'));"
     )
-    let child = try NBridgeBinary.start(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
+    let child = try NBridgeTest.start(["run", script], environment: ["NBRIDGE_DATA_DIR": dir.file("data")])
     defer { child.stop() }
     #expect(child.waitForOutput("task open"))
     #expect(child.waitForOutput("tick 2"))
@@ -100,12 +100,12 @@ import Testing
     try FileManager.default.createDirectory(atPath: runtimeDir, withIntermediateDirectories: true)
     try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtimeDir)
     let environment: [String: String?] = ["NBRIDGE_DATA_DIR": dir.file("data"), "XDG_RUNTIME_DIR": runtimeDir]
-    let child = try NBridgeBinary.start(["run", script], environment: environment)
+    let child = try NBridgeTest.start(["run", script], environment: environment)
     defer { child.stop() }
     #expect(child.waitForOutput("task 1\nlast timer\n"), "\(child.stdout)")
     // With its last timer run, only the open task keeps the run alive: its loop (which serves
     // the control socket) still answers `nbridge ps` after that.
-    let listed = try NBridgeBinary.run(["ps"], environment: environment).stdout
+    let listed = try NBridgeTest.command(["ps"], environment: environment).stdout
     let row = listed.split(separator: "\n").first { $0.hasPrefix("com.example.tasks ") }
     let pid = row?.split(separator: " ").dropFirst().first
     #expect(pid == "\(child.pid)", "an open task keeps the run alive: \(listed)")

@@ -73,7 +73,7 @@ import Testing
       try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtimeDir)
       environment = ["NBRIDGE_DATA_DIR": dir.file("data"), "XDG_RUNTIME_DIR": runtimeDir]
       session = try ChildProcess(
-        "python3", [shell, mode, dir.file("pid"), NBridgeBinary.path, "run", entry], environment: environment)
+        "python3", [shell, mode, dir.file("pid"), NBridgeTest.executable, "run", entry], environment: environment)
       let deadline = Date().addingTimeInterval(10)
       var pid: Int32?
       while pid == nil && Date() < deadline {
@@ -88,7 +88,7 @@ import Testing
 
     /// What `nbridge ps` says of the app: its line, or nil.
     func listed() throws -> String? {
-      let r = try NBridgeBinary.run(["ps"], environment: environment)
+      let r = try NBridgeTest.command(["ps"], environment: environment)
       return r.stdout.split(separator: "\n").first { $0.hasPrefix("com.example.terminal") }.map(String.init)
     }
 

@@ -53,7 +53,7 @@ extension DialogPlugin {
         { reply.resolve($0) }, answer: { .bool($0 == 1) })
     },
     Action(
-      "simulate", options: .fields(["answers": .array(.any)]), result: .integer,
+      "simulate", result: .integer,
       summary:
         "Queues what the next dialogs answer (nbridge test, or NBRIDGE_DIALOG=simulate); the answers now queued."
     ) { (plugin, options: SimulateOptions, _) in

@@ -8,10 +8,10 @@ import Testing
   func run(_ script: String, simulate: Bool) throws -> (status: Int32, stdout: String, stderr: String) {
     let dir = try TemporaryDirectory(prefix: "nbridge-dialog-run")
     try script.write(toFile: dir.file("main.js"), atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
     if simulate { env["NBRIDGE_DIALOG"] = "simulate" }
-    return try NBridgeBinary.run(["run", dir.file("main.js")], environment: env, timeout: 30)
+    return try NBridgeTest.command(["run", dir.file("main.js")], environment: env, timeout: 30)
   }
 
   @Test func aHeadlessRunHasNoDialogs() throws {

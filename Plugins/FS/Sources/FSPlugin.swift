@@ -19,7 +19,7 @@ public final class FSPlugin: Plugin {
         return ["data": .string(folders.data), "cache": .string(folders.cache), "config": .string(folders.config)]
       },
       Action(
-        "readTextFile", options: FSShapes.path, result: .string,
+        "readTextFile", result: .string,
         summary: "A file's UTF-8 text (at most 64 MiB)."
       ) { (plugin, options: PathOptions, _) -> String in
         let bytes = try plugin.scope.resolve(options.path, field: "path").readBytes(
@@ -30,17 +30,19 @@ public final class FSPlugin: Plugin {
         }
         return text
       },
-      Action("readFile", options: FSShapes.path, result: .bytes, summary: "A file's bytes as a Uint8Array (at most 64 MiB).") {
+      Action("readFile", result: .bytes, summary: "A file's bytes as a Uint8Array (at most 64 MiB).") {
         (plugin, options: PathOptions, _) -> Bytes in
         try plugin.scope.resolve(options.path, field: "path").readBytes(limit: readLimit, action: "readFile")
       },
       Action(
-        "writeTextFile", options: FSShapes.textWrite,
+        "writeTextFile",
         summary: "Replaces a file with UTF-8 text at once (a temporary file, fsync, rename)."
       ) { (plugin, options: TextWriteOptions, _) -> JSONValue in
         try plugin.scope.resolve(options.path, field: "path").replace(with: Array(options.contents.utf8))
         return .null
       },
+      // Declared, not recorded: a page's prelude turns a typed array into Base64 only in the
+      // fields an action declares as bytes (ShapeDriftTests holds every Bytes field to that).
       Action(
         "writeFile", options: FSShapes.bytesWrite,
         summary: "Replaces a file with bytes at once (a temporary file, fsync, rename)."
@@ -61,21 +63,21 @@ public final class FSPlugin: Plugin {
         try plugin.scope.resolve(options.path, field: "path").append(bytes)
         return .null
       },
-      Action("exists", options: FSShapes.path, result: .boolean, summary: "Whether the path names something.") {
+      Action("exists", result: .boolean, summary: "Whether the path names something.") {
         (plugin, options: PathOptions, _) -> Bool in
         try plugin.scope.exists(options.path, field: "path")
       },
       Action(
-        "stat", options: FSShapes.path, result: FSShapes.stat,
+        "stat", result: FSShapes.stat,
         summary: "{kind, size, modified, accessed, mode} of a file or folder (a link is followed)."
       ) { (plugin, options: PathOptions, _) -> JSONValue in
         try plugin.scope.resolve(options.path, field: "path").describe()
       },
-      Action("readDir", options: FSShapes.path, result: FSShapes.entries, summary: "A folder's entries: [{name, kind}], by name.") {
+      Action("readDir", result: FSShapes.entries, summary: "A folder's entries: [{name, kind}], by name.") {
         (plugin, options: PathOptions, _) -> JSONValue in
         try plugin.scope.resolve(options.path, field: "path").list()
       },
-      Action("mkdir", options: FSShapes.tree, summary: "Makes a folder; recursive: its missing parents too, and an existing folder is fine.") {
+      Action("mkdir", summary: "Makes a folder; recursive: its missing parents too, and an existing folder is fine.") {
         (plugin, options: TreeOptions, _) -> JSONValue in
         if options.recursive == true {
           try plugin.scope.makeFolders(options.path, field: "path")
@@ -84,19 +86,19 @@ public final class FSPlugin: Plugin {
         }
         return .null
       },
-      Action("remove", options: FSShapes.tree, summary: "Removes a file, a link or an empty folder; recursive: a folder and all it holds.") {
+      Action("remove", summary: "Removes a file, a link or an empty folder; recursive: a folder and all it holds.") {
         (plugin, options: TreeOptions, _) -> JSONValue in
         try plugin.scope.resolve(options.path, field: "path", follow: false).remove(recursive: options.recursive == true)
         return .null
       },
-      Action("rename", options: FSShapes.move, summary: "Moves a file or folder (replacing a file at the target), at once.") {
+      Action("rename", summary: "Moves a file or folder (replacing a file at the target), at once.") {
         (plugin, options: MoveOptions, _) -> JSONValue in
         let source = try plugin.scope.resolve(options.from, field: "from", follow: false)
         let target = try plugin.scope.resolve(options.to, field: "to", follow: false)
         try source.move(to: target)
         return .null
       },
-      Action("copyFile", options: FSShapes.move, summary: "Copies a file, replacing the target at once.") {
+      Action("copyFile", summary: "Copies a file, replacing the target at once.") {
         (plugin, options: MoveOptions, _) -> JSONValue in
         let source = try plugin.scope.resolve(options.from, field: "from")
         let target = try plugin.scope.resolve(options.to, field: "to")
@@ -104,7 +106,7 @@ public final class FSPlugin: Plugin {
         return .null
       },
       Action(
-        "watch", options: FSShapes.path, result: .void, streams: FSShapes.change,
+        "watch", result: .void, streams: FSShapes.change,
         summary: "Sends each change of a file or a folder's entries to retainCallback until unwatch(), then resolves."
       ) { (plugin, options: PathOptions, call, reply: Reply<JSONValue>) in
         guard call.canStream else {
@@ -116,20 +118,20 @@ public final class FSPlugin: Plugin {
         }
       },
       Action(
-        "unwatch", options: FSShapes.optionalPath, result: FSShapes.count,
+        "unwatch", result: FSShapes.count,
         summary: "Ends the watches of a path (every watch without one); each resolves. {count} ended."
       ) { (plugin, options: OptionalPathOptions, _) -> JSONValue in
         ["count": .number(Double(plugin.watcher.stop(options.path)))]
       },
       Action(
-        "forget", options: FSShapes.optionalPath, result: FSShapes.count,
+        "forget", result: FSShapes.count,
         summary: "Takes back the user's pick of a path (every pick without one): {count} taken back."
       ) { (plugin, options: OptionalPathOptions, _) -> JSONValue in
         if let path = options.path { try PathText.check(path, field: "path") }
         return ["count": .number(Double(try plugin.scope.grants.forget(options.path)))]
       },
       Action(
-        "simulatePick", options: FSShapes.pick,
+        "simulatePick",
         summary: "Records a pick as the dialog does when the user picks a path: nbridge test only."
       ) { (plugin, options: PickOptions, _) -> JSONValue in
         guard plugin.context.headless else {

@@ -6,9 +6,9 @@ import NBridgePlugin
 
 /// Where `fs` may reach: the app's own folders, the manifest's `fs.scope`, and the user's picks.
 ///
-/// A path is resolved before it is checked: the folder part by `realpath` (so `..` and links
-/// anywhere in it are gone), that folder opened and its path read back from `/proc/self/fd`
-/// (the folder the descriptor holds, whatever was renamed since), a link in the last place
+/// A path is resolved before it is checked: the folder part opened (the system follows `..` and
+/// links anywhere in it) and its canonical path read back from `/proc/self/fd` (the folder the
+/// descriptor holds, whatever was renamed since), a link in the last place
 /// followed by hand (at most 40). The canonical result is checked against the canonical roots,
 /// and the operation then works on the open folder with links not followed, so a link swapped
 /// in between the check and the call is refused instead of followed out of the scope.
@@ -38,16 +38,17 @@ final class FileScope {
     var current = path
     for _ in 0..<40 {
       let (folderPath, name) = PathText.split(current)
-      guard let canonicalFolder = PathText.realpath(folderPath) else {
+      // The folder is opened as given (links and `..` followed by the system) and its canonical
+      // path read back from the descriptor: what `realpath` would say, without its walk.
+      var fd = Glibc.open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      if fd < 0 && errno == EACCES { fd = Glibc.open(folderPath, PathText.pathOnly | O_DIRECTORY | O_CLOEXEC) }
+      guard fd >= 0, let pinned = PathText.descriptorPath(fd) ?? PathText.realpath(folderPath) else {
         let code = errno
+        if fd >= 0 { close(fd) }
         // Outside comes first: a missing folder outside says nothing about what is there.
         if let candidate = PathText.lexicalCandidate(current), !contains(candidate) { throw FileError.outside(path) }
         throw FileError.from(code, "find the folder of", path: path, field: field)
       }
-      var fd = Glibc.open(canonicalFolder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      if fd < 0 && errno == EACCES { fd = Glibc.open(canonicalFolder, PathText.pathOnly | O_DIRECTORY | O_CLOEXEC) }
-      guard fd >= 0 else { throw FileError.from(errno, "open the folder of", path: path, field: field) }
-      let pinned = PathText.descriptorPath(fd) ?? canonicalFolder
       if follow, name != ".", let target = PathText.linkTarget(fd, name) {
         close(fd)
         current = target.hasPrefix("/") ? target : PathText.join(pinned, target)

@@ -14,25 +14,50 @@ enum PathText {
   static let maxNameBytes = Int(NAME_MAX)
 
   /// Refuses what cannot be a path: not absolute, a NUL, longer than `maxBytes` or a name longer
-  /// than `maxNameBytes` (`invalid_parameter` naming `field`).
+  /// than `maxNameBytes` (`invalid_parameter` naming `field`). One pass over the bytes.
   static func check(_ path: String, field: String) throws(BridgeError) {
-    let count = path.utf8.count
+    var text = path
+    let (count, hasNUL, longestName) = text.withUTF8 { bytes -> (Int, Bool, Int) in
+      var hasNUL = false
+      var longest = 0
+      var run = 0
+      for byte in bytes {
+        if byte == 0 { hasNUL = true }
+        if byte == UInt8(ascii: "/") {
+          longest = max(longest, run)
+          run = 0
+        } else {
+          run += 1
+        }
+      }
+      return (bytes.count, hasNUL, max(longest, run))
+    }
     guard count <= maxBytes else {
       throw .invalidParameter(field, "must be at most \(maxBytes) bytes (got \(count))")
     }
-    guard !path.utf8.contains(0) else { throw .invalidParameter(field, "must not contain NUL") }
-    guard path.hasPrefix("/") else {
+    guard !hasNUL else { throw .invalidParameter(field, "must not contain NUL") }
+    guard path.utf8.first == UInt8(ascii: "/") else {
       throw .invalidParameter(
         field, "must be an absolute path (fs.paths() gives the app's folders), got \(JSONValue.string(path).jsonText)")
     }
-    if path.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > maxNameBytes }) {
-      throw .invalidParameter(field, "has a name longer than \(maxNameBytes) bytes")
-    }
+    if longestName > maxNameBytes { throw .invalidParameter(field, "has a name longer than \(maxNameBytes) bytes") }
   }
 
   /// The folder part and the last name of an absolute path; `.` and empty names are dropped, and
-  /// a path ending in `..` (or `/`) is its own folder with the name `.`.
+  /// a path ending in `..` (or `/`) is its own folder with the name `.`. The folder part may keep
+  /// `.` and doubled slashes of the path as given (`/a/./b` for `/a/./b/c`): the system reads it
+  /// as the same folder.
   static func split(_ path: String) -> (folder: String, name: String) {
+    // The usual path, `/folder/name` with a plain last name: cut at the last slash, nothing made but the two parts.
+    let utf8 = path.utf8
+    if let slash = utf8.lastIndex(of: UInt8(ascii: "/")) {
+      let start = utf8.index(after: slash)
+      let length = utf8.distance(from: start, to: utf8.endIndex)
+      let dots = utf8[start...].allSatisfy { $0 == UInt8(ascii: ".") }
+      if length > 0, !(dots && length <= 2) {
+        return (slash == utf8.startIndex ? "/" : String(path[..<slash]), String(path[start...]))
+      }
+    }
     let parts = path.split(separator: "/").filter { $0 != "." }
     guard let last = parts.last, last != ".." else { return (path.isEmpty ? "/" : path, ".") }
     return ("/" + parts.dropLast().joined(separator: "/"), String(last))
@@ -60,10 +85,11 @@ enum PathText {
   static func linkTarget(_ fd: Int32, _ name: String) -> String? { readLink(name, in: fd) }
 
   private static func readLink(_ name: String, in fd: Int32) -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlinkat(fd, name, &buffer, buffer.count - 1)
-    guard count > 0, count < buffer.count - 1 else { return nil }
-    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer -> String? in
+      let count = readlinkat(fd, name, buffer.baseAddress!, buffer.count - 1)
+      guard count > 0, count < buffer.count - 1 else { return nil }
+      return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+    }
   }
 
   /// Where `path` would be once made: the canonical path of its deepest existing folder with the

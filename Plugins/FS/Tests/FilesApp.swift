@@ -22,7 +22,7 @@ struct FilesApp {
   var outside: String { folder.file("outside") }
 
   var environment: [String: String?] {
-    NBridgeBinary.headless.merging([
+    NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": data, "NBRIDGE_SHARED_DIR": data, "HOME": folder.file("home"),
       "XDG_CACHE_HOME": folder.file("cache"), "XDG_CONFIG_HOME": folder.file("config"),
     ]) { $1 }
@@ -33,12 +33,12 @@ struct FilesApp {
   @discardableResult
   func run(_ source: String) throws -> (status: Int32, stdout: String, stderr: String) {
     let script = try write(source)
-    return try NBridgeBinary.run(["run", script], environment: environment, timeout: 60)
+    return try NBridgeTest.command(["run", script], environment: environment, timeout: 60)
   }
 
   /// Writes `index.js` and starts it.
   func start(_ source: String) throws -> ChildProcess {
-    try NBridgeBinary.start(["run", try write(source)], environment: environment)
+    try NBridgeTest.start(["run", try write(source)], environment: environment)
   }
 
   private func write(_ source: String) throws -> String {

@@ -38,7 +38,7 @@ import Testing
       """)
     var environment = app.environment
     environment["DISPLAY"] = xvfb.display
-    let run = try NBridgeBinary.run(
+    let run = try NBridgeTest.command(
       ["app", app.folder.file("app/index.html"), "--script", app.folder.file("app/script.js"), "--exit-after-script"],
       environment: environment, timeout: 90)
     #expect(run.status == 0, "\(run.stderr)")

@@ -70,7 +70,7 @@ public final class LocationPlugin: Plugin {
         ["cleared": .number(Double(plugin.service.clearWatches()))] as JSONValue
       },
       Action(
-        "simulate", options: LocationShapes.simulate,
+        "simulate",
         summary: "Moves the simulated position (nbridge test, or NBRIDGE_LOCATION set); unavailable with a real source."
       ) { (plugin, options: SimulateOptions, _) throws -> JSONValue in
         guard let simulated = plugin.service.source as? SimulatedSource else {

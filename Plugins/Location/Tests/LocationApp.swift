@@ -17,18 +17,18 @@ struct LocationApp {
   }
 
   func environment(_ extra: [String: String?]) -> [String: String?] {
-    NBridgeBinary.headless.merging([
+    NBridgeTest.headless.merging([
       "NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("shared"), "NBRIDGE_LOCATION": nil,
     ]) { $1 }.merging(extra) { $1 }
   }
 
   /// `nbridge run` to completion.
   func run(_ extra: [String: String?], timeout: Double = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-    try NBridgeBinary.run(["run", script], environment: environment(extra), timeout: timeout)
+    try NBridgeTest.command(["run", script], environment: environment(extra), timeout: timeout)
   }
 
   /// `nbridge run` in the background.
   func start(_ extra: [String: String?]) throws -> ChildProcess {
-    try NBridgeBinary.start(["run", script], environment: environment(extra))
+    try NBridgeTest.start(["run", script], environment: environment(extra))
   }
 }

@@ -20,7 +20,7 @@ struct LocationPortalTests {
   static func runSandboxed(_ app: LocationApp, portal: DesktopPortal, bus: SessionBus) throws -> (
     status: Int32, stdout: String, stderr: String
   ) {
-    let run = portal.sandboxed([NBridgeBinary.path, "run", app.script], appID: "org.example.maps")
+    let run = portal.sandboxed([NBridgeTest.executable, "run", app.script], appID: "org.example.maps")
     let environment = app.environment(bus.environment).merging(run.environment) { $1 }
     return try ChildProcess.run(run.program, run.arguments, environment: environment, timeout: 60)
   }

@@ -110,13 +110,13 @@ struct ParsedMenu: Sendable {
     if role != nil, submenu != nil {
       throw BridgeError.invalidParameter(path + ".submenu", "cannot go with a role: a role's item does one thing")
     }
-    let label = try Self.text(object["label"], field: path + ".label", required: role == nil) ?? role?.label ?? ""
-    let id = try Self.text(object["id"], field: path + ".id", required: role == nil && submenu == nil)
+    let label = try OptionField.text(object["label"], field: path + ".label", required: role == nil, maxBytes: Self.maxText) ?? role?.label ?? ""
+    let id = try OptionField.text(object["id"], field: path + ".id", required: role == nil && submenu == nil, maxBytes: Self.maxText)
     if let id, !ids.insert(id).inserted {
       throw BridgeError.invalidParameter(path + ".id", "repeats the id \"\(id)\" of an earlier item")
     }
-    let enabled = try Self.flag(object["enabled"], field: path + ".enabled") ?? true
-    let checked = try Self.flag(object["checked"], field: path + ".checked")
+    let enabled = try OptionField.flag(object["enabled"], field: path + ".enabled") ?? true
+    let checked = try OptionField.flag(object["checked"], field: path + ".checked")
     var accelerator = role.map { (key: $0.accelerator.key, binds: $0.accelerator.binds) }
     if let value = object["accelerator"], value != .null {
       guard case .string(let text) = value else {
@@ -146,22 +146,5 @@ struct ParsedMenu: Sendable {
     item.tag = entries.count
     entries.append(Entry(id: id, role: role))
     return item
-  }
-
-  private static func text(_ value: JSONValue?, field: String, required: Bool) throws(BridgeError) -> String? {
-    guard let value, value != .null else {
-      if required { throw BridgeError.invalidParameter(field, "must be a non-empty string") }
-      return nil
-    }
-    guard case .string(let text) = value, !text.isEmpty else {
-      throw BridgeError.invalidParameter(field, "must be a non-empty string")
-    }
-    return try BridgeLimits.text(text, field: field, maxBytes: maxText)
-  }
-
-  private static func flag(_ value: JSONValue?, field: String) throws(BridgeError) -> Bool? {
-    guard let value, value != .null else { return nil }
-    guard case .bool(let flag) = value else { throw BridgeError.invalidParameter(field, "must be a boolean") }
-    return flag
   }
 }

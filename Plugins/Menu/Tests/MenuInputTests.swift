@@ -98,9 +98,9 @@ import Testing
           await call().then(() => console.log(name + ' resolved'), (e) => console.log(name + ' ' + e.code + ': ' + e.message));
         }
         """).write(toFile: script, atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    let r = try NBridgeBinary.run(["run", script], environment: env, timeout: 60)
+    let r = try NBridgeTest.command(["run", script], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
     // Bad menus are refused the same way without a window; good ones are unavailable.
     Self.check(json(after: "codes", in: r.stdout))

@@ -27,7 +27,7 @@ public final class NotificationPlugin: Plugin {
         return ["id": .string(notification.id)] as JSONValue
       },
       Action(
-        "cancel", options: NotificationShapes.id,
+        "cancel",
         summary: "Cancels a pending schedule and takes the notification off the desktop."
       ) { (plugin, options: CancelOptions, _) in
         try await plugin.service.cancel(id: options.id)

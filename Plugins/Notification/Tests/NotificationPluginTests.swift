@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized)
 struct NotificationPluginTests {
   func evaluate(_ body: String) async throws -> JSONValue {
-    try await JSHarness.evaluate(body, plugins: [NotificationPlugin.self])
+    try await NBridgeTest.evaluate(body, plugins: [NotificationPlugin.self])
   }
 
   /// The code and message a call rejected with.
@@ -51,7 +51,7 @@ struct NotificationPluginTests {
   }
 
   @Test func scheduleIsPendingUntilDueThenDelivered() async throws {
-    try await withRuntime(plugins: [NotificationPlugin.self]) { rt in
+    try await NBridgeTest.withRuntime(plugins: [NotificationPlugin.self]) { rt in
       let first = try await rt.evaluate(
         """
         const n = nbridge.notification;
@@ -77,7 +77,7 @@ struct NotificationPluginTests {
   }
 
   @Test func everyRepeatsAndCancelStopsIt() async throws {
-    try await withRuntime(plugins: [NotificationPlugin.self]) { rt in
+    try await NBridgeTest.withRuntime(plugins: [NotificationPlugin.self]) { rt in
       _ = try await rt.evaluate(
         """
         globalThis.seen = [];

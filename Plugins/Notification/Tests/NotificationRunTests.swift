@@ -20,18 +20,18 @@ struct NotificationApp {
   /// The data dir the runs share, so a second run sees what the first left.
   var dataDirectory: String { folder.file("data") }
 
-  func environment(_ extra: [String: String?] = NBridgeBinary.headless) -> [String: String?] {
+  func environment(_ extra: [String: String?] = NBridgeTest.headless) -> [String: String?] {
     extra.merging(["NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("shared")]) { $1 }
   }
 
-  func run(_ extra: [String: String?] = NBridgeBinary.headless) throws -> (
+  func run(_ extra: [String: String?] = NBridgeTest.headless) throws -> (
     status: Int32, stdout: String, stderr: String
   ) {
-    try NBridgeBinary.run(["run", script], environment: environment(extra), timeout: 30)
+    try NBridgeTest.command(["run", script], environment: environment(extra), timeout: 30)
   }
 
   func start(_ extra: [String: String?]) throws -> ChildProcess {
-    try NBridgeBinary.start(["run", script], environment: environment(extra))
+    try NBridgeTest.start(["run", script], environment: environment(extra))
   }
 }
 

@@ -9,38 +9,38 @@ public final class PasteboardPlugin: Plugin {
     service: "pasteboard",
     summary: "The clipboard (X11, Wayland or nbridge's shared store), named pasteboards and change events.",
     actions: [
-      Action("getString", options: nameOption, result: Shape.string.orNull, summary: "The pasteboard's text, or null.")
+      Action("getString", result: Shape.string.orNull, summary: "The pasteboard's text, or null.")
       {
         (plugin, options: PasteboardOptions, _) in try await plugin.pasteboards.string(options.name)
       },
       Action(
-        "setString", options: .fields(["string": .string, "name?": .string]),
+        "setString",
         summary: "Puts text (at most 16 MiB of UTF-8) on the pasteboard."
       ) { (plugin, options: SetStringOptions, _) in
         try await plugin.pasteboards.setString(options.string, options.name)
         return JSONValue.null
       },
-      Action("hasString", options: nameOption, result: .boolean, summary: "Whether the pasteboard holds text.") {
+      Action("hasString", result: .boolean, summary: "Whether the pasteboard holds text.") {
         (plugin, options: PasteboardOptions, _) in try await plugin.pasteboards.hasString(options.name)
       },
-      Action("clear", options: nameOption, summary: "Empties the pasteboard.") {
+      Action("clear", summary: "Empties the pasteboard.") {
         (plugin, options: PasteboardOptions, _) in
         try await plugin.pasteboards.clear(options.name)
         return JSONValue.null
       },
       Action(
-        "changeCount", options: nameOption, result: .integer,
+        "changeCount", result: .integer,
         summary:
           "Up by one per change: across processes for shared pasteboards, as seen by this process on a desktop clipboard."
       ) { (plugin, options: PasteboardOptions, _) in try plugin.pasteboards.changeCount(options.name) },
       Action(
-        "create", options: .fields(["name": .string]),
+        "create",
         summary: "Creates a named pasteboard shared by the user's nbridge apps (an existing one is kept)."
       ) { (plugin, options: NamedPasteboardOptions, _) in
         try plugin.pasteboards.create(options.name)
         return JSONValue.null
       },
-      Action("remove", options: .fields(["name": .string]), summary: "Removes a named pasteboard.") {
+      Action("remove", summary: "Removes a named pasteboard.") {
         (plugin, options: NamedPasteboardOptions, _) in
         try plugin.pasteboards.remove(options.name)
         return JSONValue.null

@@ -136,7 +136,7 @@ private struct App {
   }
 
   private func environment(display: String?) -> [String: String?] {
-    var environment = NBridgeBinary.headless
+    var environment = NBridgeTest.headless
     environment["NBRIDGE_DATA_DIR"] = folder.file("data")
     environment["NBRIDGE_SHARED_DIR"] = shared.path
     environment["NBRIDGE_PASTEBOARD_BACKEND"] = nil
@@ -148,11 +148,11 @@ private struct App {
   {
     let options = arguments.first == "--timeout" ? Array(arguments.prefix(2)) : []
     let rest = arguments.first == "--timeout" ? Array(arguments.dropFirst(2)) : arguments
-    return try NBridgeBinary.run(
+    return try NBridgeTest.command(
       ["run"] + options + [script] + rest, environment: environment(display: display), timeout: 30)
   }
 
   func start(display: String? = nil) throws -> ChildProcess {
-    try NBridgeBinary.start(["run", "--timeout", "20", script], environment: environment(display: display))
+    try NBridgeTest.start(["run", "--timeout", "20", script], environment: environment(display: display))
   }
 }

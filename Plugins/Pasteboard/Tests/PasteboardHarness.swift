@@ -12,7 +12,7 @@ enum PasteboardHarness {
   static func evaluate(
     _ body: String, shared: String, environment: [String: String]? = nil
   ) async throws -> JSONValue {
-    try await JSHarness.evaluate(body, plugins: [PasteboardPlugin.self]) { configuration in
+    try await NBridgeTest.evaluate(body, plugins: [PasteboardPlugin.self]) { configuration in
       configuration.sharedDirectory = shared
       configuration.timeout = .seconds(30)
       if let environment {

@@ -10,7 +10,7 @@ public final class ShortcutPlugin: Plugin {
     summary: "Global keyboard shortcuts that work while another program has the focus.",
     actions: [
       Action(
-        "register", options: .fields(["accelerator": .string]), result: .void,
+        "register", result: .void,
         streams: .named("ShortcutPress", .fields(["accelerator": .string])),
         summary: "Sends each press of the accelerator to retainCallback until unregister(), then resolves."
       ) { (plugin, options: AcceleratorOptions, call, reply: Reply<JSONValue>) in
@@ -52,7 +52,7 @@ public final class ShortcutPlugin: Plugin {
         }
       },
       Action(
-        "unregister", options: .fields(["accelerator": .string]), result: .boolean,
+        "unregister", result: .boolean,
         summary: "Releases the accelerator (its register call resolves); false when it was not registered."
       ) { (plugin, options: AcceleratorOptions, _, reply: Reply<Bool>) in
         let accelerator = try Accelerator(parsing: options.accelerator)
@@ -70,7 +70,7 @@ public final class ShortcutPlugin: Plugin {
         }
       },
       Action(
-        "isRegistered", options: .fields(["accelerator": .string]), result: .boolean,
+        "isRegistered", result: .boolean,
         summary: "Whether this app holds the accelerator (asked while the desktop decides, once it has)."
       ) { (plugin, options: AcceleratorOptions, _, reply: Reply<Bool>) in
         let accelerator = try Accelerator(parsing: options.accelerator)

@@ -42,11 +42,11 @@ struct ShortcutPortalTests {
     /// (unless `display` names one).
     func start(_ source: String, display: String? = nil) throws -> ChildProcess {
       let script = try folder.write("app/index.js", source)
-      let environment = NBridgeBinary.headless.merging(bus.environment) { $1 }.merging([
+      let environment = NBridgeTest.headless.merging(bus.environment) { $1 }.merging([
         "WAYLAND_DISPLAY": "wayland-nbridge-test", "NBRIDGE_DATA_DIR": folder.file("data"),
         "NBRIDGE_SHARED_DIR": folder.file("data"), "DISPLAY": display,
       ]) { $1 }
-      return try NBridgeBinary.start(["run", script], environment: environment)
+      return try NBridgeTest.start(["run", script], environment: environment)
     }
 
     /// The portal's JSON lines with `key` (`session`, `bind`, `closed`), once there are `count` (within 20 s).

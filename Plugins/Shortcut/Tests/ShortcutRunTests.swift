@@ -22,14 +22,14 @@ struct ShortcutRunTests {
     }
 
     var environment: [String: String?] {
-      NBridgeBinary.headless.merging([
+      NBridgeTest.headless.merging([
         "DISPLAY": display, "NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("data"),
       ]) { $1 }
     }
 
-    func start() throws -> ChildProcess { try NBridgeBinary.start(["run", script], environment: environment) }
+    func start() throws -> ChildProcess { try NBridgeTest.start(["run", script], environment: environment) }
     func run() throws -> (status: Int32, stdout: String, stderr: String) {
-      try NBridgeBinary.run(["run", script], environment: environment, timeout: 30)
+      try NBridgeTest.command(["run", script], environment: environment, timeout: 30)
     }
   }
 
@@ -89,7 +89,7 @@ struct ShortcutRunTests {
     let x = try XvfbServer()
     defer { x.stop() }
     let app = try App(Self.listener, display: x.display)
-    let child = try NBridgeBinary.start(["run", app.script, "--", "Ctrl+Alt+Q"], environment: app.environment)
+    let child = try NBridgeTest.start(["run", app.script, "--", "Ctrl+Alt+Q"], environment: app.environment)
     defer { child.stop() }
     #expect(child.waitForOutput("registered true\n"), "\(child.stderr)")
     _ = try ChildProcess.run("xdotool", ["key", "ctrl+alt+q"], environment: ["DISPLAY": x.display], timeout: 20)
@@ -97,7 +97,7 @@ struct ShortcutRunTests {
     #expect(child.stdout == "registered true\npressed Ctrl+Alt+Q\nended\n")
     // Released: another app may have it now.
     let second = try App(Self.listener, id: "org.example.other", display: x.display)
-    let again = try NBridgeBinary.start(["run", second.script, "--", "Ctrl+Alt+Q"], environment: second.environment)
+    let again = try NBridgeTest.start(["run", second.script, "--", "Ctrl+Alt+Q"], environment: second.environment)
     defer { again.stop() }
     #expect(again.waitForOutput("registered true\n"), "\(again.stdout)\(again.stderr)")
   }

@@ -27,6 +27,9 @@ final class SQLiteKeyValueStore: KeyValueStore {
   /// The WAL size (frames, i.e. pages) from which the writer thread checkpoints: SQLite's own default.
   static let checkpointFrames: Int32 = 1000
 
+  /// How many times the writer thread's connection found another connection's lock in its way.
+  var writerBusyWaits: Int { writer.connection.busyWaits }
+
   /// The table of plain values.
   static let plainTable = "entries"
   /// The table of secure values (`SealedValue` text, never plaintext).

@@ -21,6 +21,8 @@ final class StorageEngine {
   private(set) var transactionCount = 0
   /// How many transactions went to the writer thread because the lock was taken (for tests).
   private(set) var writerThreadCount = 0
+  /// How many times the writer thread found another connection's lock in its way (an SQLite file's store).
+  var writerBusyWaits: Int { (store as? SQLiteKeyValueStore)?.writerBusyWaits ?? 0 }
 
   private let openStore: @Sendable (String) throws -> any KeyValueStore
   private var store: (any KeyValueStore)?

@@ -11,7 +11,7 @@ import Testing
     _ source: String, appID: String, in dir: TemporaryDirectory, bus: SessionBus, portal: DesktopPortal
   ) throws -> (status: Int32, stdout: String, stderr: String) {
     let script = try dir.write("script-\(UUID().uuidString).js", source)
-    let run = portal.sandboxed([NBridgeBinary.path, "run", script], appID: appID)
+    let run = portal.sandboxed([NBridgeTest.executable, "run", script], appID: appID)
     let environment = bus.environment.merging(["NBRIDGE_DATA_DIR": dir.file("data")]) { $1 }
       .merging(run.environment) { $1 }
     return try ChildProcess.run(run.program, run.arguments, environment: environment, timeout: 60)

@@ -15,7 +15,7 @@ import Testing
     let script = try dir.write("script-\(UUID().uuidString).js", source)
     var environment: [String: String?] = ["NBRIDGE_DATA_DIR": dir.file("data"), "DBUS_SESSION_BUS_ADDRESS": nil]
     if let bus { environment.merge(bus.environment) { $1 } }
-    return try NBridgeBinary.run(["run", script], environment: environment)
+    return try NBridgeTest.command(["run", script], environment: environment)
   }
 
   /// Every byte of the database file and its write-ahead log, as Latin-1 text (as `grep -a` reads them).
@@ -50,7 +50,7 @@ import Testing
       console.log('stored');
       setTimeout(() => {}, 600000);
       """)
-    let writer = try NBridgeBinary.start(
+    let writer = try NBridgeTest.start(
       ["run", script], environment: bus.environment.merging(["NBRIDGE_DATA_DIR": dir.file("data")]) { $1 })
     defer { writer.stop() }
     #expect(writer.waitForOutput("stored\n", timeout: 60), "stderr: \(writer.stderr)")
@@ -125,7 +125,7 @@ import Testing
         if (back?.n !== 1) throw new Error('got ' + JSON.stringify(back));
       });
       """)
-    let result = try NBridgeBinary.run(
+    let result = try NBridgeTest.command(
       ["test", file], environment: bus.environment.merging(["NBRIDGE_DATA_DIR": dir.file("data")]) { $1 })
     #expect(result.status == 0, "stdout: \(result.stdout) stderr: \(result.stderr)")
     #expect(result.stdout.contains("1 passed, 0 failed"))

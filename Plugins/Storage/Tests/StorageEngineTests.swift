@@ -9,7 +9,7 @@ import NBridgeSQLite
   @Test func tenThousandWritesAtOnceAreAllStoredInFewTransactions() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    let transactions = try await LoopHarness.run {
+    let transactions = try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       // Like `Promise.all` of 10,000 `set`s: every call starts before any commit.
       let calls = (0..<10_000).map { i in
@@ -30,7 +30,7 @@ import NBridgeSQLite
     try SQLiteKeyValueStore(path: path).apply([
       .set(group: "", key: "old", json: "1"), .set(group: "g", key: "gone", json: "2"),
     ])
-    try await LoopHarness.run {
+    try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let set = Task { try await engine.write(.set(group: "", key: "new", json: #"{"a":[1,true]}"#)) }
       let remove = Task { try await engine.write(.remove(group: "", key: "old")) }
@@ -53,7 +53,7 @@ import NBridgeSQLite
   @Test func pendingKeysDifferingOnlyInNormalizationStayApart() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    try await LoopHarness.run {
+    try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let a = Task { try await engine.write(.set(group: "", key: "caf\u{E9}", json: "1")) }
       let b = Task { try await engine.write(.set(group: "", key: "cafe\u{301}", json: "2")) }
@@ -72,19 +72,23 @@ import NBridgeSQLite
     _ = try SQLiteKeyValueStore(path: path)
     let other = try SQLiteConnection(path: path, busyTimeout: 0)
     try other.execute("BEGIN IMMEDIATE; INSERT INTO entries VALUES ('', 'other', '1');")
-    let (doneWhileLocked, writerThreadCount) = try await LoopHarness.run {
+    let (doneWhileLocked, writerThreadCount, metTheLock) = try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let done = DoneFlag()
       let write = Task {
         try await engine.write(.set(group: "", key: "mine", json: "2"))
         done.value = true
       }
-      try await Task.sleep(for: .milliseconds(300))
+      // The writer thread has found the lock in its way: a set that did not wait would be done by now.
+      let deadline = ContinuousClock.now + .seconds(20)
+      while engine.writerBusyWaits == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+      let metTheLock = engine.writerBusyWaits > 0
       let doneWhileLocked = done.value
       try other.execute("COMMIT")
       try await write.value
-      return (doneWhileLocked, engine.writerThreadCount)
+      return (doneWhileLocked, engine.writerThreadCount, metTheLock)
     }
+    #expect(metTheLock, "the writer thread never met the other connection's lock")
     #expect(!doneWhileLocked, "the set resolved while another connection held the write lock")
     #expect(writerThreadCount == 1)
     let store = try SQLiteKeyValueStore(path: path)
@@ -95,7 +99,7 @@ import NBridgeSQLite
   @Test func flushCommitsWhatIsQueued() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
-    try await LoopHarness.run {
+    try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let write = Task { try await engine.write(.set(group: "", key: "k", json: "1")) }
       await Task.yield()
@@ -107,7 +111,7 @@ import NBridgeSQLite
 
   @Test func aFailedCommitRejectsEveryCallInItAndKeepsNoTrace() async throws {
     let failing = FailingStore()
-    try await LoopHarness.run {
+    try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: "/nowhere/storage.sqlite") { _ in failing }
       let calls = (0..<3).map { i in Task { try await engine.write(.set(group: "", key: "k\(i)", json: "1")) } }
       for call in calls {
@@ -122,7 +126,7 @@ import NBridgeSQLite
   @Test func aCorruptDatabaseRejectsCallsInsteadOfCrashing() async throws {
     let dir = try TemporaryDirectory()
     let path = try dir.write("storage.sqlite", String(repeating: "garbage", count: 1000))
-    try await LoopHarness.run {
+    try await NBridgeTest.onLoop {
       let engine = StorageEngine(path: path)
       let read = #expect(throws: BridgeError.self) { try engine.value(forKey: "k", group: "") }
       #expect(read?.code == .unavailable)
@@ -135,7 +139,7 @@ import NBridgeSQLite
   }
 
   @Test func oneEnginePerDataDirectory() async throws {
-    let same = try await LoopHarness.run {
+    let same = try await NBridgeTest.onLoop {
       let first = StorageEngine.shared(dataDirectory: "/tmp/a")
       let second = StorageEngine.shared(dataDirectory: "/tmp/a/")
       let other = StorageEngine.shared(dataDirectory: "/tmp/b")

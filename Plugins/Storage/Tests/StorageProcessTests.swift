@@ -20,7 +20,7 @@ import Testing
       })();
       """)
     let data = dir.file("data")
-    let writer = try NBridgeBinary.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    let writer = try NBridgeTest.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
     defer { writer.stop() }
     #expect(writer.waitForOutput("ack k500\n", timeout: 60), "stderr: \(writer.stderr)")
     writer.signal(SIGKILL)
@@ -52,7 +52,7 @@ import Testing
       })();
       """)
     let data = dir.file("data")
-    let writer = try NBridgeBinary.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    let writer = try NBridgeTest.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
     defer { writer.stop() }
     #expect(writer.waitForOutput("ack b100-", timeout: 60), "stderr: \(writer.stderr)")
     writer.signal(SIGTERM)
@@ -86,8 +86,8 @@ import Testing
       """)
     let data = dir.file("data")
     let env: [String: String?] = ["NBRIDGE_DATA_DIR": data]
-    let a = try NBridgeBinary.start(["run", script, "--", "a"], environment: env)
-    let b = try NBridgeBinary.start(["run", script, "--", "b"], environment: env)
+    let a = try NBridgeTest.start(["run", script, "--", "a"], environment: env)
+    let b = try NBridgeTest.start(["run", script, "--", "b"], environment: env)
     defer {
       a.stop()
       b.stop()
@@ -118,7 +118,7 @@ import Testing
       })();
       """)
     let data = dir.file("data")
-    let result = try NBridgeBinary.run(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    let result = try NBridgeTest.command(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "resolved 10000\nkeys 10000\n")
     let store = try SQLiteKeyValueStore(path: data + "/storage.sqlite")
@@ -136,7 +136,7 @@ import Testing
       nbridge.app.exit({ code: 3 });
       """)
     let data = dir.file("data")
-    let result = try NBridgeBinary.run(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    let result = try NBridgeTest.command(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
     #expect(result.status == 3, "\(result.stderr)")
     let store = try SQLiteKeyValueStore(path: data + "/storage.sqlite")
     #expect(try store.keys(group: "").count == 101)
@@ -155,7 +155,7 @@ import Testing
         (v) => console.log('resolved', v),
         (e) => console.log(e.code + ' ' + e.message));
       """)
-    let result = try NBridgeBinary.run(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    let result = try NBridgeTest.command(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("unavailable storage.get: "))
     #expect(result.stdout.contains(path))

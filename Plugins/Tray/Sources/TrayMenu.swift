@@ -69,13 +69,13 @@ struct TrayMenu: Equatable, Sendable {
         item.separator = type == .string("separator")
       }
       if !item.separator {
-        item.label = try Self.text(object["label"], field: path + ".label", required: true) ?? ""
-        item.id = try Self.text(object["id"], field: path + ".id", required: object["submenu"] == nil)
+        item.label = try OptionField.text(object["label"], field: path + ".label", required: true, maxBytes: Self.maxText) ?? ""
+        item.id = try OptionField.text(object["id"], field: path + ".id", required: object["submenu"] == nil, maxBytes: Self.maxText)
         if let id = item.id, !ids.insert(id).inserted {
           throw BridgeError.invalidParameter(path + ".id", "repeats the id \"\(id)\" of an earlier item")
         }
-        item.enabled = try Self.flag(object["enabled"], field: path + ".enabled") ?? true
-        item.checked = try Self.flag(object["checked"], field: path + ".checked")
+        item.enabled = try OptionField.flag(object["enabled"], field: path + ".enabled") ?? true
+        item.checked = try OptionField.flag(object["checked"], field: path + ".checked")
       }
       items.append(item)
       if let submenu = object["submenu"], !item.separator {
@@ -88,23 +88,6 @@ struct TrayMenu: Equatable, Sendable {
       numbers.append(item.number)
     }
     return numbers
-  }
-
-  private static func text(_ value: JSONValue?, field: String, required: Bool) throws(BridgeError) -> String? {
-    guard let value, value != .null else {
-      if required { throw BridgeError.invalidParameter(field, "must be a non-empty string") }
-      return nil
-    }
-    guard case .string(let text) = value, !text.isEmpty else {
-      throw BridgeError.invalidParameter(field, "must be a non-empty string")
-    }
-    return try BridgeLimits.text(text, field: field, maxBytes: maxText)
-  }
-
-  private static func flag(_ value: JSONValue?, field: String) throws(BridgeError) -> Bool? {
-    guard let value, value != .null else { return nil }
-    guard case .bool(let flag) = value else { throw BridgeError.invalidParameter(field, "must be a boolean") }
-    return flag
   }
 
   /// The item with dbusmenu id `number`, if there is one.

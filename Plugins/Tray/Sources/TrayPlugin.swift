@@ -22,14 +22,14 @@ public final class TrayPlugin: Plugin {
         try await plugin.service.create(appearance)
         return JSONValue.null
       },
-      Action("setIcon", options: TrayShapes.icon, summary: "Changes the icon's image.") {
+      Action("setIcon", summary: "Changes the icon's image.") {
         (plugin, options: IconOptions, _) in
         let icon = try plugin.icon(options.icon)
         try await plugin.service.modify { $0.icon = icon }
         return JSONValue.null
       },
       Action(
-        "setTooltip", options: TrayShapes.tooltip, summary: "Changes the text shown when the pointer rests on the icon."
+        "setTooltip", summary: "Changes the text shown when the pointer rests on the icon."
       ) {
         (plugin, options: TooltipOptions, _) in
         let tooltip = try BridgeLimits.text(options.tooltip, field: "tooltip", maxBytes: TrayLimits.tooltip)

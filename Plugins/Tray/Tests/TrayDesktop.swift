@@ -43,7 +43,7 @@ final class TrayDesktop: @unchecked Sendable {
 
   /// The environment of the app's runs: this bus, no display.
   var environment: [String: String?] {
-    NBridgeBinary.headless.merging(bus.environment) { $1 }.merging([
+    NBridgeTest.headless.merging(bus.environment) { $1 }.merging([
       "NBRIDGE_DATA_DIR": folder.file("data"), "NBRIDGE_SHARED_DIR": folder.file("data"),
     ]) { $1 }
   }
@@ -51,7 +51,7 @@ final class TrayDesktop: @unchecked Sendable {
   /// Starts `nbridge run` of `source` as the app's `index.js`.
   func start(_ source: String) throws -> ChildProcess {
     let script = try folder.write("app/index.js", source)
-    return try NBridgeBinary.start(["run", script], environment: environment)
+    return try NBridgeTest.start(["run", script], environment: environment)
   }
 
   /// The JSON lines the watcher has printed that have `key` (`registered`, `gone`).

@@ -85,7 +85,7 @@ import Testing
         console.log(error.code + ': ' + error.message);
       });
       """)
-    let result = try NBridgeBinary.run(["test", test], environment: desktop.environment, timeout: 30)
+    let result = try NBridgeTest.command(["test", test], environment: desktop.environment, timeout: 30)
     #expect(
       result.stdout.contains("unavailable: tray.create: nbridge test runs without the desktop"), "\(result.stdout)")
     #expect(desktop.reports("registered").isEmpty)

@@ -63,14 +63,13 @@ extension WindowPlugin {
 
   nonisolated static let windowActions: [Action<WindowPlugin>] = [
     Action(
-      "getState", options: .fields(idField), result: stateShape,
+      "getState", result: stateShape,
       summary: "Where the window is (its frame's top-left corner, its content's size) and its state."
     ) { (plugin, options: WindowTarget, _) in
       try plugin.host().windowState(id: options.id)
     },
     Action(
       "create",
-      options: .fields(["url": .string, "title?": .string, "width?": .integer, "height?": .integer]),
       result: idShape,
       summary: "Opens another window of the app showing url (a path of the app, or a URL); its page gets nbridge."
     ) { (plugin, options: CreateOptions, _) in
@@ -79,7 +78,7 @@ extension WindowPlugin {
           url: options.url, title: options.title, width: options.width, height: options.height))
     },
     Action(
-      "close", options: .fields(idField),
+      "close",
       summary: "Closes the window (main: the app's, which ends the run) without closeRequested."
     ) { (plugin, options: WindowTarget, _) in
       try plugin.host().closeWindow(id: options.id)
@@ -92,7 +91,7 @@ extension WindowPlugin {
       try plugin.host().windowList()
     },
     Action(
-      "keepOpen", options: .fields(["id": .string, "result?": .any]), result: .boolean,
+      "keepOpen", result: .boolean,
       summary:
         "Keeps a window open whose closeRequested listeners are running; true when a close request was refused."
     ) { (plugin, options: KeepOpenOptions, _) in

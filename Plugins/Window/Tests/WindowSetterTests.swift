@@ -185,9 +185,9 @@ import Testing
     try """
     nbridge.window.setTitle({ title: 'x' }).catch((e) => console.log(e.code + ': ' + e.message));
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    var env = NBridgeBinary.headless
+    var env = NBridgeTest.headless
     env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    let r = try NBridgeBinary.run(["run", script], environment: env, timeout: 30)
+    let r = try NBridgeTest.command(["run", script], environment: env, timeout: 30)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
       r.stdout.contains(

@@ -78,9 +78,9 @@ import Testing
     for (fields, message) in cases {
       try #"{"id": "dev.nbridge.windowtest", "window": {\#(fields)}}"#
         .write(toFile: dir.file("nbridge.json"), atomically: true, encoding: .utf8)
-      var env = NBridgeBinary.headless
+      var env = NBridgeTest.headless
       env["NBRIDGE_DATA_DIR"] = dir.file("data")
-      let r = try NBridgeBinary.run(["run", dir.file("main.js")], environment: env, timeout: 30)
+      let r = try NBridgeTest.command(["run", dir.file("main.js")], environment: env, timeout: 30)
       #expect(r.status == 2, "\(fields): \(r.stdout)")
       #expect(r.stderr.contains(message), "\(fields): \(r.stderr)")
       #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")

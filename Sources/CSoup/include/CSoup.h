@@ -42,9 +42,10 @@ int nbh_load(const char **error);
 /// Starts `method url` (redirects are not followed: the caller follows them) with the request
 /// headers `headers` (`name\nvalue\nname\nvalue`, or "" for none) and a copy of `body` (NULL for
 /// none); returns the request's handle, or NULL (and no event) when libsoup cannot parse the URL.
-/// soup_session_send_async, then g_input_stream_read_async into a buffer (sized by
-/// Content-Length when the response has one): up to 1 MiB ahead, then to the end of the body
-/// once nbh_consume asks for it.
+/// soup_session_send_async, then reads into a buffer (sized by Content-Length when the response
+/// has one) what has arrived without blocking, the rest with g_input_stream_read_async: up to
+/// 1 MiB ahead, then to the end of the body once nbh_consume asks for it. A body that arrived
+/// with the head comes (NBH_BODY) in the same turn of the loop as NBH_HEAD.
 void *nbh_send(const char *method, const char *url, const char *headers, const void *body, size_t length,
                const char *user_agent, nbh_callback callback, void *data);
 

@@ -1,8 +1,8 @@
 """A small HTTP/1.1 server for nbridge's fetch tests, on 127.0.0.1 and a free port.
 
 Prints "port N" on its first line, then one line "request METHOD PATH" per request it sees.
-Routes: /hello, /echo (the request's method, headers and body as JSON), /redirect/N (a chain
-of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
+Routes: /hello, /whole (a 5-byte body written in one piece with its head), /echo (the
+request's method, headers and body as JSON), /redirect/N (a chain of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
 /big/N (N MiB of 'x'), /json, /chunked (a body of 40,000 bytes in chunks, no Content-Length,
 a header value in UTF-8), /endless (see Endless) and /endless-state/EVENT. With --tls, HTTPS with selfsigned-cert.pem (a certificate no
 client trusts: the tests check that fetch refuses it).
@@ -119,6 +119,9 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path
         if path == "/hello":
             return self.reply(200, b"hello from the server")
+        if path == "/whole":
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\n"
+            return self.wfile.write(head + b"whole")
         if path == "/json":
             return self.reply(200, b'{"answer": 42, "list": [1, 2]}', "application/json")
         if path == "/echo":

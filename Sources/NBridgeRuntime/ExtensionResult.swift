@@ -1,0 +1,62 @@
+import CJavaScriptCore
+import Glibc
+import NBridgePlugin
+
+/// What an extension's native function answers when a `JSONValue` cannot carry it: a string
+/// made from UTF-16 code units (lone surrogates kept), an array of such values, bytes, or an
+/// error to throw. The runtime makes the JS value; the extension never sees a raw one.
+package enum ExtensionResult {
+  /// A value JSON carries (containers through JSON text, scalars directly).
+  case json(JSONValue)
+  /// A string of these UTF-16 code units, as they are.
+  case utf16([UInt16])
+  /// An array of these values, in order.
+  case array([ExtensionResult])
+  /// An `ArrayBuffer` that takes over this memory from `malloc` (JavaScriptCore frees it).
+  case arrayBuffer(UnsafeMutableRawBufferPointer)
+  /// A JS `Error` with this message, thrown from the call.
+  case error(String)
+
+  /// An `ArrayBuffer` holding a copy of `bytes`.
+  package static func arrayBuffer(copying bytes: UnsafeRawBufferPointer) -> ExtensionResult {
+    let copy = malloc(max(bytes.count, 1))!
+    if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+    return .arrayBuffer(UnsafeMutableRawBufferPointer(start: copy, count: bytes.count))
+  }
+
+  /// The value as JSON, for a window's page that gets its answer in a message: UTF-16 as a
+  /// string, bytes as an array of numbers, an error as `null`.
+  package var jsonValue: JSONValue {
+    switch self {
+    case .json(let value): value
+    case .utf16(let units): .string(String(decoding: units, as: UTF16.self))
+    case .array(let items): .array(items.map(\.jsonValue))
+    case .arrayBuffer(let bytes): .array(bytes.map { .number(Double($0)) })
+    case .error: .null
+    }
+  }
+}
+
+extension JSContext {
+  /// The JS value of an extension's answer; `.error` is thrown.
+  func value(_ result: ExtensionResult) throws(JSException) -> JSValueRef {
+    switch result {
+    case .json(let json):
+      return value(json)
+    case .utf16(let units):
+      let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+      defer { JSStringRelease(text) }
+      return JSValueMakeString(ref, text)
+    case .array(let items):
+      var kept = KeptValues(in: ref)
+      for item in items { kept.append(try value(item)) }
+      return kept.values.withUnsafeBufferPointer { JSObjectMakeArray(ref, $0.count, $0.baseAddress, nil) }
+    case .arrayBuffer(let bytes):
+      let base = bytes.baseAddress ?? malloc(1)!
+      return JSObjectMakeArrayBufferWithBytesNoCopy(ref, base, bytes.count, freeBytes, nil, nil)
+    case .error(let message):
+      var argument: JSValueRef? = string(message)
+      throw JSException(value: JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref))
+    }
+  }
+}
