@@ -212,23 +212,14 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
   mutating func parseString() throws(JSONSyntaxError) -> String {
     index += 1
     let start = index
-    // Fast path: no escapes, decode the slice directly. A local index, and the units OR'ed
-    // together on the way so an ASCII string is known without a second pass: a few
-    // instructions a unit (a 4 KiB string written to a file took 80,000 before).
-    var end = start
-    var bits: Unit = 0
-    let count = input.count
-    while end < count {
-      let c = input[end]
-      if c == 0x22 {
-        index = end + 1
-        return try makeString(UnsafeBufferPointer(rebasing: input[start..<end]), at: start, ascii: bits < 0x80)
-      }
-      if c == 0x5C || c < 0x20 { break }
-      bits |= c
-      end += 1
+    // Fast path: no escapes, decode the slice directly.
+    let run = PlainText.plainRun(input, from: start)
+    index = run.end
+    if index < input.count, input[index] == 0x22 {
+      let slice = UnsafeBufferPointer(rebasing: input[start..<index])
+      index += 1
+      return try makeString(slice, at: start, ascii: run.ascii)
     }
-    index = end
     scratch.removeAll(keepingCapacity: true)
     scratch.append(contentsOf: input[start..<index])
     while index < input.count {
@@ -277,8 +268,8 @@ struct JSONParser<Encoding: Unicode.Encoding> where Encoding.CodeUnit: FixedWidt
     throw fail("'\"'")
   }
 
-  /// Decodes code units; ASCII-only UTF-16 (most keys and many values; `ascii`: the caller saw
-  /// every unit below 0x80) is copied byte by byte, several times faster than transcoding.
+  /// Decodes code units; ASCII-only UTF-16 (`ascii`: most keys and many values) is copied byte by
+  /// byte, which is several times faster than the generic transcoding path.
   @inline(__always)
   func makeString(_ units: UnsafeBufferPointer<Unit>, at start: Int, ascii: Bool) throws(JSONSyntaxError) -> String {
     if Unit.bitWidth == 16 {

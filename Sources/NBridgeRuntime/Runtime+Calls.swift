@@ -236,8 +236,13 @@ extension Runtime {
   /// that needs no allocation (null, a boolean, a number) go to JS in one call of the
   /// prelude's `answerAll`; any other answer is settled on its own, after those before it.
   func deliverHeldAnswers() {
-    let held = heldAnswers
-    heldAnswers = []
+    var held: [(CallSlot, Result<JSONValue, BridgeError>)] = []
+    swap(&held, &heldAnswers)
+    // The next batch reuses this one's buffer: a burst's answers are not regrown from empty each time.
+    defer {
+      held.removeAll(keepingCapacity: true)
+      if heldAnswers.isEmpty { swap(&held, &heldAnswers) }
+    }
     guard exitCode == nil else { return }
     if lifecycle.isSuspended {
       for (callSlot, outcome) in held {

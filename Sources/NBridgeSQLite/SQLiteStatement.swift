@@ -35,6 +35,33 @@ package final class SQLiteStatement {
     for (offset, text) in texts.enumerated() { try bind(text, at: Int32(offset + 1)) }
   }
 
+  /// Binds up to three texts to parameters 1, 2 and 3 without SQLite copying them
+  /// (`SQLITE_STATIC`: each is bound while its UTF-8 is in hand), runs the statement to its end and
+  /// resets it. For a write run thousands of times in one transaction, where a copying bind is a
+  /// malloc, a copy and a free per text.
+  package func run(binding first: String, _ second: String? = nil, _ third: String? = nil) throws(SQLiteError) {
+    defer { reset() }
+    try binding(first, at: 1) { () throws(SQLiteError) in
+      try binding(second, at: 2) { () throws(SQLiteError) in
+        try binding(third, at: 3) { () throws(SQLiteError) in
+          while try step() {}
+        }
+      }
+    }
+  }
+
+  /// Runs `body` with `text` bound at `index` while its bytes are in hand (`body` alone when nil).
+  private func binding(_ text: String?, at index: Int32, _ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
+    guard var text else { return try body() }
+    let outcome: Result<Void, SQLiteError> = text.withUTF8 { bytes in
+      let start = bytes.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(emptyBlob)
+      let status = sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+      guard status == SQLITE_OK else { return .failure(connection.error(status)) }
+      return Result { () throws(SQLiteError) in try body() }
+    }
+    try outcome.get()
+  }
+
   /// Binds `bytes` to the 1-based parameter `index` as a blob without copying them
   /// (`sqlite3_bind_blob` with `SQLITE_STATIC`): they must stay valid until `reset()`. An empty
   /// buffer binds a zero-length blob, not NULL.

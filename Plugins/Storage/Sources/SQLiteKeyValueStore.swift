@@ -183,15 +183,10 @@ final class SQLiteKeyValueStore: KeyValueStore {
       do {
         for write in writes {
           switch write {
-          case .set(let group, let key, let json):
-            try set.bind(group, key, json)
-            try run(set)
-          case .remove(let group, let key):
-            try remove.bind(group, key)
-            try run(remove)
-          case .clear(let group):
-            try clear.bind(group)
-            try run(clear)
+          // Bound without a copy: the texts are in hand until each statement has run.
+          case .set(let group, let key, let json): try set.run(binding: group, key, json)
+          case .remove(let group, let key): try remove.run(binding: group, key)
+          case .clear(let group): try clear.run(binding: group)
           }
         }
         try run(commit)
