@@ -4,31 +4,7 @@ enum JSONEscaping {
   private static let hex = Array("0123456789abcdef".utf8)
 
   static func append(utf16 units: UnsafeBufferPointer<UInt16>, to out: inout [UInt8]) {
-    var i = 0
-    let n = units.count
-    while i < n {
-      let u = units[i]
-      i += 1
-      if u < 0x80 {
-        appendASCII(UInt8(u), to: &out)
-      } else if u < 0x800 {
-        out.append(UInt8(0xC0 | (u >> 6)))
-        out.append(UInt8(0x80 | (u & 0x3F)))
-      } else if u & 0xFC00 == 0xD800, i < n, units[i] & 0xFC00 == 0xDC00 {
-        let scalar = 0x10000 + ((UInt32(u) - 0xD800) << 10) + (UInt32(units[i]) - 0xDC00)
-        i += 1
-        out.append(UInt8(0xF0 | (scalar >> 18)))
-        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-      } else if u & 0xF800 == 0xD800 {
-        appendUnicodeEscape(u, to: &out)
-      } else {
-        out.append(UInt8(0xE0 | (u >> 12)))
-        out.append(UInt8(0x80 | ((u >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (u & 0x3F)))
-      }
-    }
+    UTF16Text.transcode(units, to: &out, ascii: appendASCII, loneSurrogate: appendUnicodeEscape)
   }
 
   static func append(utf8 text: Substring, to out: inout [UInt8]) {
