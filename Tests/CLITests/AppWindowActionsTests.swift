@@ -4,7 +4,7 @@ import Testing
 
 /// `app`'s page-only actions in a real WebKitGTK window under Xvfb (`screenshot`,
 /// `clearCache`, popup windows), and the system's links (`tel:`, `sms:`, `mailto:`) handed to `xdg-open`.
-@Suite(.serialized) struct AppWindowActionsTests {
+@Suite(.serialized, .onTestThreads) struct AppWindowActionsTests {
   @Test func screenshotWritesThePagesPNGAndClearCacheClearsWebKitsData() throws {
     let desktop = try AppWindowTests.Desktop()
     let r = try desktop.app(["--script", desktop.script("app-actions.js"), "--exit-after-script"])

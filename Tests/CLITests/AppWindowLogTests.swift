@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge.log` in a page of `nbridge app` (a real window under Xvfb), forwarded with `--log-to`.
-@Suite(.serialized) struct AppWindowLogTests {
+@Suite(.serialized, .onTestThreads) struct AppWindowLogTests {
   @Test func aPageLogsAndForwardsLikeAHeadlessRun() throws {
     let xvfb = try XvfbServer()
     let dir = try TemporaryDirectory(prefix: "nbridge-app-log")

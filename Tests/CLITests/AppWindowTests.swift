@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge app`: a real WebKitGTK window under Xvfb, driven with `--script` and `--screenshot`.
-@Suite(.serialized) struct AppWindowTests {
+@Suite(.serialized, .onTestThreads) struct AppWindowTests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/page").path
 
   /// A display, a data dir and a shared dir for one test; no session bus.

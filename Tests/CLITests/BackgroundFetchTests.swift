@@ -5,7 +5,7 @@ import Testing
 
 /// Background fetch through the real binary: `run --fetch`, `simulate fetch --launch`, the
 /// answers, the backoff, `background.json`, and the wake-ups (`nbridge daemon`, systemd units).
-@Suite struct BackgroundFetchTests {
+@Suite(.onTestThreads) struct BackgroundFetchTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

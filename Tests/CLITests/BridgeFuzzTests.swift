@@ -9,7 +9,7 @@ import Testing
 ///
 /// `NBRIDGE_FUZZ_SEED` replays a seed in `randomSeed`, `NBRIDGE_FUZZ_SECONDS` makes it a longer
 /// run (`make fuzz`), `NBRIDGE_FUZZ_EXCLUDE` replaces the categories left out.
-@Suite(.serialized) struct BridgeFuzzTests {
+@Suite(.serialized, .onTestThreads) struct BridgeFuzzTests {
   static let environment = ProcessInfo.processInfo.environment
 
   /// Categories of generated input left out of the bounded run: none. (Until issue 31's

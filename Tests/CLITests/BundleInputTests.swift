@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge bundle` refuses what a package cannot hold: exit 2, one line naming the field or the
 /// tool, and nothing left in `--out`.
-@Suite struct BundleInputTests {
+@Suite(.onTestThreads) struct BundleInputTests {
   /// A page app whose manifest is `manifest`, plus `files`.
   static func app(_ dir: TemporaryDirectory, _ manifest: String, files: [String: String] = [:]) throws -> String {
     try dir.write("app/index.html", "<!doctype html><title>x</title>")

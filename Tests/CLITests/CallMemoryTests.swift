@@ -4,7 +4,7 @@ import Testing
 
 /// Memory under many bridge calls, measured in a process of its own: a test process's size also
 /// holds whatever its other suites allocate at the same moment.
-@Suite struct CallMemoryTests {
+@Suite(.onTestThreads) struct CallMemoryTests {
   /// The peak resident size (`VmHWM`, MiB) of a run that made `calls` sequential calls,
   /// read once the script says it is done (the run then waits to be stopped).
   static func peakMiB(afterCalls calls: Int) throws -> Double {

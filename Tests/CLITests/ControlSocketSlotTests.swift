@@ -8,7 +8,7 @@ import Testing
 
 /// The control socket's slots and replies under clients that hold connections open doing
 /// nothing, or send far more than they read.
-@Suite struct ControlSocketSlotTests {
+@Suite(.onTestThreads) struct ControlSocketSlotTests {
   let dir: TemporaryDirectory
   let env: [String: String?]
   let id = "dev.nb.slots"

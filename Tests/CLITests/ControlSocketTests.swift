@@ -8,7 +8,7 @@ import Testing
 
 /// The control socket of `nbridge run`: where it is, who may use it, who owns it, and that no
 /// line sent to it can hurt the app.
-@Suite struct ControlSocketTests {
+@Suite(.onTestThreads) struct ControlSocketTests {
   let dir: TemporaryDirectory
   let env: [String: String?]
   let id = "dev.nbridge.control-test"

@@ -5,7 +5,7 @@ import Testing
 /// `nbridge app --dev-url URL` and `--dev`: a dev server's page (python's http.server here, as a
 /// bundler's would serve it) gets the bridge as the app's own page; a frame of another origin in
 /// it gets nothing; the manifest's `dev.command` is started first and gone once the app ends.
-@Suite(.serialized) struct DevServerTests {
+@Suite(.serialized, .onTestThreads) struct DevServerTests {
   let scratch: TemporaryDirectory
   var env: [String: String?]
   let xvfb: XvfbServer

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// The plugin reference in `docs/plugins/` agrees with the registry.
-@Suite struct DocsCatalogueTests {
+@Suite(.onTestThreads) struct DocsCatalogueTests {
   static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("docs")
 

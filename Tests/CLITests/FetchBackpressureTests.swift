@@ -6,7 +6,7 @@ import Testing
 /// a bounded read-ahead (and keeps nothing alive), an abort closes the connection and frees what
 /// was read. The local server's `/endless` body reports how much it could write, whether the
 /// client stopped reading (`stalled`) and whether it closed the connection (`closed`).
-@Suite struct FetchBackpressureTests {
+@Suite(.onTestThreads) struct FetchBackpressureTests {
   let dir: TemporaryDirectory
   let server: LocalHTTPServer
   var env: [String: String?]

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `fetch` in a headless run against a local HTTP server the test starts and stops.
-@Suite struct FetchTests {
+@Suite(.onTestThreads) struct FetchTests {
   let dir: TemporaryDirectory
   let server: LocalHTTPServer
   var env: [String: String?]

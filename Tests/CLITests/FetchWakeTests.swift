@@ -5,7 +5,7 @@ import Testing
 
 /// An app that has exited is woken for its fetch: by `nbridge daemon`, or by a systemd user
 /// timer (a real one where `systemctl --user` answers; else its units pass `systemd-analyze verify`).
-@Suite(.serialized) struct FetchWakeTests {
+@Suite(.serialized, .onTestThreads) struct FetchWakeTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
   let entry: String

@@ -2,7 +2,7 @@ import NBridgeTesting
 import Testing
 
 /// The global `error` and `unhandledrejection` events: what ends a run unless a listener prevents it.
-@Suite struct GlobalErrorEventTests {
+@Suite(.onTestThreads) struct GlobalErrorEventTests {
   /// Runs `script` as `app.js` in the test's process: nothing here needs a process of its own.
   func run(_ script: String) async throws -> NBridgeTest.Outcome {
     try await NBridgeTest.run(script, name: "app.js")

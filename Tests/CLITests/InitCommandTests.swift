@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge init`: the app it makes runs and passes its tests; a folder in use is left alone.
-@Suite struct InitCommandTests {
+@Suite(.onTestThreads) struct InitCommandTests {
   @Test func anAppScaffoldRunsAndPassesItsOwnTests() throws {
     let scratch = try TemporaryDirectory(prefix: "nbridge-init")
     let app = scratch.file("My Notes")

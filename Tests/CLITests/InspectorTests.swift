@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge app --inspect`: WebKit's Web Inspector in the app's window; `--inspect=HOST:PORT`:
 /// WebKit's remote inspector, whose HTTP page lists the app's page as a target.
-@Suite(.serialized) struct InspectorTests {
+@Suite(.serialized, .onTestThreads) struct InspectorTests {
   let scratch: TemporaryDirectory
   let page: String
   var env: [String: String?]

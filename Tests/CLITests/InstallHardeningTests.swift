@@ -7,7 +7,7 @@ import Testing
 /// `nbridge install`/`uninstall`/`open --app` against hostile input: a manifest whose name would
 /// add lines to the desktop entry, app ids that are paths, a flood of URL schemes, and an install
 /// that fails half-way. Issue 31, findings 1, 12 and 17. Every XDG folder is a temporary one.
-@Suite struct InstallHardeningTests {
+@Suite(.onTestThreads) struct InstallHardeningTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge logs` facing peers that lie or misbehave: what it prints cannot drive the terminal,
 /// records from another user are marked, and no peer can make it hold unbounded memory.
-@Suite struct LogViewerHardeningTests {
+@Suite(.onTestThreads) struct LogViewerHardeningTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

@@ -5,7 +5,7 @@ import Testing
 /// `nbridge.json` as a hostile or careless author writes it: something named `nbridge.json` that
 /// cannot be read as a manifest, unknown permissions and keys given twice are usage errors (exit 2)
 /// that name the problem, never "no manifest" (which allows every service). Issue 31, findings 4 and 16.
-@Suite struct ManifestHardeningTests {
+@Suite(.onTestThreads) struct ManifestHardeningTests {
   let dir: TemporaryDirectory
   let env: [String: String?]
 

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// ES modules through the real binary: `nbridge run` and `nbridge test` with module entries.
-@Suite struct ModuleCommandTests {
+@Suite(.onTestThreads) struct ModuleCommandTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

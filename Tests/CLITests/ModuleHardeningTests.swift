@@ -4,7 +4,7 @@ import Testing
 
 /// The module loader under hostile or extreme input (issue 31): a long import cycle replayed from
 /// the module cache, and files outside the app's folder or that are not regular files.
-@Suite struct ModuleHardeningTests {
+@Suite(.onTestThreads) struct ModuleHardeningTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

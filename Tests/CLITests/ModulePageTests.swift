@@ -4,7 +4,7 @@ import Testing
 
 /// One module graph, two runners: `nbridge run` and a page's `<script type="module">` in
 /// `nbridge app` (the web view's own loader) give the same result.
-@Suite struct ModulePageTests {
+@Suite(.onTestThreads) struct ModulePageTests {
   @Test func theSameGraphRunsHeadlessAndInAPage() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-module-page")
     _ = try dir.write("nbridge.json", #"{"id": "dev.nbridge.tests.modulepage"}"#)

@@ -6,7 +6,7 @@ import Testing
 /// test's, speaking as NBridgeKit's nbridge.js does, calls `nBridge.callFromWeb(json)` and is
 /// answered with NBridgeKit's shapes. Issue 33, item 5. (A streaming action, which needs the
 /// echo test plugin: `WindowStreamingTests`.)
-@Suite(.serialized) struct NBridgeKitPageTests {
+@Suite(.serialized, .onTestThreads) struct NBridgeKitPageTests {
   static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/nbridgekit-page").path
 

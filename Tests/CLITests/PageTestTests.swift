@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge test --page`: the test files in a window of the app (WebKitGTK), on an Xvfb nbridge
 /// starts and stops itself when there is no display.
-@Suite struct PageTestTests {
+@Suite(.onTestThreads) struct PageTestTests {
   /// The package's folder (Tests/js and www/ are there).
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path

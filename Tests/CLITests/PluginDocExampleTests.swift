@@ -27,7 +27,7 @@ final class GreeterPlugin: Plugin {
   init(context: PluginContext) {}
 }
 
-@Suite struct PluginDocExampleTests {
+@Suite(.onTestThreads) struct PluginDocExampleTests {
   static let here = URL(fileURLWithPath: #filePath)
   static let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -7,7 +7,7 @@ import Testing
 /// `swift-symbolgraph-extract` reads the built module's public symbols (those declared in its
 /// sources: not what a protocol's extensions add). A runtime-only type made public again, or a
 /// public declaration removed or renamed, fails the comparison with the docs' list.
-@Suite struct PublicAPITests {
+@Suite(.onTestThreads) struct PublicAPITests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
   static let page = URL(fileURLWithPath: root + "/docs/writing-a-plugin.md")

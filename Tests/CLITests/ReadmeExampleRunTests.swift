@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// The README's example runs as its comments say.
-@Suite struct ReadmeExampleRunTests {
+@Suite(.onTestThreads) struct ReadmeExampleRunTests {
   static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("README.md")
 

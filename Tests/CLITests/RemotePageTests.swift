@@ -7,7 +7,7 @@ import Testing
 /// the same host on another port, gets nothing, and a page that navigates there loses the bridge.
 /// Served by a local HTTPS server whose certificate the test makes and trusts for that run only
 /// (`NBRIDGE_TEST_TLS_CERT`). Issue 33, item 6.
-@Suite(.serialized) struct RemotePageTests {
+@Suite(.serialized, .onTestThreads) struct RemotePageTests {
   static let pages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/remote-pages").path
   static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

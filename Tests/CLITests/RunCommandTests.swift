@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// The real `nbridge` binary, its output and exit codes.
-@Suite struct RunCommandTests {
+@Suite(.onTestThreads) struct RunCommandTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

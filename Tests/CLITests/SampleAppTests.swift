@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `www/index.js` headless: no display, no Wayland, no session bus.
-@Suite struct SampleAppTests {
+@Suite(.onTestThreads) struct SampleAppTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 

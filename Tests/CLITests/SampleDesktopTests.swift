@@ -9,7 +9,7 @@ import Testing
 /// stopped by its PID: Xvfb, openbox, a private session bus with the tray tests' stand-in
 /// StatusNotifierWatcher, `xclip` holding the clipboard. What is checked is what the user sees:
 /// the page's text, the window (`xwininfo`), the tray's menu, the files written.
-@Suite(.serialized) struct SampleDesktopTests {
+@Suite(.serialized, .onTestThreads) struct SampleDesktopTests {
   static let root = SampleAppTests.root
   static let watcher = root + "/Plugins/Tray/Tests/Fixtures/sni-watcher.py"
 

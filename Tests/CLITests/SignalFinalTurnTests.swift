@@ -5,7 +5,7 @@ import Testing
 /// A stopping signal decides the run's status even when it comes during the last turn, which
 /// leaves the loop nothing to wait for (so it never reads the signal), and a write the script
 /// saw acknowledged in that turn is on disk for the next run.
-@Suite struct SignalFinalTurnTests {
+@Suite(.onTestThreads) struct SignalFinalTurnTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

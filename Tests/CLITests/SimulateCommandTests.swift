@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge simulate background|foreground APP` against a real `nbridge run`, through its
 /// control socket in a private runtime folder.
-@Suite(.serialized) struct SimulateCommandTests {
+@Suite(.serialized, .onTestThreads) struct SimulateCommandTests {
   static let script = """
     nbridge.app.addListener('stateChange', (s) => console.log('state ' + s.state));
     nbridge.app.addListener('pause', () => console.log('pause'));
@@ -92,7 +92,7 @@ import Testing
 }
 
 /// `nbridge test` with a test that leaves the app suspended: its time limit still ends it.
-@Suite struct SuspendedTestTimeLimitTests {
+@Suite(.onTestThreads) struct SuspendedTestTimeLimitTests {
   @Test func aTestLeftSuspendedFailsAtItsTimeLimit() throws {
     let dir = try TemporaryDirectory()
     let file = try dir.write(

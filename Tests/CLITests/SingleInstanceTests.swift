@@ -5,7 +5,7 @@ import Testing
 
 /// Single instance: a launch of an app that is running already hands its arguments to the running
 /// one (`appLaunch`) over the control socket and exits 0; `--new-instance` opts out.
-@Suite struct SingleInstanceTests {
+@Suite(.onTestThreads) struct SingleInstanceTests {
   let dir: TemporaryDirectory
   /// A short folder for XDG_RUNTIME_DIR: a socket path must fit in 107 bytes.
   let runtimeDir: TemporaryDirectory

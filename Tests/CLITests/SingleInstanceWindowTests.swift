@@ -5,7 +5,7 @@ import Testing
 
 /// Single instance for a window app under Xvfb with openbox: a second `nbridge app` hands its
 /// arguments to the running window, which comes to the front, and exits 0.
-@Suite(.serialized) struct SingleInstanceWindowTests {
+@Suite(.serialized, .onTestThreads) struct SingleInstanceWindowTests {
   @Test func aSecondNbridgeAppRaisesTheRunningWindowAndHandsItsArguments() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-singlewin")
     let runtimeDir = try TemporaryDirectory(prefix: "r")

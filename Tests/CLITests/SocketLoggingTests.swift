@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge.log`, `--log-to` and `nbridge logs`: real apps, a real viewer, real sockets.
-@Suite struct SocketLoggingTests {
+@Suite(.onTestThreads) struct SocketLoggingTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

@@ -4,7 +4,7 @@ import Testing
 
 /// How the shipped `nbridge` executable is linked for start-up (Package.swift; docs/architecture.md):
 /// at a fixed address, and with argv taken from glibc rather than from a scan of /proc/self/maps.
-@Suite struct StartupLinkTests {
+@Suite(.onTestThreads) struct StartupLinkTests {
   @Test func theExecutableIsLinkedAtAFixedAddress() throws {
     let handle = try #require(FileHandle(forReadingAtPath: NBridgeTest.executable))
     defer { try? handle.close() }

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge test`: discovery, numbering across files, failures with locations, timeouts.
-@Suite struct TestCommandTests {
+@Suite(.onTestThreads) struct TestCommandTests {
   @Test func reportsEachTestAndTheTotals() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-testcmd")
     try dir.write(

@@ -4,7 +4,7 @@ import Testing
 
 /// `NBridgeTest`'s two modes run the same test body alike: a runtime in the test's process, and
 /// the `nbridge` executable as a child process.
-@Suite struct TestModeTests {
+@Suite(.onTestThreads) struct TestModeTests {
   @Test(arguments: [TestMode.inProcess, .process])
   func aScriptRunsToItsEndWithItsOutputAndTimers(_ mode: TestMode) async throws {
     let run = try await NBridgeTest.run(

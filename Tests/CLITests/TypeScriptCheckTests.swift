@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `nbridge types` type-checks real TypeScript with Deno (installed by `make test` from PyPI).
-@Suite struct TypeScriptCheckTests {
+@Suite(.onTestThreads) struct TypeScriptCheckTests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
   /// `$NBRIDGE_DENO` (set by `make test`), else `deno` on PATH.

@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge run app.ts`, `nbridge test x.test.ts` and `.ts` modules: types erased, errors at the
 /// `.ts` file's own line and column.
-@Suite struct TypeScriptEntryTests {
+@Suite(.onTestThreads) struct TypeScriptEntryTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

@@ -5,7 +5,7 @@ import Testing
 
 /// URL hand-off between apps: `nbridge install`, `nbridge open`, the desktop's `xdg-open`, and
 /// what the script sees (`appUrlOpen`, `getLaunchUrl`). Every XDG folder is a temporary one.
-@Suite struct URLHandoffTests {
+@Suite(.onTestThreads) struct URLHandoffTests {
   let dir: TemporaryDirectory
   /// A short folder for XDG_RUNTIME_DIR: a socket path must fit in 107 bytes.
   let runtimeDir: TemporaryDirectory

@@ -6,7 +6,7 @@ import Testing
 /// URL hand-off to a window app (`nbridge app`) under Xvfb: `nbridge open` launches the window
 /// for its URL, hands later URLs to the same window, and brings that window to the front (unless
 /// `--background`). Every XDG folder is a temporary one.
-@Suite(.serialized) struct URLWindowTests {
+@Suite(.serialized, .onTestThreads) struct URLWindowTests {
   let dir: TemporaryDirectory
   /// A short folder for XDG_RUNTIME_DIR: a socket path must fit in 107 bytes.
   let runtimeDir: TemporaryDirectory

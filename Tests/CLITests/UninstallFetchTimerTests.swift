@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge uninstall` takes the app's background-fetch wake-up with it: the systemd user timer's
 /// units, or the schedule `nbridge daemon` waits on (and the daemon, once no schedule is left).
-@Suite(.serialized) struct UninstallFetchTimerTests {
+@Suite(.serialized, .onTestThreads) struct UninstallFetchTimerTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
   let id = "dev.nbridge.uninstall-fetch"

@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// The version a plugin package names with `from:` is a plain semantic version with a changelog section.
-@Suite struct VersionTests {
+@Suite(.onTestThreads) struct VersionTests {
   @Test func theVersionIsPlainSemverWithAChangelogSection() throws {
     let printed = try NBridgeTest.command(["--version"])
     #expect(printed.status == 0)

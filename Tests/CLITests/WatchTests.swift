@@ -5,7 +5,7 @@ import Testing
 /// `nbridge app --watch` and `nbridge run --watch`: a changed file reloads the page (restarts the
 /// script) with storage kept; a script that does not parse is shown over the page (reported on
 /// stderr), and what runs keeps running until it is fixed.
-@Suite(.serialized) struct WatchTests {
+@Suite(.serialized, .onTestThreads) struct WatchTests {
   static func page(version: Int, broken: Bool = false) -> String {
     """
     const n = ((await nbridge.storage.get({ key: 'loads' })) ?? 0) + 1;

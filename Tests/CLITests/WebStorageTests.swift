@@ -3,7 +3,7 @@ import NBridgeTesting
 import Testing
 
 /// `localStorage` in the app's data folder across runs, processes and a kill -9; `sessionStorage` for one run.
-@Suite struct WebStorageTests {
+@Suite(.onTestThreads) struct WebStorageTests {
   let dir: TemporaryDirectory
   var env: [String: String?]
 

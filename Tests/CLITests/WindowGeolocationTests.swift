@@ -6,7 +6,7 @@ import Testing
 /// answered by the app's `location` permission, and its positions come from `nbridge.location`'s
 /// source: the real GeoClue2 (on a private system bus, fed by an NMEA socket), or the simulated
 /// source `NBRIDGE_LOCATION` sets.
-@Suite(.serialized) struct WindowGeolocationTests {
+@Suite(.serialized, .onTestThreads) struct WindowGeolocationTests {
   @Test func aPageGetsGeoCluesPositionThroughTheAppsLocationSource() throws {
     let system = try GeoClueSystem(position: "48.8566,2.3522")
     var desktop = try AppWindowTests.Desktop()

@@ -4,7 +4,7 @@ import Testing
 
 /// `nbridge app` under Xvfb with a real window manager (openbox): minimizing, restoring and
 /// focusing another window move the app's state, and the page hears it.
-@Suite(.serialized) struct WindowLifecycleTests {
+@Suite(.serialized, .onTestThreads) struct WindowLifecycleTests {
   static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/lifecycle-page").path
   static let timersPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
