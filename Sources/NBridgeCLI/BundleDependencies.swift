@@ -45,13 +45,18 @@ struct BundleDependencies {
   func debianDepends(tool: BundleTool) throws(BundleProblem) -> String {
     guard tool.has("dpkg-query") else { throw BundleProblem("dpkg-query is missing (package dpkg)") }
     let cache = tool.run(["ldconfig", "-p"]).stdout
-    var depends: [String] = []
+    var paths: [(soname: String, path: String)] = []
     for soname in all {
       guard let path = Self.libraryPath(soname, in: cache) else {
         throw BundleProblem(
           "\(soname) is not installed here (ldconfig -p): install its package to compute the dependency")
       }
-      guard let package = Self.owner(of: path, tool: tool) else {
+      paths.append((soname, path))
+    }
+    let owners = Self.owners(of: paths.flatMap { Self.candidates($0.path) }, tool: tool)
+    var depends: [String] = []
+    for (soname, path) in paths {
+      guard let package = Self.candidates(path).lazy.compactMap({ owners[$0] }).first else {
         throw BundleProblem(
           "\(path) belongs to no installed package (dpkg -S): cannot compute the dependency for \(soname)")
       }
@@ -86,24 +91,26 @@ struct BundleDependencies {
     var qualified: String
   }
 
-  /// The package that installed `path` (`dpkg -S`, trying the path with and without `/usr`).
-  static func owner(of path: String, tool: BundleTool) -> Package? {
-    var candidates = [path]
-    if path.hasPrefix("/usr/") {
-      candidates.append(String(path.dropFirst(4)))
-    } else {
-      candidates.append("/usr" + path)
-    }
-    for candidate in candidates {
-      let result = tool.run(["dpkg-query", "-S", candidate])
-      guard result.status == 0, let line = result.stdout.split(separator: "\n").first,
-        let colon = line.firstRange(of: ": ")
-      else { continue }
+  /// Where dpkg may have recorded `path`: as it is, then with or without `/usr` (a merged /usr
+  /// installs a library under one and ldconfig may name the other).
+  static func candidates(_ path: String) -> [String] {
+    [path, path.hasPrefix("/usr/") ? String(path.dropFirst(4)) : "/usr" + path]
+  }
+
+  /// The packages that installed `paths`, by path, from one `dpkg -S` (each call reads every
+  /// package's file list); a path no package installed is left out.
+  static func owners(of paths: [String], tool: BundleTool) -> [String: Package] {
+    var owners: [String: Package] = [:]
+    // dpkg -S exits 1 when a path has no package but still prints the others: its status says nothing here.
+    for line in tool.run(["dpkg-query", "-S"] + paths).stdout.split(separator: "\n") {
+      // `package[:arch][, package...]: path`; a diversion's line ("diversion by ...") names no owner.
+      guard !line.hasPrefix("diversion "), let colon = line.firstRange(of: ": ") else { continue }
       let qualified = String(line[..<colon.lowerBound].split(separator: ",").first ?? "")
       let name = String(qualified.split(separator: ":").first ?? "")
-      if !name.isEmpty { return Package(name: name, qualified: qualified) }
+      let path = String(line[colon.upperBound...])
+      if !name.isEmpty && owners[path] == nil { owners[path] = Package(name: name, qualified: qualified) }
     }
-    return nil
+    return owners
   }
 
   /// The dependency `package`'s `shlibs` file gives for `soname` (`libfoo.so.1` is `libfoo 1`).

@@ -1,10 +1,16 @@
 import Foundation
 import NBridgeTesting
+import Synchronization
 import Testing
 
 /// `nbridge bundle`: the sample app as a .deb, an .rpm and a portable archive, checked with the
 /// distribution's own tools (dpkg-deb, lintian, desktop-file-validate, appstreamcli, rpm, apt-get).
-@Suite(.serialized) struct BundleTests {
+///
+/// The sample is bundled once for the tests that only read its packages (`SampleBundle`). The
+/// tests run one at a time (a bundle takes both cores of a small machine for a while); the other
+/// suites run beside them, and a test that installs a package waits for dpkg's lock
+/// (`DPkg::Lock::Timeout`) as any apt-get does, since another test process may hold it.
+@Suite(.serialized, .onTestThreads, SampleBundle.removedAtTheEnd) struct BundleTests {
   static let sample = SampleAppTests.root + "/www"
   static let deb = "nbridge-sample_1.0.0_amd64.deb"
   static let rpm = "nbridge-sample-1.0.0-1.x86_64.rpm"
@@ -26,6 +32,15 @@ import Testing
     try ChildProcess.run(name, arguments, environment: environment, timeout: 300)
   }
 
+  /// apt-get's environment: no questions.
+  static let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
+
+  /// Purges `package` if a test left it installed, waiting for dpkg's lock as apt-get does (another
+  /// test, or another test process, may be installing meanwhile).
+  static func purge(_ package: String) {
+    _ = try? tool("apt-get", ["purge", "-y", "-o", "DPkg::Lock::Timeout=120", package], environment: apt)
+  }
+
   /// The payload's files and symbolic links (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
   static func debFiles(_ listing: String) -> [String] {
     listing.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("l") }.compactMap { line in
@@ -37,8 +52,11 @@ import Testing
   /// One bundle of the sample checked by each format's tools, and a second one of the same input:
   /// byte-identical.
   @Test func sampleBundleHoldsTheLayoutPassesTheValidatorsAndIsReproducible() throws {
-    let dir = try TemporaryDirectory(prefix: "nbridge-bundle")
-    let r = try Self.bundle(Self.sample, out: dir.path)
+    let scratch = try TemporaryDirectory(prefix: "nbridge-bundle-again")
+    // The second bundle of the same input is made while the first one's packages are checked.
+    let again = try NBridgeTest.start(["bundle", Self.sample, "--out", scratch.path], environment: Self.epoch)
+    defer { again.stop() }
+    let (dir, r) = try SampleBundle.shared.made()
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("wrote \(dir.path)/\(Self.deb)"), "\(r.stdout)")
     let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
@@ -72,7 +90,7 @@ import Testing
     let errors = (lintian.stdout + lintian.stderr).split(separator: "\n").filter { $0.hasPrefix("E:") }
     #expect(errors.isEmpty, "lintian: \(lintian.stdout)")
 
-    let tree = dir.file("tree")
+    let tree = scratch.file("tree")
     #expect(try Self.tool("dpkg-deb", ["-x", dir.file(Self.deb), tree]).status == 0)
     let desktopPath = tree + "/usr/share/applications/dev.nbridge.sample.desktop"
     let desktop = try String(contentsOfFile: desktopPath, encoding: .utf8)
@@ -97,22 +115,20 @@ import Testing
     #expect(requires.stdout.contains("libwebkit2gtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
     #expect(requires.stdout.contains("libjavascriptcoregtk-4.1.so.0()(64bit)"), "\(requires.stdout)")
 
-    let again = try Self.bundle(Self.sample, out: dir.file("again"))
-    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.wait(timeout: 300) == 0, "\(again.stderr)")
     for name in [Self.deb, Self.rpm, Self.tar] {
       let first = FileManager.default.contents(atPath: dir.file(name))
-      #expect(
-        first != nil && first == FileManager.default.contents(atPath: dir.file("again/" + name)), "\(name) differs")
+      #expect(first != nil && first == FileManager.default.contents(atPath: scratch.file(name)), "\(name) differs")
     }
   }
 
   @Test func portableArchiveRunsTheSampleFromTheFolderItIsUnpackedIn() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-tar")
-    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "tar"])
-    #expect(r.status == 0, "\(r.stderr)")
+    let (bundled, r) = try SampleBundle.shared.made()
+    try #require(r.status == 0, "\(r.stderr)")
     let unpacked = dir.file("somewhere else")
     try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
-    #expect(try Self.tool("tar", ["-xzf", dir.file(Self.tar), "-C", unpacked]).status == 0)
+    #expect(try Self.tool("tar", ["-xzf", bundled.file(Self.tar), "-C", unpacked]).status == 0)
     let top = unpacked + "/nbridge-sample-1.0.0"
     var env = try SampleAppTests.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
@@ -147,7 +163,9 @@ import Testing
     let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "tar"])
     #expect(r.status == 0, "\(r.stderr)")
     try FileManager.default.createDirectory(atPath: dir.file("unpacked"), withIntermediateDirectories: true)
-    #expect(try Self.tool("tar", ["-xzf", dir.file("out/devbundle-1.0-x86_64.tar.gz"), "-C", dir.file("unpacked")]).status == 0)
+    #expect(
+      try Self.tool("tar", ["-xzf", dir.file("out/devbundle-1.0-x86_64.tar.gz"), "-C", dir.file("unpacked")]).status
+        == 0)
     let top = dir.file("unpacked/devbundle-1.0")
     let shipped = try String(contentsOfFile: top + "/lib/dev.nbridge.devbundle/app/nbridge.json", encoding: .utf8)
     #expect(shipped.contains("\"permissions\":[\"app\"]") && !shipped.contains("\"dev\""), "\(shipped)")
@@ -169,13 +187,12 @@ import Testing
   @Test func installedDebRunsWithoutSwiftAndLeavesNothingWhenRemoved() throws {
     try #require(getuid() == 0, "installing a .deb needs root (the tests run as root, CI too)")
     let dir = try TemporaryDirectory(prefix: "nbridge-bundle-apt")
-    let r = try Self.bundle(Self.sample, out: dir.path, ["--format", "deb"])
-    #expect(r.status == 0, "\(r.stderr)")
-    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(Self.deb)]).stdout)
-    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-sample"], environment: apt) }
+    let (bundled, r) = try SampleBundle.shared.made()
+    try #require(r.status == 0, "\(r.stderr)")
+    let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", bundled.file(Self.deb)]).stdout)
+    defer { Self.purge("nbridge-sample") }
     let installed = try Self.tool(
-      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(Self.deb)], environment: apt)
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", bundled.file(Self.deb)], environment: Self.apt)
     #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
     #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/nbridge-sample"))
 
@@ -217,7 +234,7 @@ import Testing
     window.stop()
 
     let removed = try Self.tool(
-      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: apt)
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-sample"], environment: Self.apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
@@ -269,9 +286,9 @@ import Testing
     let archive = try Self.tool("tar", ["-tzf", dir.file("out/nbridge-fetch-check-1.0-x86_64.tar.gz")])
     #expect(!archive.stdout.contains("systemd"), "the portable archive has no /usr units: \(archive.stdout)")
 
-    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-fetch-check"], environment: apt) }
-    let installed = try Self.tool("apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: apt)
+    defer { Self.purge("nbridge-fetch-check") }
+    let installed = try Self.tool(
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: Self.apt)
     try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
     let packaged = try String(contentsOfFile: "/usr/lib/systemd/user/\(unit).service", encoding: .utf8)
     let command = "/usr/lib/\(id)/nbridge-fetch-check run --fetch /usr/lib/\(id)/app/index.js"
@@ -298,14 +315,15 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: "\(user)/\(unit).timer"))
     #expect(!FileManager.default.fileExists(atPath: "\(user)/\(unit).service"), "a second copy hides the packaged one")
     let dropIn = try String(contentsOfFile: "\(user)/\(unit).service.d/run.conf", encoding: .utf8)
-    #expect(dropIn.hasPrefix("[Service]\n") && dropIn.contains("\nEnvironment=NBRIDGE_SCHEDULER=systemd\n"), "\(dropIn)")
+    #expect(
+      dropIn.hasPrefix("[Service]\n") && dropIn.contains("\nEnvironment=NBRIDGE_SCHEDULER=systemd\n"), "\(dropIn)")
     #expect(!dropIn.contains("ExecStart"), "the packaged command is the run's own: \(dropIn)")
     let verifyTimer = try Self.tool(
       "systemd-analyze", ["--user", "--man=no", "verify", "\(user)/\(unit).timer"], environment: env)
     #expect(verifyTimer.status == 0 && verifyTimer.stderr.isEmpty, "\(verifyTimer.stdout)\(verifyTimer.stderr)")
 
     let removed = try Self.tool(
-      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-fetch-check"], environment: apt)
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-fetch-check"], environment: Self.apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
@@ -327,10 +345,9 @@ import Testing
     let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "deb"])
     #expect(r.status == 0, "\(r.stderr)")
     let deb = dir.file("out/nbridge-url-check_1.0_amd64.deb")
-    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge-url-check"], environment: apt) }
+    defer { Self.purge("nbridge-url-check") }
     let installed = try Self.tool(
-      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: apt)
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: Self.apt)
     try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
     let cache = try String(contentsOfFile: "/usr/share/applications/mimeinfo.cache", encoding: .utf8)
     #expect(cache.contains("x-scheme-handler/nbbundleurl=dev.nbridge.bundle-url-check.desktop;"), "\(cache)")
@@ -358,7 +375,7 @@ import Testing
     #expect(opened.stdout.contains(#"launch={"url":"\#(url)"}"#), "\(opened.stdout)\(opened.stderr)")
 
     let removed = try Self.tool(
-      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-url-check"], environment: apt)
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge-url-check"], environment: Self.apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let after = (try? String(contentsOfFile: "/usr/share/applications/mimeinfo.cache", encoding: .utf8)) ?? ""
     #expect(!after.contains("nbbundleurl"), "the postrm unregisters the scheme: \(after)")
@@ -421,10 +438,9 @@ import Testing
     #expect(deb.hasPrefix("nbridge_") && deb.hasSuffix("_amd64.deb"), "\(deb)")
     let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(deb)]).stdout)
     #expect(files.contains("/usr/bin/nbridge"), "\(files)")
-    let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    defer { _ = try? Self.tool("dpkg", ["--purge", "nbridge"], environment: apt) }
+    defer { Self.purge("nbridge") }
     let installed = try Self.tool(
-      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: apt)
+      "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: Self.apt)
     #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
 
     var env = try SampleAppTests.environment(dir)
@@ -444,9 +460,45 @@ import Testing
     #expect(packages == ["notes-0.1.0-x86_64.tar.gz", "notes_0.1.0_amd64.deb"], "\(packages)")
 
     let removed = try Self.tool(
-      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: apt)
+      "apt-get", ["remove", "-y", "-o", "DPkg::Lock::Timeout=120", "nbridge"], environment: Self.apt)
     #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
     let left = files.filter { FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left behind: \(left)")
+  }
+}
+
+/// The sample bundled once in every format, for the tests that only read its packages: made by the
+/// first test that asks (the others wait for it), removed when `BundleTests` ends.
+final class SampleBundle: Sendable {
+  /// The one bundle of a test run.
+  static let shared = SampleBundle()
+
+  /// The folder with the packages and the bundle command's outcome, once made.
+  private let bundle = Mutex<(folder: TemporaryDirectory, outcome: NBridgeTest.Outcome)?>(nil)
+
+  /// The folder holding the sample's .deb, .rpm and .tar.gz and what `nbridge bundle` said,
+  /// bundling it on the first call.
+  func made() throws -> (folder: TemporaryDirectory, outcome: NBridgeTest.Outcome) {
+    try bundle.withLock { bundle in
+      if let bundle { return bundle }
+      let folder = try TemporaryDirectory(prefix: "nbridge-bundle")
+      let made = (folder, try BundleTests.bundle(BundleTests.sample, out: folder.path))
+      bundle = made
+      return made
+    }
+  }
+
+  /// A suite trait that removes the bundle once the suite's tests have ended.
+  static var removedAtTheEnd: RemovedAtTheEnd { RemovedAtTheEnd() }
+
+  /// Removes the shared bundle when the suite it marks ends.
+  struct RemovedAtTheEnd: SuiteTrait, TestScoping {
+    /// Runs the suite, then drops the bundle (its folder goes with it).
+    func provideScope(
+      for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+      defer { SampleBundle.shared.bundle.withLock { $0 = nil } }
+      try await function()
+    }
   }
 }

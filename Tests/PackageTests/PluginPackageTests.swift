@@ -94,7 +94,11 @@ import Testing
 
     guard getuid() == 0 else { return }  // Installing a .deb needs root (the tests run as root, CI too).
     let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    defer { _ = try? ChildProcess.run("dpkg", ["--purge", "greeter"], environment: apt, timeout: 300) }
+    // Purged with apt-get, which waits for dpkg's lock: CLITests may be installing a package meanwhile.
+    defer {
+      _ = try? ChildProcess.run(
+        "apt-get", ["purge", "-y", "-o", "DPkg::Lock::Timeout=120", "greeter"], environment: apt, timeout: 300)
+    }
     try check(
       ChildProcess.run(
         "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", packages + "/greeter_0.1.0_amd64.deb"],
