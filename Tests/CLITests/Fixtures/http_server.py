@@ -3,7 +3,8 @@
 Prints "port N" on its first line, then one line "request METHOD PATH" per request it sees.
 Routes: /hello, /whole (a 5-byte body written in one piece with its head), /echo (the
 request's method, headers and body as JSON), /redirect/N (a chain of N 302s ending at /hello), /see-other (303 to /echo), /status/N, /slow (answers after 30 s),
-/big/N (N MiB of 'x'), /json, /chunked (a body of 40,000 bytes in chunks, no Content-Length,
+/seen/PATH (waits, 30 s at most, until a request for /PATH has arrived; answers "yes" or
+"no"), /big/N (N MiB of 'x'), /json, /chunked (a body of 40,000 bytes in chunks, no Content-Length,
 a header value in UTF-8), /endless (see Endless) and /endless-state/EVENT. With --tls, HTTPS with selfsigned-cert.pem (a certificate no
 client trusts: the tests check that fetch refuses it).
 """
@@ -96,6 +97,24 @@ class Endless:
         cls.note(closed=True)
 
 
+class Seen:
+    """The paths requested so far, for /seen/PATH to wait on."""
+
+    lock = threading.Condition()
+    paths = set()
+
+    @classmethod
+    def note(cls, path):
+        with cls.lock:
+            cls.paths.add(path)
+            cls.lock.notify_all()
+
+    @classmethod
+    def wait(cls, path):
+        with cls.lock:
+            return cls.lock.wait_for(lambda: path in cls.paths, timeout=30)
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -114,6 +133,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def handle_any(self):
         print("request", self.command, self.path, flush=True)
+        Seen.note(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         path = self.path
@@ -140,6 +160,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/status/"):
             code = int(path.split("/")[2])
             return self.reply(code, ("status %d" % code).encode())
+        if path.startswith("/seen/"):
+            return self.reply(200, b"yes" if Seen.wait(path[len("/seen"):]) else b"no")
         if path == "/slow":
             time.sleep(30)
             return self.reply(200, b"too late")
