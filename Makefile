@@ -41,11 +41,14 @@ install: deps
 	install -D -m 0755 .build/release/nbridge $(DESTDIR)$(PREFIX)/bin/nbridge
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
-# plugin targets' tests drive it with a loop thread of their own.
-TEST_TARGETS := NBridgeSystemTests NBridgeModuleSyntaxTests NBridgePluginTests NBridgeRuntimeTests NBridgeAppSetupTests NBridgeLogTests CLITests NBridgeAppTests \
-	NBridgeStorageTests NBridgePasteboardTests NBridgeNotificationTests NBridgeWindowTests NBridgeBackgroundTests \
-	NBridgeBuiltinsTests NBridgeLocationTests NBridgeAutostartTests NBridgeFSTests NBridgeWindowServiceTests \
-	NBridgeDialogTests NBridgeTrayTests NBridgeShortcutTests NBridgeMenuTests PackageTests
+# plugin targets' tests drive it with a loop thread of their own. Listed longest first: `make test`
+# starts them in this order, TEST_JOBS at a time, so the short ones run beside the long ones.
+TEST_TARGETS := CLITests PackageTests NBridgeWindowServiceTests NBridgeNotificationTests NBridgeRuntimeTests \
+	NBridgeMenuTests NBridgeDialogTests NBridgeAppTests NBridgePasteboardTests NBridgeLocationTests \
+	NBridgeWindowTests NBridgeBackgroundTests NBridgeFSTests NBridgeSystemTests NBridgeModuleSyntaxTests \
+	NBridgePluginTests NBridgeAppSetupTests NBridgeLogTests NBridgeStorageTests NBridgeBuiltinsTests \
+	NBridgeAutostartTests NBridgeTrayTests NBridgeShortcutTests
+TEST_JOBS ?= 4
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
 lint-js: deno
@@ -58,21 +61,39 @@ lint-js: deno
 # clean-up, so nothing is left holding the terminal's or CI's output. That first process is
 # `sh`, which reaps orphans as init does. A target still running after TEST_TIMEOUT seconds
 # is stopped and counted as failed.
+#
+# The targets and the JS tests run side by side, TEST_JOBS at a time (make -j), each one's output
+# printed together when it ends (--output-sync). The test bundle is run directly, not through
+# `swift test`, which holds a lock on .build that would run them one after another; the bundle
+# has Swift Testing tests only (`--testing-library swift-testing`).
 TEST_TIMEOUT ?= 1200
 ISOLATE := unshare --pid --fork --kill-child --mount-proc
+TEST_BUNDLE := .build/debug/nbridgePackageTests.xctest
+TEST_FAILED := .build/test-failed
 
 test: deps deno lint-js
 	$(SWIFT) build --build-tests
 	@isolate=""; if $(ISOLATE) true 2>/dev/null; then isolate="$(ISOLATE)"; \
 	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
-	run() { timeout --foreground -k 10 $(TEST_TIMEOUT) $$isolate sh -c '"$$@"; exit $$?' sh "$$@"; }; \
-	export NBRIDGE_DENO=$(CURDIR)/$(DENO); failed=""; for t in $(TEST_TARGETS); do \
-		echo "== swift test: $$t"; start=$$(date +%s); \
-		run $(SWIFT) test --skip-build --filter "^$$t\." || failed="$$failed $$t"; \
-		echo "== $$t: $$(( $$(date +%s) - start )) s"; \
-	done; \
-	if [ -n "$$failed" ]; then echo "swift test failed in:$$failed"; exit 1; fi; \
-	echo "== nbridge test Tests/js"; run $(BIN) test Tests/js
+	rm -f $(TEST_FAILED); \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-each RUN_ISOLATED="$$isolate"; \
+	if [ -s $(TEST_FAILED) ]; then echo "make test failed in:$$(tr '\n' ' ' < $(TEST_FAILED))"; exit 1; fi
+
+# What `make test` runs side by side (it builds first); a failure is written to TEST_FAILED.
+TEST_RUN = timeout --foreground -k 10 $(TEST_TIMEOUT) $(RUN_ISOLATED) sh -c '"$$@"; exit $$?' sh
+.PHONY: test-each test-js $(addprefix test-target-,$(TEST_TARGETS))
+test-each: $(addprefix test-target-,$(TEST_TARGETS)) test-js
+
+$(addprefix test-target-,$(TEST_TARGETS)): test-target-%:
+	@echo "== swift test: $*"; start=$$(date +%s); \
+	NBRIDGE_DENO=$(CURDIR)/$(DENO) $(TEST_RUN) $(TEST_BUNDLE) --testing-library swift-testing --filter '^$*\.' \
+		|| echo "$*" >> $(TEST_FAILED); \
+	echo "== $*: $$(( $$(date +%s) - start )) s"
+
+test-js:
+	@echo "== nbridge test Tests/js"; start=$$(date +%s); \
+	$(TEST_RUN) $(BIN) test Tests/js || echo "Tests/js" >> $(TEST_FAILED); \
+	echo "== Tests/js: $$(( $$(date +%s) - start )) s"
 
 # The bridge fuzzer (Tests/fuzz/bridge-fuzz.js) for FUZZ_SECONDS instead of `make test`'s bounded
 # run: a random seed, or NBRIDGE_FUZZ_SEED=N to replay one; NBRIDGE_FUZZ_EXCLUDE=a,b sets the

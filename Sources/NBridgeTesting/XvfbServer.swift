@@ -9,10 +9,12 @@ public final class XvfbServer: @unchecked Sendable {
 
   /// Starts `Xvfb` and waits until it accepts connections. Two servers started at once (suites
   /// of one test process run in parallel) take different numbers; a number another server took
-  /// meanwhile (Xvfb exits: "server already active") moves on to the next.
+  /// meanwhile (Xvfb exits: "server already active") moves on to the next. The first number tried
+  /// is random, not the PID's: `make test` runs test processes side by side, each the same PID in
+  /// a PID namespace of its own.
   public init() throws {
     var number =
-      90 + Int(getpid() % 400)
+      90 + Int.random(in: 0..<400)
       + XvfbServer.started.withLock { started in
         defer { started += 1 }
         return started * 7
