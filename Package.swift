@@ -89,6 +89,11 @@ let package = Package(
       name: "NBridgeWeb",
       dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CSoup", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // Code written for the seed systems' pages, run headless (an extension of the runtime): a run
+    // looks like a page (`window`, `self`, printed dialogs) and WKBridgeKit's `webkit.messageHandlers`.
+    .target(
+      name: "NBridgeCompat", dependencies: ["NBridgeRuntime", "NBridgePlugin"], resources: [.embedInCode("JS")],
+      swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
@@ -114,7 +119,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
@@ -182,7 +188,7 @@ let package = Package(
       name: "NBridgeCLI",
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
-        "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
