@@ -7,8 +7,7 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-      PackageResources.lazy_js, PackageResources.deferred_js,
+      PackageResources.console_js, PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 
