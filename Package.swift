@@ -228,7 +228,8 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench-webview",
       dependencies: [
-        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK", "CGio",
+        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK",
+        "CGio",
       ],
       path: "Benchmarks/WebView", swiftSettings: strict),
     .executableTarget(

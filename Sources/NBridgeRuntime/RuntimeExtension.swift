@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeSystem
 
 /// A concern that registers with the runtime instead of adding to it (Deno's extensions are the
 /// model): the JS files it adds to the `nbridge` object, the native functions those files call,

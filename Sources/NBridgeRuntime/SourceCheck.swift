@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import NBridgeModuleSyntax
+import NBridgeSystem
 
 /// A syntax error in a changed source file, found before a watched app reloads or restarts.
 package struct SourceProblem: Sendable, Equatable {
