@@ -473,18 +473,21 @@ final class SampleBundle: Sendable {
   /// The one bundle of a test run.
   static let shared = SampleBundle()
 
-  /// The folder with the packages and the bundle command's outcome, once made.
-  private let bundle = Mutex<(folder: TemporaryDirectory, outcome: NBridgeTest.Outcome)?>(nil)
+  /// The folder with the packages and the bundle command's outcome, or why it could not be
+  /// made, once tried: a bundle that timed out is not tried again by every test that reads it.
+  private let bundle = Mutex<Result<(folder: TemporaryDirectory, outcome: NBridgeTest.Outcome), any Error>?>(nil)
 
   /// The folder holding the sample's .deb, .rpm and .tar.gz and what `nbridge bundle` said,
   /// bundling it on the first call.
   func made() throws -> (folder: TemporaryDirectory, outcome: NBridgeTest.Outcome) {
     try bundle.withLock { bundle in
-      if let bundle { return bundle }
-      let folder = try TemporaryDirectory(prefix: "nbridge-bundle")
-      let made = (folder, try BundleTests.bundle(BundleTests.sample, out: folder.path))
+      if let bundle { return try bundle.get() }
+      let made = Result { () throws -> (folder: TemporaryDirectory, outcome: NBridgeTest.Outcome) in
+        let folder = try TemporaryDirectory(prefix: "nbridge-bundle")
+        return (folder, try BundleTests.bundle(BundleTests.sample, out: folder.path))
+      }
       bundle = made
-      return made
+      return try made.get()
     }
   }
 
