@@ -262,9 +262,14 @@ final class PlainHTTPRequest {
         connection.take(end)
         if (100..<200).contains(head.status) && head.status != 101 { continue }
         phase = .body
+        if case .none = framing {
+          // No body: the connection is free before the head's handler may start the next request.
+          putBack()
+          deliverHead(head)
+          return complete()
+        }
         deliverHead(head)
         guard self.phase == .body else { return }
-        if case .none = framing { return complete() }
       case .body:
         guard takeBody(from: connection) else { return }
         if case .none = framing { return complete() }
@@ -289,64 +294,86 @@ final class PlainHTTPRequest {
 
   private struct Head {
     var status: Int
-    var reason: [CChar]
-    var block: [CChar]
+    /// The reason phrase and the header block (`name\nvalue\n...`), each NUL-terminated UTF-8.
+    var reason: [UInt8]
+    var block: [UInt8]
   }
 
-  /// The status, reason and header block (`name\nvalue\n...`, NUL-terminated, invalid UTF-8
-  /// replaced as libsoup does) of a head; sets the body's framing, coding and keep-alive.
+  /// The status, reason and header block of a head (invalid UTF-8 replaced as libsoup does); sets
+  /// the body's framing, coding and keep-alive. Bytes are compared in place: no strings are made.
   private func parseHead(_ bytes: UnsafeBufferPointer<UInt8>) -> Head? {
-    var lines: [UnsafeBufferPointer<UInt8>] = []
     var index = 0
-    while index < bytes.count {
-      var end = bytes[index...].firstIndex(of: 10) ?? bytes.count
-      let next = end + 1
-      if end > index && bytes[end - 1] == 13 { end -= 1 }
-      if end == index { break }
-      lines.append(UnsafeBufferPointer(rebasing: bytes[index..<end]))
-      index = next
+    /// The next line without its CR LF (empty at the blank line or the end).
+    func line() -> Range<Int> {
+      var end = index
+      while end < bytes.count && bytes[end] != 10 { end += 1 }
+      let start = index
+      index = end + 1
+      if end > start && bytes[end - 1] == 13 { end -= 1 }
+      return start..<end
     }
-    guard let statusLine = lines.first, statusLine.count >= 12, statusLine.starts(with: "HTTP/1.".utf8),
-      statusLine[8] == 32, let code = Int(String(decoding: statusLine[9..<12], as: UTF8.self)),
-      statusLine.count == 12 || statusLine[12] == 32
+    let status = line()
+    guard status.count >= 12, Self.equal(bytes, status.lowerBound..<status.lowerBound + 7, "HTTP/1."),
+      bytes[status.lowerBound + 8] == 32, status.count == 12 || bytes[status.lowerBound + 12] == 32
     else { return nil }
-    let http10 = statusLine[7] == UInt8(ascii: "0")
-    var reason = Array(statusLine.dropFirst(13))
+    var code = 0
+    for offset in 9..<12 {
+      let digit = Int(bytes[status.lowerBound + offset]) - 48
+      guard (0...9).contains(digit) else { return nil }
+      code = code * 10 + digit
+    }
+    let http10 = bytes[status.lowerBound + 7] == UInt8(ascii: "0")
+    var reason = Array(bytes[min(status.lowerBound + 13, status.upperBound)..<status.upperBound])
     var block: [UInt8] = []
+    block.reserveCapacity(bytes.count)
     var length: Int?
-    var chunked = false
-    var closeToken = false, keep = false
+    var chunked = false, closeToken = false, keep = false
     coding = -1
-    for line in lines.dropFirst() {
-      if line[0] == 32 || line[0] == 9 {
+    while index < bytes.count {
+      let range = line()
+      if range.isEmpty { break }
+      if bytes[range.lowerBound] == 32 || bytes[range.lowerBound] == 9 {
         // An obsolete folded line continues the previous value.
         block.append(32)
-        block += line.drop { $0 == 32 || $0 == 9 }
+        block += bytes[Self.trimmed(bytes, range)]
         continue
       }
-      guard let colon = line.firstIndex(of: 58) else { continue }
-      let name = UnsafeBufferPointer(rebasing: line[..<colon])
-      var value = line[(colon + 1)...].drop { $0 == 32 || $0 == 9 }
-      while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+      var colon = range.lowerBound
+      while colon < range.upperBound && bytes[colon] != 58 { colon += 1 }
+      guard colon < range.upperBound else { continue }
+      let name = range.lowerBound..<colon
+      let value = Self.trimmed(bytes, colon + 1..<range.upperBound)
       if !block.isEmpty { block.append(10) }
-      block += name
+      block += bytes[name]
       block.append(10)
-      block += value
-      let text = String(decoding: value, as: UTF8.self).lowercased()
-      if Self.named(name, "content-length") {
-        guard let count = Int(text), count >= 0 else { return nil }
-        length = count
-      } else if Self.named(name, "transfer-encoding") {
-        chunked = text.split(separator: ",").last.map { $0.trimmingSpaces == "chunked" } ?? false
-        if !chunked { length = nil }
-      } else if Self.named(name, "connection") {
-        for token in text.split(separator: ",") {
-          if token.trimmingSpaces == "close" { closeToken = true }
-          if token.trimmingSpaces == "keep-alive" { keep = true }
+      block += bytes[value]
+      switch name.count {
+      case 14 where Self.equal(bytes, name, "content-length"):
+        var count = 0
+        for byte in bytes[value] {
+          guard byte >= 48 && byte <= 57, count < Int.max / 10 - 9 else { return nil }
+          count = count * 10 + Int(byte - 48)
         }
-      } else if Self.named(name, "content-encoding") {
-        let token = text.trimmingSpaces
-        coding = token == "gzip" || token == "x-gzip" ? 1 : token == "deflate" ? 0 : -1
+        guard !value.isEmpty else { return nil }
+        length = count
+      case 17 where Self.equal(bytes, name, "transfer-encoding"):
+        var last = value.lowerBound
+        for offset in value where bytes[offset] == 44 { last = offset + 1 }
+        chunked = Self.equal(bytes, Self.trimmed(bytes, last..<value.upperBound), "chunked")
+        if !chunked { length = nil }
+      case 10 where Self.equal(bytes, name, "connection"):
+        var start = value.lowerBound
+        for offset in value.lowerBound...value.upperBound where offset == value.upperBound || bytes[offset] == 44 {
+          let token = Self.trimmed(bytes, start..<offset)
+          if Self.equal(bytes, token, "close") { closeToken = true }
+          if Self.equal(bytes, token, "keep-alive") { keep = true }
+          start = offset + 1
+        }
+      case 16 where Self.equal(bytes, name, "content-encoding"):
+        coding =
+          Self.equal(bytes, value, "gzip") || Self.equal(bytes, value, "x-gzip")
+          ? 1 : Self.equal(bytes, value, "deflate") ? 0 : -1
+      default: break
       }
     }
     keepAlive = http10 ? keep && !closeToken : !closeToken
@@ -366,20 +393,42 @@ final class PlainHTTPRequest {
     return Head(status: code, reason: Self.cString(&reason), block: Self.cString(&block))
   }
 
-  private static func named(_ name: UnsafeBufferPointer<UInt8>, _ lower: String) -> Bool {
-    name.count == lower.utf8.count && zip(lower.utf8, name).allSatisfy { $0 == ($1 | 0x20) }
+  /// `range` without the spaces and tabs at either end.
+  private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+    var start = range.lowerBound, end = range.upperBound
+    while start < end && (bytes[start] == 32 || bytes[start] == 9) { start += 1 }
+    while end > start && (bytes[end - 1] == 32 || bytes[end - 1] == 9) { end -= 1 }
+    return start..<end
+  }
+
+  /// Whether `bytes[range]` is `lower` (ASCII, lower case) in any case.
+  private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lower: StaticString) -> Bool {
+    guard range.count == lower.utf8CodeUnitCount else { return false }
+    let text = lower.utf8Start
+    for offset in 0..<range.count {
+      let byte = bytes[range.lowerBound + offset]
+      if byte != text[offset] && byte | 0x20 != text[offset] { return false }
+    }
+    return true
   }
 
   /// NUL-terminated UTF-8, invalid sequences replaced by U+FFFD.
-  private static func cString(_ bytes: inout [UInt8]) -> [CChar] {
-    if bytes.contains(where: { $0 >= 0x80 }) { bytes = Array(String(decoding: bytes, as: UTF8.self).utf8) }
-    return bytes.map { CChar(bitPattern: $0) } + [0]
+  private static func cString(_ bytes: inout [UInt8]) -> [UInt8] {
+    var ascii = true
+    for byte in bytes where byte >= 0x80 { ascii = false }
+    if !ascii { bytes = Array(String(decoding: bytes, as: UTF8.self).utf8) }
+    bytes.append(0)
+    return bytes
   }
 
   private func deliverHead(_ head: Head) {
     head.reason.withUnsafeBufferPointer { reason in
       head.block.withUnsafeBufferPointer { block in
-        exchange?.deliver(.head(status: head.status, reason: reason.baseAddress, headers: block.baseAddress))
+        reason.withMemoryRebound(to: CChar.self) { reason in
+          block.withMemoryRebound(to: CChar.self) { block in
+            exchange?.deliver(.head(status: head.status, reason: reason.baseAddress, headers: block.baseAddress))
+          }
+        }
       }
     }
   }
@@ -494,12 +543,9 @@ final class PlainHTTPRequest {
   /// The whole response is in: the connection goes back to the pool when the server keeps it,
   /// then the body (decoded when compressed) reaches the exchange.
   private func complete() {
+    guard phase != .done else { return }
+    putBack()
     phase = .done
-    stopWatching()
-    if let connection {
-      if keepAlive && connection.pending.isEmpty { pool.put(connection) } else { connection.close() }
-    }
-    connection = nil
     pool.ended(self)
     if body == nil { grow(to: 1) }
     var bytes = UnsafeMutableRawPointer(body)
@@ -516,6 +562,15 @@ final class PlainHTTPRequest {
       length = decoded
     }
     end(.body(bytes, length))
+  }
+
+  /// Gives the connection back to the pool when the server keeps it, else closes it.
+  private func putBack() {
+    stopWatching()
+    if let connection {
+      if keepAlive && connection.pending.isEmpty { pool.put(connection) } else { connection.close() }
+    }
+    connection = nil
   }
 
   /// Cancels the request: it ends with an `aborted` failure on a later turn; the connection is closed.
@@ -562,17 +617,4 @@ final class PlainHTTPRequest {
       exchange?.deliver(event)
     }
   }
-}
-
-extension Substring {
-  fileprivate var trimmingSpaces: Substring {
-    var text = self
-    while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-    while text.last == " " || text.last == "\t" { text = text.dropLast() }
-    return text
-  }
-}
-
-extension String {
-  fileprivate var trimmingSpaces: Substring { Substring(self).trimmingSpaces }
 }

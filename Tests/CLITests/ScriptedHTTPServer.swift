@@ -13,6 +13,8 @@ final class ScriptedHTTPServer: @unchecked Sendable {
   private let lock = NSCondition()
   private var notes: [String] = []
   private var accepted = 0
+  /// The connection each request came on (1 the first accepted), in order.
+  private var opened: [Int] = []
 
   /// A gzip stream of "squeezed " 20 times (Python's `gzip.compress(..., mtime=0)`).
   static let gzipBody: [UInt8] = [
@@ -39,8 +41,11 @@ final class ScriptedHTTPServer: @unchecked Sendable {
       while true {
         let connection = accept(listener, nil, nil)
         if connection < 0 { return }
-        lock.withLock { accepted += 1 }
-        Thread.detachNewThread { self.serve(connection) }
+        let number = lock.withLock {
+          accepted += 1
+          return accepted
+        }
+        Thread.detachNewThread { self.serve(connection, number) }
       }
     }
   }
@@ -52,6 +57,9 @@ final class ScriptedHTTPServer: @unchecked Sendable {
 
   /// How many connections it has accepted.
   var connections: Int { lock.withLock { accepted } }
+
+  /// The connection of each request, in order (1 the first accepted).
+  var connectionOfEachRequest: [Int] { lock.withLock { opened } }
 
   /// The requests and closes seen so far, in order.
   var seen: [String] { lock.withLock { notes } }
@@ -72,7 +80,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
     }
   }
 
-  private func serve(_ connection: Int32) {
+  private func serve(_ connection: Int32, _ number: Int) {
     defer { close(connection) }
     var pending: [UInt8] = []
     while true {
@@ -81,6 +89,7 @@ final class ScriptedHTTPServer: @unchecked Sendable {
       let parts = line.split(separator: " ")
       guard parts.count >= 2 else { return }
       note("\(parts[0]) \(parts[1])")
+      lock.withLock { opened.append(number) }
       _ = count
       if !answer(connection, method: String(parts[0]), target: String(parts[1])) { return }
     }
@@ -117,8 +126,13 @@ final class ScriptedHTTPServer: @unchecked Sendable {
 
   private func send(_ connection: Int32, _ text: String) -> Bool { send(connection, Array(text.utf8)) }
 
-  /// `count` bytes of the pattern byte i = i % 251.
-  static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 % 251) } }
+  /// `count` bytes (at most 4 MiB) of the pattern byte i = i % 251.
+  static func pattern(_ count: Int) -> [UInt8] { Array(patternBytes[..<count]) }
+  private static let patternBytes: [UInt8] = {
+    var bytes = [UInt8](repeating: 0, count: 4 * 1024 * 1024)
+    for i in bytes.indices { bytes[i] = UInt8(i % 251) }
+    return bytes
+  }()
 
   /// Answers one request; false when the connection is to be closed.
   private func answer(_ connection: Int32, method: String, target: String) -> Bool {
@@ -160,12 +174,13 @@ final class ScriptedHTTPServer: @unchecked Sendable {
       }
       return send(connection, "0\r\n\r\n")
     case "/half":
-      // Half of a 2 MiB body, then nothing until the client closes the connection.
-      guard send(connection, "HTTP/1.1 200 OK\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n"),
-        send(connection, Self.pattern(1024 * 1024))
-      else { return false }
-      var byte: UInt8 = 0
-      while read(connection, &byte, 1) > 0 {}
+      // Half of a 2 MiB body, then nothing until the client closes the connection (which may
+      // come while the half is still being written).
+      guard send(connection, "HTTP/1.1 200 OK\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n") else { return false }
+      if send(connection, Self.pattern(1024 * 1024)) {
+        var byte: UInt8 = 0
+        while read(connection, &byte, 1) > 0 {}
+      }
       note("closed /half")
       return false
     default:
