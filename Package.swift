@@ -72,7 +72,8 @@ let package = Package(
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
-    // its native half over the rewrite of NBridgeModuleSyntax, and which files it may read.
+    // its native half over the rewrite of NBridgeModuleSyntax, which files it may read, and the
+    // check that a watched app's changed file would load (`SourceCheck`).
     .target(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
@@ -109,7 +110,7 @@ let package = Package(
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
         "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.

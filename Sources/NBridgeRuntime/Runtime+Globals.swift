@@ -42,7 +42,8 @@ extension Runtime {
     }
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
-    entryFolder = (folder, PageFolder(folder))
+    let readable = configuration.readableFolder ?? folder
+    readableFolder = (readable, PageFolder(readable))
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
