@@ -18,6 +18,7 @@ package enum WebExtension {
         .init(name: "webassembly", source: PackageResources.webassembly_js),
       ],
       deferredScripts: deferredScripts,
+      values: { host in ["timeOrigin": .number(host.timeOrigin)] },
       functions: WebNatives.functions + LocalStorageNatives.functions + FetchNatives.functions,
       hooks: .init(close: { state, _ in
         // Requests still in flight end here (each ends its exchange with an `aborted` failure).
