@@ -516,7 +516,9 @@ final class PlainHTTPRequest {
   private func endOfStream() {
     if phase == .body, case .close = framing { return complete() }
     if !replied, let connection, connection.reused, idempotent, !retried { return retry() }
-    fail(kind: 7, "Connection terminated unexpectedly")
+    // libsoup reports an end of stream before the response's end as a failure of its own
+    // (`network_error`), a reset connection as GIO's `connection_closed`.
+    fail(kind: 0, "Connection terminated unexpectedly")
   }
 
   /// A read or write failed with `error`.
