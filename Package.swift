@@ -78,6 +78,10 @@ let package = Package(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
+    // (inspect, format, formatStack), in a headless run and in a window's page.
+    .target(
+      name: "NBridgeConsole", dependencies: ["NBridgeRuntime"], resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -105,8 +109,8 @@ let package = Package(
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
-        "NBridgeModuleSyntax", "CWebKitGTK",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin",
+        "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
       resources: [.embedInCode("JS")],
@@ -115,7 +119,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
@@ -182,8 +187,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
-        "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLog", "NBridgeWeb",
+        "NBridgeModules", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -217,7 +222,8 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite", "CGio",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite",
+        "CGio",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(
@@ -241,7 +247,8 @@ let package = Package(
     .testTarget(
       name: "NBridgeRuntimeTests",
       dependencies: [
-        "NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax", "NBridgeWeb",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax",
+        "NBridgeWeb",
       ],
       swiftSettings: strict),
     .testTarget(

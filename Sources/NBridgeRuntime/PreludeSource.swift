@@ -7,8 +7,8 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-      PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
+      PackageResources.webassembly_js, PackageResources.timers_js, PackageResources.lazy_js,
+      PackageResources.page_shims_js, PackageResources.deferred_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 
@@ -19,18 +19,14 @@ package enum PreludeSource {
     compact(compose(headlessFiles(scripts: scripts)))
   }
 
-  /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
-  static let deferred: [String: [UInt8]] = [
-    "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
-    "inspect": PackageResources.inspect_js,
-  ]
+  /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
+  static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:
-  /// the formatter and console, the window's `transport` files (its `native` over messages, its
+  /// the window's `transport` files (the formatter and console, its `native` over messages, its
   /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
   package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
-    compose(
-      [PackageResources.inspect_js, PackageResources.console_js] + transport + [PackageResources.bridge_js] + scripts)
+    compose(transport + [PackageResources.bridge_js] + scripts)
   }
 
   /// `source` without its comment lines (a line that is a `//` comment and nothing else) and

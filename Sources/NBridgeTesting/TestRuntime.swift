@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeConsole
 import NBridgeLog
 import NBridgeModules
 import NBridgePlugin
@@ -136,7 +137,7 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [WebExtension.make(), LogExtension.make(), ModulesExtension.make()]
+    configuration.extensions = [ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make()]
     return configuration
   }
 }

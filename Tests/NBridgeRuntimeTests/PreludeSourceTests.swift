@@ -1,3 +1,4 @@
+import NBridgeConsole
 import NBridgeModuleSyntax
 import NBridgeRuntime
 import NBridgeWeb
@@ -6,8 +7,8 @@ import Testing
 /// The headless prelude as JavaScriptCore gets it: its files composed, then compacted
 /// (comment lines and indentation left out) for a cheaper parse at every start.
 @Suite struct PreludeSourceTests {
-  /// The global files of the extensions every headless run of the CLI has (the web APIs').
-  private let scripts = WebExtension.make().globalScripts.map(\.source)
+  /// The global files of the extensions every headless run of the CLI has (the console's and the web APIs').
+  private let scripts = (ConsoleExtension.make().globalScripts + WebExtension.make().globalScripts).map(\.source)
 
   /// What the parser sees of a token: its kind, its text and whether a line ends before it (ASI;
   /// not for the first token, which comment lines may precede).
