@@ -94,6 +94,11 @@ let package = Package(
       name: "NBridgeWeb",
       dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CSoup", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // Code written for the seed systems' pages, run headless (an extension of the runtime): a run
+    // looks like a page (`window`, `self`, printed dialogs) and WKBridgeKit's `webkit.messageHandlers`.
+    .target(
+      name: "NBridgeCompat", dependencies: ["NBridgeRuntime", "NBridgePlugin"], resources: [.embedInCode("JS")],
+      swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
@@ -119,7 +124,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeConsole", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin",
+        "NBridgeSystem",
         "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
@@ -188,7 +194,7 @@ let package = Package(
       name: "NBridgeCLI",
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLog", "NBridgeWeb",
-        "NBridgeModules", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeModules", "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -229,7 +235,8 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench-webview",
       dependencies: [
-        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK", "CGio",
+        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK",
+        "CGio",
       ],
       path: "Benchmarks/WebView", swiftSettings: strict),
     .executableTarget(

@@ -7,8 +7,7 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.webassembly_js, PackageResources.timers_js, PackageResources.lazy_js,
-      PackageResources.page_shims_js, PackageResources.deferred_js,
+      PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 
@@ -20,7 +19,7 @@ package enum PreludeSource {
   }
 
   /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
-  static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js]
+  static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:
   /// the window's `transport` files (the formatter and console, its `native` over messages, its

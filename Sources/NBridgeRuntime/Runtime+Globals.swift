@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// Installs the prelude and the native functions it is built on.
 extension Runtime {

@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeSystem
 
 /// A concern that registers with the runtime instead of adding to it (Deno's extensions are the
 /// model): the JS files it adds to the `nbridge` object, the native functions those files call,
@@ -127,6 +128,8 @@ package struct RuntimeExtension: Sendable {
   package let nbridgeScripts: [Script]
   /// JS files of a headless run's global object, run in order as part of the prelude (after the
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
+  /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
+  /// `nbridge` object's internals (`internal.callByName`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]

@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeCompat
 import NBridgeConsole
 import NBridgeLog
 import NBridgeModules
@@ -137,7 +138,9 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make()]
+    configuration.extensions = [
+      ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
+    ]
     return configuration
   }
 }

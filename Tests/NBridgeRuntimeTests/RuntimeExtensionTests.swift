@@ -262,4 +262,29 @@ import Testing
     #expect(clean == 3)
     #expect(quiet == "fine\ntaken undefined false\n")
   }
+
+  /// An extension whose global (`bridged`, built on its first read) needs bridge.js's internals:
+  /// it builds the `nbridge` object first (`internal.loadBridge()`), as WKBridgeKit's `webkit` does.
+  static let bridged: RuntimeExtension = {
+    let global = """
+      (function (global, internal) {
+        internal.lazyGlobals(['bridged'], () => {
+          internal.loadBridge();
+          return { bridged: { call: (service, action, option) => internal.callByName(service, action, option) } };
+        });
+      })
+      """
+    return RuntimeExtension(
+      name: "bridged", state: { _ in Kept() }, globalScripts: [.init(name: "bridged", source: Array(global.utf8))])
+  }()
+
+  @Test func aGlobalBuildsTheBridgeItNeedsAndTheScriptsOwnNbridgeStays() async throws {
+    let (status, stdout) = try await run(
+      """
+      globalThis.nbridge = { mine: true };
+      bridged.call('nope', 'none', {}).catch((e) => console.log(e.code, nbridge.mine));
+      """, extensions: [RuntimeExtensionTests.bridged])
+    #expect(status == 0)
+    #expect(stdout == "invalid_service true\n")
+  }
 }
