@@ -1,3 +1,4 @@
+import Glibc
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -23,6 +24,7 @@ package enum WebExtension {
       hooks: .init(close: { state, _ in
         // Requests still in flight end here (each ends its exchange with an `aborted` failure).
         for exchange in state.fetches.values { exchange.cancel() }
+        state.connections.closeAll()
       }))
   }
 
@@ -54,4 +56,9 @@ package final class WebState {
   var unreadBodies: [Int] = []
   /// The id the next request gets.
   var nextFetchID = 1
+  /// The plain HTTP client's kept-alive connections.
+  let connections = HTTPConnectionPool()
+  /// Whether libsoup takes every request (read on the first): the environment names a proxy, or
+  /// `NBRIDGE_HTTP_CLIENT=libsoup` asks for it.
+  lazy var libsoupOnly = environmentNamesAProxy() || getenv("NBRIDGE_HTTP_CLIENT").map { String(cString: $0) } == "libsoup"
 }
