@@ -221,6 +221,20 @@ final class JSContext {
     }
   }
 
+  /// Reads a call's options, a JS string of JSON text, as UTF-8 text left unparsed (for an action
+  /// that reads it in place): at most `BridgeLimits.maxTextLength` code units, checked as
+  /// `parseOptions` checks them. The text is `JSON.stringify`'s, which escapes lone surrogates,
+  /// so its UTF-8 is exact (no U+FFFD is made).
+  func optionsText(_ value: JSValueRef) throws(BridgeError) -> OptionsText {
+    guard let s = JSValueToStringCopy(ref, value, nil) else { return OptionsText() }
+    defer { JSStringRelease(s) }
+    let length = JSStringGetLength(s)
+    guard length <= BridgeLimits.maxTextLength else { throw BridgeError.optionsTooLong(length) }
+    // Through the UTF-16 buffer: JavaScriptCore's own UTF-8 conversion (JSStringGetUTF8CString)
+    // costs ~30 instructions a character, the copy of ASCII text here ~2.
+    do { return try OptionsText(scanning: String(jsString: s)) } catch { throw BridgeError(optionsParsing: error) }
+  }
+
   /// Makes a function object that calls `callback`.
   func function(_ name: String, _ callback: JSObjectCallAsFunctionCallback) -> JSObjectRef {
     let n = name.makeJSString()
