@@ -68,6 +68,25 @@ package struct OptionsText: Sendable {
   }
 }
 
+extension JSONValue {
+  /// Checks that `text` is one JSON value as `init(parsing:)` reads it, building nothing.
+  package static func checkText(_ text: String) throws(JSONSyntaxError) {
+    var text = text
+    let error: JSONSyntaxError? = text.withUTF8 { bytes in
+      var scanner = JSONParser<UTF8>(bytes)
+      do throws(JSONSyntaxError) {
+        try scanner.skipValue()
+        scanner.skipSpace()
+        guard scanner.index == bytes.count else { throw scanner.fail("end of input") }
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let error { throw error }
+  }
+}
+
 extension JSONParser {
   /// Checks a document of options and returns each top-level field's name and value's range,
   /// or nil (the document checked) when it is not an object. Throws where `parseDocument` would.

@@ -187,6 +187,13 @@ final class JSContext {
     }
   }
 
+  /// The JS value `text` (JSON text, checked) holds, parsed by JavaScriptCore: no `JSONValue` between.
+  func value(jsonText text: String) -> JSValueRef {
+    let string = text.makeJSString()
+    defer { JSStringRelease(string) }
+    return JSValueMakeFromJSONString(ref, string) ?? JSValueMakeNull(ref)
+  }
+
   /// `value` as a JS value when making it allocates nothing (null, a boolean, a number), else nil.
   func immediateValue(_ value: JSONValue) -> JSValueRef? {
     switch value {

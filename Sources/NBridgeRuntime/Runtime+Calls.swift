@@ -32,6 +32,7 @@ extension Runtime {
     case .outcome(.success(let value)): return js.value(value)
     case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
     case .bytes(let store): return js.uint8Array(adopting: store)
+    case .jsonText(let text): return js.value(jsonText: text)
     }
   }
 
@@ -96,7 +97,9 @@ extension Runtime {
         return id
       case .deferredText(let body):
         let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
+        let reply = AnyReply({ [weak self] outcome in self?.closeCallSlot(id, outcome) }) { [weak self] text in
+          self?.closeCallSlot(id, jsonText: text)
+        }
         callSlots[id]?.reply = reply
         do { try body(try options.text(), plainCall(slot, aid, context, sink), reply) } catch {
           reply.settle(.failure(error))
@@ -236,6 +239,27 @@ extension Runtime {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
       self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.uint8Array(adopting: store))
+      self.afterCallback()
+    }
+  }
+
+  /// Closes a call's slot with a value's JSON text: a headless call's Promise resolves with the
+  /// value JavaScriptCore parses from it; any other call, or one answered while answers are held
+  /// (they settle in order), takes the text parsed.
+  func closeCallSlot(_ id: Int, jsonText text: String) {
+    guard let callSlot = callSlots[id], case .call(let jsID) = callSlot.settlement,
+      startingCall?.id == jsID || AnswerBatch.depth == 0
+    else { return closeCallSlot(id, Result { try JSONValue(parsing: text) }) }
+    callSlots.removeValue(forKey: id)
+    if let timer = callSlot.timer { loop.cancelTimer(timer) }
+    guard exitCode == nil else { return }
+    if startingCall?.id == jsID {
+      startingCall?.answer = .jsonText(text)
+      return
+    }
+    deliverToJS { [weak self] in
+      guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
+      self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.value(jsonText: text))
       self.afterCallback()
     }
   }
