@@ -303,16 +303,7 @@ final class PlainHTTPRequest {
   /// the body's framing, coding and keep-alive. Bytes are compared in place: no strings are made.
   private func parseHead(_ bytes: UnsafeBufferPointer<UInt8>) -> Head? {
     var index = 0
-    /// The next line without its CR LF (empty at the blank line or the end).
-    func line() -> Range<Int> {
-      var end = index
-      while end < bytes.count && bytes[end] != 10 { end += 1 }
-      let start = index
-      index = end + 1
-      if end > start && bytes[end - 1] == 13 { end -= 1 }
-      return start..<end
-    }
-    let status = line()
+    let status = Self.line(bytes, &index)
     guard status.count >= 12, Self.equal(bytes, status.lowerBound..<status.lowerBound + 7, "HTTP/1."),
       bytes[status.lowerBound + 8] == 32, status.count == 12 || bytes[status.lowerBound + 12] == 32
     else { return nil }
@@ -330,7 +321,7 @@ final class PlainHTTPRequest {
     var chunked = false, closeToken = false, keep = false
     coding = -1
     while index < bytes.count {
-      let range = line()
+      let range = Self.line(bytes, &index)
       if range.isEmpty { break }
       if bytes[range.lowerBound] == 32 || bytes[range.lowerBound] == 9 {
         // An obsolete folded line continues the previous value.
@@ -391,6 +382,16 @@ final class PlainHTTPRequest {
     }
     if case .length(let count) = framing, count < 8 * 1024 * 1024 { grow(to: count) }
     return Head(status: code, reason: Self.cString(&reason), block: Self.cString(&block))
+  }
+
+  /// The line at `index` without its CR LF (empty at the blank line or the end); `index` moves past it.
+  private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Range<Int> {
+    var end = index
+    while end < bytes.count && bytes[end] != 10 { end += 1 }
+    let start = index
+    index = end + 1
+    if end > start && bytes[end - 1] == 13 { end -= 1 }
+    return start..<end
   }
 
   /// `range` without the spaces and tabs at either end.
