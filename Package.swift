@@ -72,7 +72,8 @@ let package = Package(
       resources: [.embedInCode("JS")],
       swiftSettings: strict),
     // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
-    // its native half over the rewrite of NBridgeModuleSyntax, and which files it may read.
+    // its native half over the rewrite of NBridgeModuleSyntax, which files it may read, and the
+    // check that a watched app's changed file would load (`SourceCheck`).
     .target(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
@@ -89,6 +90,11 @@ let package = Package(
       name: "NBridgeWeb",
       dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CSoup", "CGio"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // Code written for the seed systems' pages, run headless (an extension of the runtime): a run
+    // looks like a page (`window`, `self`, printed dialogs) and WKBridgeKit's `webkit.messageHandlers`.
+    .target(
+      name: "NBridgeCompat", dependencies: ["NBridgeRuntime", "NBridgePlugin"], resources: [.embedInCode("JS")],
+      swiftSettings: strict),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
@@ -104,7 +110,7 @@ let package = Package(
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
         "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
@@ -114,7 +120,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
@@ -182,7 +189,7 @@ let package = Package(
       name: "NBridgeCLI",
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
-        "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -222,7 +229,8 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench-webview",
       dependencies: [
-        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK", "CGio",
+        "NBridgeWindow", "NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho", "NBridgeBuiltins", "CWebKitGTK",
+        "CGio",
       ],
       path: "Benchmarks/WebView", swiftSettings: strict),
     .executableTarget(

@@ -5,6 +5,7 @@ import NBridgeBuiltins
 import NBridgeEcho
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 import NBridgeWindow
 
 // nbridge-bench-webview: one measured window, run by nbridge-bench under Xvfb.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NBridgeRuntime
+import NBridgeSystem
 
 extension NBridgeCommand {
   /// `nbridge daemon`: wakes apps for their background fetches where no systemd user manager does.

@@ -1,4 +1,5 @@
 import NBridgeRuntime
+import NBridgeSystem
 
 /// How a plugin package names nbridge in its `Package.swift`.
 enum NBridgeDependency {

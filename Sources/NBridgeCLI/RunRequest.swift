@@ -4,6 +4,7 @@ import NBridgeAppSetup
 import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// What `nbridge run` was asked to do, however it was parsed.
 struct RunRequest {

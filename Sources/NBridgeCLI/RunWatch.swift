@@ -1,4 +1,5 @@
 import Glibc
+import NBridgeModules
 import NBridgeRuntime
 import NBridgeSystem
 

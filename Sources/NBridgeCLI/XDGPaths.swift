@@ -1,4 +1,5 @@
 import NBridgeRuntime
+import NBridgeSystem
 
 /// The XDG base folders `nbridge install` and `nbridge open` use (the variable, else the default under `$HOME`).
 enum XDGPaths {

@@ -7,8 +7,7 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.console_js, PackageResources.webassembly_js, PackageResources.timers_js,
-      PackageResources.lazy_js, PackageResources.page_shims_js, PackageResources.deferred_js,
+      PackageResources.console_js, PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 
@@ -26,8 +25,7 @@ package enum PreludeSource {
 
   /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = [
-    "bridge": PackageResources.bridge_js, "wkbridge": PackageResources.wkbridge_js,
-    "inspect": PackageResources.inspect_js,
+    "bridge": PackageResources.bridge_js, "inspect": PackageResources.inspect_js,
   ]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:

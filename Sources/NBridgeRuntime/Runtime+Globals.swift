@@ -1,6 +1,7 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// Installs the prelude and the native functions it is built on.
 extension Runtime {
@@ -10,7 +11,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
-      ("evaluate", nativeEvaluate), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
+      ("evaluate", nativeEvaluate), ("bridgeTables", nativeBridgeTables),
       ("loadDeferred", nativeLoadDeferred),
     ]
     for (name, callback) in functions + BytesNatives.functions {
@@ -22,7 +23,6 @@ extension Runtime {
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
-    js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
@@ -42,7 +42,8 @@ extension Runtime {
     }
     if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
-    entryFolder = (folder, PageFolder(folder))
+    let readable = configuration.readableFolder ?? folder
+    readableFolder = (readable, PageFolder(readable))
 
     var exception: JSValueRef?
     JSGlobalContextSetUnhandledRejectionCallback(ctx, js.function("onUnhandledRejection", nativeUnhandled), &exception)
@@ -133,14 +134,6 @@ private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
 /// `native.bridgeTables()`: what `bridge.js` is built from (`Runtime.bridgeTables()`).
 private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
-}
-
-/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
-private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ in
-    let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds
-    return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
-  }
 }
 
 private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in

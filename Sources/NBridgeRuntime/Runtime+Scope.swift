@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import NBridgePlugin
+import NBridgeSystem
 
 /// A run a caller keeps across steps (NBridgeTesting's `withRuntime`): the runtime is set up as
 /// for a script, then the loop turns, running what the caller posts to it, until the caller's

@@ -79,3 +79,29 @@ package func jsonQuoted(_ text: String) -> String {
   }
   return out + "\""
 }
+
+extension Runtime {
+  /// Runs the entry `path` (its text `source`, runnable unless `refused`; claimed by the
+  /// extension numbered `claim`, if any) and hands what it threw and a claimed entry's Promise
+  /// to the extension numbered `taker` (`RuntimeExtension.Hooks.entryRan`) instead of reporting them.
+  func handEntry(to taker: Int, source: String, refused: ModuleSyntaxError?, claim: Int?, path: String) {
+    var thrown: JSValueRef?
+    var ready: JSValueRef?
+    do throws(JSException) {
+      if let refused {
+        throw JSException(value: syntaxError(refused.message, path: path, line: refused.line, column: refused.column))
+      }
+      if let claim {
+        ready = try startClaimedEntry(claim, path: path, source: source)
+      } else {
+        try evaluateAllowingTopLevelAwait(source, url: path)
+      }
+    } catch {
+      thrown = error.value
+    }
+    unhandled.removeAll()
+    configuration.extensions[taker].entryRan?(
+      extensionStates[taker], ExtensionHost(runtime: self), thrown.map { ScriptValue($0, in: js) },
+      ready.map { ScriptValue($0, in: js) })
+  }
+}

@@ -57,12 +57,8 @@ public final class Runtime {
   package weak var page: PageHost?
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
   var exitPrecedesSignal = false
-  /// The entry script's folder, which relative and `file:` fetches read (set with the entry).
-  var entryFolder: (lexical: String, folder: PageFolder?)?
-  /// The folder `fetch` and the module loader may read when it is wider than the entry's:
-  /// `nbridge test` sets the folder it runs in when the test file lies under it (a project's
-  /// tests import its app's code from a sibling folder). Relative URLs still resolve against
-  /// the entry's folder.
+  /// The folder `fetch` and the module loader may read (set with the entry): the entry's, or
+  /// the wider `RuntimeConfiguration.readableFolder`.
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
@@ -72,10 +68,6 @@ public final class Runtime {
   var heldDeliveries: [HeldDelivery] = []
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
-  /// The time limits of `nbridge test`'s tests: timer id → the hold that keeps the run alive.
-  var testTimers: [Int: Int] = [:]
-  /// Called with each line the test prelude reports; used by `nbridge test`.
-  var testDone: ((Int, Int) -> Void)?
   /// A scoped run's evaluations waiting for their Promise, by id (`Runtime+Scope`).
   var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
   var nextScopedEvaluation = 1
@@ -161,7 +153,9 @@ public final class Runtime {
     let claim = refused == nil ? extensionClaimingEntry(name, source: source) : nil
     if let status = prepare(entry: name) { return status }
     sources[name] = text
-    if let refused {
+    if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].entryRan != nil }) {
+      handEntry(to: taker, source: source, refused: refused, claim: claim, path: name)
+    } else if let refused {
       reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
     } else if let claim {
       do {

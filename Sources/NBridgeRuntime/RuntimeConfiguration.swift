@@ -40,6 +40,11 @@ public struct RuntimeConfiguration: Sendable {
   public var moduleCacheDirectory: String?
   /// Whether the logind session may move the state (`nbridge test` and embedders turn it off).
   public var followsSession: Bool = true
+  /// The folder `fetch` and the module loader may read when it is wider than the entry's (nil:
+  /// the entry's): `nbridge test` gives the folder it runs in when the test file lies under it,
+  /// so a project's tests import its app's code from a sibling folder. Relative URLs still
+  /// resolve against the entry's folder.
+  package var readableFolder: String?
   /// The concerns registered with the runtime besides its core (`nbridge.log`, the control
   /// socket), in order; the CLI lists them (`NBridgeCommand.extensions`).
   package var extensions: [RuntimeExtension] = []

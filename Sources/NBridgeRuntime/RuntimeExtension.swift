@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeSystem
 
 /// A concern that registers with the runtime instead of adding to it (Deno's extensions are the
 /// model): the JS files it adds to the `nbridge` object, the native functions those files call,
@@ -95,6 +96,11 @@ package struct RuntimeExtension: Sendable {
     /// A plugin asked for the runtime's caches to go (`PluginContext.clearRuntimeCaches`):
     /// removes the extension's, and names the kinds removed.
     package var clearCaches: (@BridgeActor @Sendable (State, ExtensionHost) -> [String])?
+    /// Takes the run's entry over (`nbridge test`'s framework runs the tests it registers): given
+    /// what the entry's evaluation threw (nil: nothing) and a claimed entry's Promise (nil: none)
+    /// once it has run. The runtime then reports neither, and drops the rejections the
+    /// evaluation left unhandled; the run goes on until its loop is done or it is ended.
+    package var entryRan: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
 
     /// Hooks; each is optional.
     package init(
@@ -122,6 +128,8 @@ package struct RuntimeExtension: Sendable {
   package let nbridgeScripts: [Script]
   /// JS files of a headless run's global object, run in order as part of the prelude (after the
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
+  /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
+  /// `nbridge` object's internals (`internal.callByName`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
@@ -137,6 +145,7 @@ package struct RuntimeExtension: Sendable {
   let claimsEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) -> Bool)?
   let startEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) throws(ThrownValue) -> ScriptValue?)?
   let clearCaches: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> [String])?
+  let entryRan: (@BridgeActor @Sendable (AnyObject, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
   /// before any hook); `values` are set on the JS files' `internal` object before any runs.
@@ -202,6 +211,11 @@ package struct RuntimeExtension: Sendable {
     } else {
       clearCaches = nil
     }
+    if let ran = hooks.entryRan {
+      entryRan = { state, host, thrown, ready in ran(unsafeDowncast(state, to: State.self), host, thrown, ready) }
+    } else {
+      entryRan = nil
+    }
   }
 }
 
@@ -231,8 +245,9 @@ package struct ExtensionHost {
   /// Keeps `text` as the source of `url` for error reports (a TypeScript file's own text, not the erased one).
   package func setSource(_ text: String, of url: String) { runtime.sources[url] = text }
 
-  /// Whether the run is `nbridge test`'s: the test runner awaits the entry's Promise.
-  package var runsTests: Bool { runtime.testDone != nil }
+  /// Whether the run is `nbridge test`'s: an extension takes the entry over (`Hooks.entryRan`)
+  /// and awaits a claimed entry's Promise itself.
+  package var runsTests: Bool { runtime.configuration.extensions.contains { $0.entryRan != nil } }
 
   /// The run's entry file (absolute; empty before the entry is known).
   package var entryPath: String { runtime.entryPath }
@@ -242,10 +257,18 @@ package struct ExtensionHost {
 
   /// The folder the run may read files from (`fetch` of `file:` URLs, the module loader): the
   /// entry's, or the wider one `nbridge test` sets; as the entry's path spells it, and resolved.
-  package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder ?? runtime.entryFolder }
+  package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder }
 
   /// The run's loop: descriptor watches and timers for what the extension serves.
   package var loop: EventLoop { runtime.loop }
+
+  /// When the run began, in milliseconds of wall-clock time (`performance.timeOrigin`).
+  package var timeOrigin: Double { runtime.timeOrigin.wallMilliseconds }
+
+  /// Milliseconds since the run began on the loop's clock, microsecond resolution (`performance.now()`).
+  package var sinceTimeOrigin: Double {
+    Double((runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds / 1_000) / 1_000
+  }
 
   /// Whether the run is ending (an exit was asked for, or the runtime is gone): nothing new should start.
   package var isExiting: Bool { weakRuntime.map { $0.exitCode != nil } ?? true }

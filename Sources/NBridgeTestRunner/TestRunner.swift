@@ -82,13 +82,21 @@ public struct TestRunner: Sendable {
       return (0, 1)
     }
     defer { TemporaryFolder.remove(scratch) }
-    let configuration: RuntimeConfiguration
+    var configuration: RuntimeConfiguration
     do throws(AppSetup.Problem) { configuration = try self.configuration(for: file, scratch: scratch) } catch {
       Self.writeLine(1, "not ok \(firstNumber) - \(file): \(error.description)")
       return (0, 1)
     }
-    return Runtime.runTestFile(
-      configuration, file: file, prelude: testPreludeSource, firstNumber: firstNumber, timeoutMs: testTimeout)
+    guard let source = POSIX.readText(file) else {
+      Self.writeLine(1, "not ok \(firstNumber) - \(file): cannot read the file")
+      return (0, 1)
+    }
+    let counts = TestFileRun.Counts()
+    let plan = TestFileRun.Plan(prelude: testPreludeSource, file: file, firstNumber: firstNumber, timeoutMs: testTimeout)
+    configuration.extensions.append(TestFileRun.runtimeExtension(plan, counts: counts))
+    configuration.readableFolder = projectFolder(of: file)
+    _ = Runtime.run(configuration, source: source, name: file)
+    return counts.value.withLock { ($0.passed, $0.failed) }
   }
 
   /// The run of test file `file`: fresh data and shared folders under `scratch`, the manifest

@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeCompat
 import NBridgeLog
 import NBridgeModules
 import NBridgePlugin
@@ -136,7 +137,9 @@ extension RuntimeConfiguration {
     configuration.headless = true
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
-    configuration.extensions = [WebExtension.make(), LogExtension.make(), ModulesExtension.make()]
+    configuration.extensions = [
+      WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
+    ]
     return configuration
   }
 }

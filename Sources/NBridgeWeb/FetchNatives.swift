@@ -1,5 +1,6 @@
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// The native floor of `fetch` (`JS/fetch.js`) and of the UTF-8 its bodies and `Blob` use: the
 /// requests through libsoup (`HTTPExchange`), the app's own files for relative and `file:` URLs.

@@ -1,3 +1,4 @@
+import Glibc
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -5,7 +6,8 @@ import NBridgeRuntime
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
 /// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over libsoup) answers
-/// through `ExtensionArguments`. A window's page
+/// through `ExtensionArguments`; `webassembly.js` turns `WebAssembly`'s asynchronous compile
+/// (which the C API cannot drive) into a rejection that names the synchronous one. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
 package enum WebExtension {
   /// The extension, as every headless run of the CLI and an in-process test runtime get it.
@@ -14,12 +16,15 @@ package enum WebExtension {
       name: "web", state: { _ in WebState() },
       globalScripts: [
         .init(name: "web", source: PackageResources.web_js), .init(name: "web-net", source: PackageResources.web_net_js),
+        .init(name: "webassembly", source: PackageResources.webassembly_js),
       ],
       deferredScripts: deferredScripts,
+      values: { host in ["timeOrigin": .number(host.timeOrigin)] },
       functions: WebNatives.functions + LocalStorageNatives.functions + FetchNatives.functions,
       hooks: .init(close: { state, _ in
         // Requests still in flight end here (each ends its exchange with an `aborted` failure).
         for exchange in state.fetches.values { exchange.cancel() }
+        state.connections.closeAll()
       }))
   }
 
@@ -51,4 +56,9 @@ package final class WebState {
   var unreadBodies: [Int] = []
   /// The id the next request gets.
   var nextFetchID = 1
+  /// The plain HTTP client's kept-alive connections.
+  let connections = HTTPConnectionPool()
+  /// Whether libsoup takes every request (read on the first): the environment names a proxy, or
+  /// `NBRIDGE_HTTP_CLIENT=libsoup` asks for it.
+  lazy var libsoupOnly = environmentNamesAProxy() || getenv("NBRIDGE_HTTP_CLIENT").map { String(cString: $0) } == "libsoup"
 }

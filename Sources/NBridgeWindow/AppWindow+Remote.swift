@@ -2,6 +2,7 @@ import CWebKitGTK
 import Glibc
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// Remote pages with the bridge (`remote` in the manifest): each listed `https` origin gets the
 /// page script with a token of its own, so a message says which origin posted it; its calls are

@@ -1,6 +1,7 @@
 import CWebKitGTK
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// The app's URI scheme: `nbridge://<app id>/<path>` serves the page's folder, and nothing else.
 extension AppWindow {

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import NBridgeModules
 import NBridgeRuntime
 import NBridgeSystem
 

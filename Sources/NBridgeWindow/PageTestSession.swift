@@ -3,6 +3,7 @@ import Glibc
 import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 import NBridgeTestRunner
 
 /// One test file run inside the app's window (`nbridge test --page`). The file is imported as a

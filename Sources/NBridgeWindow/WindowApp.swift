@@ -2,6 +2,7 @@ import CWebKitGTK
 import Glibc
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// `nbridge app`: runs an app's page in a WebKitGTK window with the runtime's plugins.
 package enum WindowApp {

@@ -169,4 +169,96 @@ import Testing
     #expect(status == 0)
     #expect(stdout == "256 2,4,6,244 2 null\n2 d800 A true 1,2,3\ntrue it failed\ntrue\nlater ok 7\n")
   }
+
+  /// What the promising extension keeps: the Promises it answered with, settled from a timer.
+  @BridgeActor final class Pending {
+    var promises: [ExtensionPromise] = []
+  }
+
+  /// An extension whose functions answer with Promises they settle later from the loop: one
+  /// resolved with a string JSON cannot carry, one rejected, one resolved with nothing.
+  static let promising = RuntimeExtension(
+    name: "promising", state: { _ in Pending() },
+    globalScripts: [
+      .init(name: "ext", source: Array("(function (global, internal) { global.ext = internal.native; })".utf8))
+    ],
+    functions: [
+      .init("later", result: { pending, host, args in
+        guard let promise = host.promise() else { return .error("no promise") }
+        let outcome = args.string(0) ?? ""
+        pending.promises.append(promise)
+        _ = host.loop.addTimer(delay: .milliseconds(1), interval: nil, keepsAlive: true) {
+          switch outcome {
+          case "fail": promise.reject("it failed")
+          case "nothing": promise.resolve()
+          default: promise.resolve(.utf16([0xD800, 0x6F, 0x6B]))
+          }
+          promise.resolve(.json("settled twice"))  // the first settlement counts
+        }
+        return .value(promise.value)
+      })
+    ])
+
+  @Test func aNativeAnswersWithAPromiseItSettlesLater() async throws {
+    let (status, stdout) = try await run(
+      """
+      const text = await ext.later('text');
+      console.log(text.length, text.charCodeAt(0).toString(16), text.slice(1));
+      try { await ext.later('fail'); } catch (e) { console.log(e instanceof Error, e.message); }
+      console.log(await ext.later('nothing'));
+      """, extensions: [RuntimeExtensionTests.promising])
+    #expect(status == 0)
+    #expect(stdout == "3 d800 ok\ntrue it failed\nundefined\n")
+  }
+
+  /// An extension that takes the entry over: what the entry threw is handed to a global
+  /// function of its own instead of being reported, then the run ends with status 3.
+  static let takingEntry: RuntimeExtension = {
+    var hooks = RuntimeExtension.Hooks<Pending>()
+    hooks.entryRan = { _, host, thrown, ready in
+      let report = host.property(host.global, "report")
+      _ = try? host.call(report, [thrown ?? host.undefined, host.value(.bool(ready != nil))])
+      host.exit(3)
+    }
+    let script = "(function (global) { global.report = (e, ready) => console.log('taken', e?.message, ready); })"
+    return RuntimeExtension(
+      name: "taker", state: { _ in Pending() }, globalScripts: [.init(name: "taker", source: Array(script.utf8))],
+      hooks: hooks)
+  }()
+
+  @Test func anExtensionTakesTheEntryOver() async throws {
+    let (status, stdout) = try await run(
+      "console.log('ran'); setTimeout(() => console.log('not reached'), 0); throw new Error('boom');",
+      extensions: [RuntimeExtensionTests.takingEntry])
+    #expect(status == 3)
+    #expect(stdout == "ran\ntaken boom false\n")
+    let (clean, quiet) = try await run("console.log('fine');", extensions: [RuntimeExtensionTests.takingEntry])
+    #expect(clean == 3)
+    #expect(quiet == "fine\ntaken undefined false\n")
+  }
+
+  /// An extension whose global (`bridged`, built on its first read) needs bridge.js's internals:
+  /// it builds the `nbridge` object first (`internal.loadBridge()`), as WKBridgeKit's `webkit` does.
+  static let bridged: RuntimeExtension = {
+    let global = """
+      (function (global, internal) {
+        internal.lazyGlobals(['bridged'], () => {
+          internal.loadBridge();
+          return { bridged: { call: (service, action, option) => internal.callByName(service, action, option) } };
+        });
+      })
+      """
+    return RuntimeExtension(
+      name: "bridged", state: { _ in Kept() }, globalScripts: [.init(name: "bridged", source: Array(global.utf8))])
+  }()
+
+  @Test func aGlobalBuildsTheBridgeItNeedsAndTheScriptsOwnNbridgeStays() async throws {
+    let (status, stdout) = try await run(
+      """
+      globalThis.nbridge = { mine: true };
+      bridged.call('nope', 'none', {}).catch((e) => console.log(e.code, nbridge.mine));
+      """, extensions: [RuntimeExtensionTests.bridged])
+    #expect(status == 0)
+    #expect(stdout == "invalid_service true\n")
+  }
 }

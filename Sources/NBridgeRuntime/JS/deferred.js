@@ -1,22 +1,23 @@
 // The prelude's own groups built on first touch (lazy.js), so a script that uses neither parses
-// neither (a hello's start-up): the nbridge object and WKBridgeKit's webkit.messageHandlers
-// (bridge.js, wkbridge.js and the extensions' files such as log.js, on the first read of `nbridge` or `webkit`) and CommonJS
-// (require.js, on the first read of `require` or `load`, or a module loader's first import of a
-// CommonJS file). Until then the runtime's hooks need neither.
+// neither (a hello's start-up): the nbridge object (bridge.js and the extensions' files such as
+// log.js, on the first read of `nbridge`, or when an extension's global asks with
+// internal.loadBridge()) and CommonJS (require.js, on the first read of `require` or `load`, or a
+// module loader's first import of a CommonJS file). Until then the runtime's hooks need neither.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
 
-  const bridge = internal.lazyGlobals(['nbridge', 'webkit'], () => {
+  const bridge = internal.lazyGlobals(['nbridge'], () => {
     // A value the script assigned first stays (WKBridgeKit's page script sets its own nbridge).
-    const assigned = ['nbridge', 'webkit'].map((name) => [name, Object.getOwnPropertyDescriptor(global, name)])
-      .filter(([, own]) => own && !own.get);
+    const own = Object.getOwnPropertyDescriptor(global, 'nbridge');
     // internal.services, codes and messages: asked for here, not built at every start.
     Object.assign(internal, native.bridgeTables());
-    for (const file of ['bridge', 'wkbridge', ...internal.nbridgeScripts]) native.loadDeferred(file)(global, internal);
-    for (const [name, own] of assigned) Object.defineProperty(global, name, own);
+    for (const file of ['bridge', ...internal.nbridgeScripts]) native.loadDeferred(file)(global, internal);
+    if (own && !own.get) Object.defineProperty(global, 'nbridge', own);
     return {};
   });
+  // For an extension's global that needs bridge.js's internals (WKBridgeKit's `webkit`).
+  internal.loadBridge = bridge;
   // bridge.js replaces these three with its own: before it runs no call can have been made and
   // no listener added.
   internal.makeError = (code, message) => {

@@ -1,5 +1,4 @@
 import Glibc
-import NBridgeSystem
 
 /// The folder of the app's page or entry script: `nbridge app` serves it under its URI scheme, and
 /// a headless `fetch` reads it for relative and `file:` URLs. A request's path maps to a file

@@ -1,10 +1,9 @@
 import Glibc
-import NBridgeSystem
 
 /// The process environment, without Foundation.
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
   /// Every variable of the process.
-  public static var current: [String: String] {
+  package static var current: [String: String] {
     var result: [String: String] = [:]
     var pointer = environ
     while let entry = pointer.pointee {
@@ -19,5 +18,5 @@ public enum ProcessEnvironment {
   }
 
   /// One variable, or nil when unset or empty.
-  public static func value(_ name: String) -> String? { POSIX.environmentValue(name) }
+  package static func value(_ name: String) -> String? { POSIX.environmentValue(name) }
 }

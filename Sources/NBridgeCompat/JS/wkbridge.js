@@ -1,5 +1,8 @@
 // Headless stand-in for WKWebView's message handler, so WKBridgeKit's own JS core runs
 // unchanged: it posts JSON commands and is answered through its nbridge.resolvePromise.
+// Evaluated on the first read of `webkit` (page-shims.js), after the nbridge object is built.
+// Takes: internal.native.print, internal.builtinAction, internal.callByName, internal.describe,
+//   internal.NBridgeError, internal.codes (bridge.js). Gives: the `webkit` object it returns.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -17,7 +20,7 @@
         'WKBridge.postMessage: the command could not be read (' + describe(e) + ')',
       ),
     );
-  global.webkit = {
+  return {
     messageHandlers: {
       WKBridge: {
         postMessage(message) {

@@ -1,4 +1,5 @@
 // WebAssembly: asynchronous compilation needs a host run loop the C API does not drive.
+// Takes: nothing from internal. Gives: WebAssembly.compile, instantiate and their streaming forms, rejecting.
 (function (_global, _internal) {
   'use strict';
   // Its async compile needs a host run loop that JavaScriptCore's C API does not drive: the

@@ -1,0 +1,22 @@
+import NBridgePlugin
+
+/// What an extension may do to the run itself (`nbridge test`'s framework drives one): end it,
+/// move the app as the session would, report an error as uncaught, and answer with a Promise.
+extension ExtensionHost {
+  /// The app's lifecycle (its state, whether it is suspended).
+  package var lifecycle: Lifecycle { runtime.lifecycle }
+
+  /// Moves the app to `state` now: its listeners hear of it in this turn (`Lifecycle.move(to:)`
+  /// waits for the next one).
+  package func moveApp(to state: AppState) { runtime.deliverMove(to: state) }
+
+  /// Ends the run with `code` at the next turn of the loop (the first request wins).
+  package func exit(_ code: Int32) { runtime.requestExit(code) }
+
+  /// Reports `value` as an uncaught exception: the global `error` event, then, unless a listener
+  /// prevents it, the error printed and the run ended with status 1.
+  package func reportUncaught(_ value: ScriptValue) { runtime.reportUncaught(value.ref) }
+
+  /// A Promise the extension settles later; nil when JavaScriptCore could not make one.
+  package func promise() -> ExtensionPromise? { ExtensionPromise(runtime: runtime) }
+}
