@@ -26,7 +26,8 @@ extension Runtime {
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
     let globalScripts = configuration.extensions.flatMap(\.globalScripts)
-    let prelude = try js.evaluate(PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
+    let prelude = try js.evaluate(
+      immortal: PreludeText.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }

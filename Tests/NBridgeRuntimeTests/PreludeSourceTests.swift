@@ -50,4 +50,18 @@ import Testing
   @Test func textBeyondASCIIIsKept() {
     #expect(PreludeSource.compact("  s = 'é→😀';\n") == "s = 'é→😀';\n")
   }
+
+  /// The text JavaScriptCore reads in place: made once a process, the same bytes as the
+  /// compacted prelude, and ASCII (JavaScriptCore takes text beyond it only as a copied string).
+  @Test func theImmortalTextIsTheCompactedPreludeMadeOnce() {
+    let first = PreludeText.headless(scripts: scripts)
+    let again = PreludeText.headless(scripts: scripts)
+    #expect(first.baseAddress == again.baseAddress)
+    #expect(Array(first) == PreludeSource.headlessBytes(scripts: scripts))
+    #expect(Array(first) == Array(PreludeSource.headless(scripts: scripts).utf8))
+    #expect(first.allSatisfy { $0 < 0x80 }, "a character beyond ASCII in a prelude file")
+    let other = PreludeText.headless(scripts: [])
+    #expect(other.baseAddress != first.baseAddress)
+    #expect(Array(other) == PreludeSource.headlessBytes(scripts: []))
+  }
 }
