@@ -5,7 +5,7 @@ import NBridgeRuntime
 /// The web APIs of a headless run as an extension of the runtime (Deno's `deno_web` is the
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
-/// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over libsoup) answers
+/// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over its own HTTP/1.1 client or libsoup) answers
 /// through `ExtensionArguments`; `webassembly.js` turns `WebAssembly`'s asynchronous compile
 /// (which the C API cannot drive) into a rejection that names the synchronous one. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
