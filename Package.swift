@@ -78,6 +78,10 @@ let package = Package(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
+    // (inspect, format, formatStack), in a headless run and in a window's page.
+    .target(
+      name: "NBridgeConsole", dependencies: ["NBridgeRuntime"], resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -110,8 +114,8 @@ let package = Package(
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin", "NBridgeSystem",
-        "NBridgeModuleSyntax", "CWebKitGTK",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin",
+        "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
       resources: [.embedInCode("JS")],
@@ -120,7 +124,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin",
+        "NBridgeSystem",
         "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
@@ -188,8 +193,8 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
-        "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLog", "NBridgeWeb",
+        "NBridgeModules", "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
@@ -223,7 +228,8 @@ let package = Package(
     .executableTarget(
       name: "nbridge-bench",
       dependencies: [
-        "NBridgeRuntime", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite", "CGio",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgePlugin", "NBridgeTesting", "NBridgeSystem", "CJavaScriptCore", "CSQLite",
+        "CGio",
       ],
       path: "Benchmarks/Sources", swiftSettings: strict),
     .executableTarget(
@@ -248,7 +254,8 @@ let package = Package(
     .testTarget(
       name: "NBridgeRuntimeTests",
       dependencies: [
-        "NBridgeRuntime", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax", "NBridgeWeb",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax",
+        "NBridgeWeb",
       ],
       swiftSettings: strict),
     .testTarget(

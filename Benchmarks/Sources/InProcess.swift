@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeConsole
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -13,6 +14,7 @@ enum InProcess {
       dataDirectory: "\(directory)/data", sharedDirectory: "\(directory)/shared")
     configuration.headless = true
     configuration.environment = ProcessInfo.processInfo.environment
+    configuration.extensions = [ConsoleExtension.make()]
     let captured = Mutex("")
     configuration.output = { fd, text in
       if fd == 1 { captured.withLock { $0 += text } } else { FileHandle.standardError.write(Data(text.utf8)) }

@@ -17,6 +17,16 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 JS_EXPORT void JSGlobalContextSetUnhandledRejectionCallback(JSGlobalContextRef ctx, JSObjectRef function,
                                                             JSValueRef *exception);
 
+/* JSScriptRefPrivate.h: a script over text the caller keeps for the process's life; JavaScriptCore
+   neither copies nor widens it. */
+typedef struct OpaqueJSScript *JSScriptRef;
+JS_EXPORT JSScriptRef JSScriptCreateReferencingImmortalASCIIText(JSContextGroupRef contextGroup, JSStringRef url,
+                                                                 int startingLineNumber, const char *source,
+                                                                 size_t length, JSStringRef *errorMessage,
+                                                                 int *errorLine);
+JS_EXPORT JSValueRef JSScriptEvaluate(JSContextRef context, JSScriptRef script, JSValueRef thisValue,
+                                      JSValueRef *exception);
+JS_EXPORT void JSScriptRelease(JSScriptRef script);
 
 /* JSCOptions (GLib API, jsc/JSCOptions.h; that header needs glib-object's includes). Options must be
    set before the first context group is made. */

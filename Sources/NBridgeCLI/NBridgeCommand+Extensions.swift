@@ -1,4 +1,5 @@
 import NBridgeCompat
+import NBridgeConsole
 import NBridgeLog
 import NBridgeModules
 import NBridgeRuntime
@@ -6,12 +7,14 @@ import NBridgeWeb
 
 extension NBridgeCommand {
   /// The runtime's extensions, in order, as every run of the CLI gets them (Deno's worker lists
-  /// its extensions the same way): the web APIs, `nbridge.log`, forwarding to `destination`
-  /// (`--log-to`) when given, ES modules with `require()`, and the seed systems' page globals. The control socket's extension
+  /// its extensions the same way): `console` (first: the others read its formatting), the web
+  /// APIs, `nbridge.log`, forwarding to `destination` (`--log-to`) when given, ES modules with
+  /// `require()`, and the seed systems' page globals. The control socket's extension
   /// (`ControlExtension`) is added by the socket's claim (`claimControlSocket`), when this run owns the socket.
   static func extensions(logTo destination: LogDestination? = nil) -> [RuntimeExtension] {
     [
-      WebExtension.make(), LogExtension.make(destination: destination), ModulesExtension.make(), CompatExtension.make(),
+      ConsoleExtension.make(), WebExtension.make(), LogExtension.make(destination: destination),
+      ModulesExtension.make(), CompatExtension.make(),
     ]
   }
 }

@@ -30,6 +30,10 @@ package enum ModulesExtension {
           "cachedGraph", script: { loader, host, args throws(ThrownValue) in try loader.cachedGraph(args, host) }),
         Function("saveGraph") { loader, host, args in loader.saveGraph(args, host) },
         Function("moduleRecord", script: { loader, host, args in loader.moduleRecord(args, host) }),
+        // require.js's `evaluate(source, url)`: a CommonJS wrapper or a `load()`ed file, at its path.
+        Function("evaluate", script: { _, host, args throws(ThrownValue) in
+          try host.evaluateUserScript(args.string(0) ?? "", url: args.string(1) ?? "")
+        }),
       ],
       hooks: hooks)
   }

@@ -88,9 +88,10 @@ public struct Action<P>: Sendable {
       })
   }
 
-  /// An action that answers through `reply`, with options that read the call's value themselves
+  /// An action that answers through `reply`, with options that read the call's JSON text themselves
   /// (`OptionsFromJSON`): chosen over the one above by the compiler, so no action pays a runtime
   /// check of its options type (a conformance lookup per action costs start-up ~100k instructions).
+  /// The runtime hands such an action its options' text as it came, unparsed.
   package init<O: OptionsFromJSON, R: Encodable>(
     _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
     timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
@@ -98,8 +99,8 @@ public struct Action<P>: Sendable {
   ) {
     self.init(
       name, decoding: O.self, options: options, result: result, streams: streams, summary: summary, timeLimit: timeLimit,
-      answersWithoutPermission: answersWithoutPermission, body: .deferred { plugin, json, call, erased in
-        try body(plugin, try O(options: json), call, Reply(erased))
+      answersWithoutPermission: answersWithoutPermission, body: .deferredText { plugin, text, call, erased in
+        try body(plugin, try O(options: text), call, Reply(erased))
       })
   }
 
@@ -145,6 +146,11 @@ extension Action {
   package var decodedOptions: Shape { optionsType.recordedShape }
   /// Whether the action was given its options shape (`options:`) rather than recording it.
   package var declaresOptions: Bool { lazyOptions.isGiven }
+  /// Whether the action takes its options as JSON text (`OptionsFromJSON`) rather than as a value.
+  package var readsOptionsText: Bool {
+    if case .deferredText = body { return true }
+    return false
+  }
 }
 
 /// An options type, kept to be recorded later (a metatype of a plain `Decodable` is not `Sendable`).
@@ -165,4 +171,6 @@ enum ActionBody<P>: Sendable {
   case deferred(@BridgeActor @Sendable (P, JSONValue, Call, AnyReply) throws -> Void)
   /// A synchronous body returning `Bytes`, kept as bytes up to the runtime.
   case bytes(@BridgeActor @Sendable (P, JSONValue, Call) throws -> Bytes)
+  /// A body answering through a reply, reading its options' JSON text itself (`OptionsFromJSON`).
+  case deferredText(@BridgeActor @Sendable (P, OptionsText, Call, AnyReply) throws -> Void)
 }

@@ -50,7 +50,8 @@ public struct AnyPluginDefinition: Sendable {
     actions = definition.actions.map {
       ActionInfo(
         name: $0.name, lazyOptions: $0.lazyOptions, result: $0.result, streams: $0.streams, summary: $0.summary,
-        timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission)
+        timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission,
+        readsOptionsText: $0.readsOptionsText)
     }
     events = definition.events
     makePluginBody = { context in AnyPlugin(try P(context: context), definition: definition) }
@@ -80,15 +81,19 @@ public struct ActionInfo: Sendable, Hashable {
   public var timeLimit: Double?
   /// Whether it answers even when the app may not use the service.
   public var answersWithoutPermission: Bool = false
+  /// Whether the action takes its options as JSON text (`OptionsFromJSON`): the runtime then
+  /// hands it the text as it came, unparsed. Not part of the declaration (not compared).
+  package var readsOptionsText = false
   private var lazyOptions: LazyShape
   /// The options shape when the action declared it (or it was read before); nil, never recorded here.
   package var declaredOptions: Shape? { lazyOptions.known }
 
   init(
     name: String, lazyOptions: LazyShape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
-    answersWithoutPermission: Bool
+    answersWithoutPermission: Bool, readsOptionsText: Bool = false
   ) {
     self.name = name
+    self.readsOptionsText = readsOptionsText
     self.lazyOptions = lazyOptions
     self.result = result
     self.streams = streams
@@ -130,6 +135,8 @@ package final class AnyPlugin {
     /// Inline, returning bytes (an action whose result is `Bytes`): the runtime hands them to JS
     /// as a `Uint8Array` where it can, else as Base64 text.
     case bytes(@BridgeActor (JSONValue, Call) throws -> Bytes)
+    /// Inline, answering later through the reply, reading the options' JSON text itself.
+    case deferredText(@BridgeActor (OptionsText, Call, AnyReply) throws -> Void)
   }
 
   /// The plugin object, for its hooks.
@@ -145,6 +152,7 @@ package final class AnyPlugin {
       case .async(let body): .async { json, call in try await body(plugin, json, call) }
       case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
       case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
+      case .deferredText(let body): .deferredText { text, call, reply in try body(plugin, text, call, reply) }
       }
     }
   }

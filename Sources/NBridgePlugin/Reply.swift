@@ -16,6 +16,10 @@ public struct Reply<R: Encodable> {
     erased.settle(Result { try JSONValueEncoder().encode(value) })
   }
 
+  /// Resolves the call with the value `jsonText` holds (text checked by `JSONValue.checkText`):
+  /// a headless call's value is made from the text by the JS engine, with no `JSONValue` between.
+  @BridgeActor package func resolve(jsonText: String) { erased.settle(jsonText: jsonText) }
+
   /// Rejects the call with `error` (a `BridgeError` keeps its code).
   @BridgeActor public func reject(_ error: any Error) { erased.settle(.failure(error)) }
 
@@ -38,18 +42,36 @@ public struct Reply<R: Encodable> {
 @BridgeActor
 package final class AnyReply {
   private var answer: (@BridgeActor (Result<JSONValue, any Error>) -> Void)?
+  private var textAnswer: (@BridgeActor (String) -> Void)?
   private var cancelHandlers: [@BridgeActor () -> Void] = []
   /// Whether the call was cancelled.
   package private(set) var isCancelled = false
 
-  /// A slot that passes the first answer to `answer`.
-  package init(_ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void) { self.answer = answer }
+  /// A slot that passes the first answer to `answer`, or to `text` when it is a value's JSON
+  /// text and the runtime takes text (else the text is parsed for `answer`).
+  package init(
+    _ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void,
+    text: (@BridgeActor (String) -> Void)? = nil
+  ) {
+    self.answer = answer
+    self.textAnswer = text
+  }
 
   /// Passes `outcome` on, the first time only.
   package func settle(_ outcome: Result<JSONValue, any Error>) {
     guard let answer else { return }
     self.answer = nil
+    textAnswer = nil
     answer(outcome)
+  }
+
+  /// Passes a value's JSON text on, the first time only.
+  package func settle(jsonText: String) {
+    guard answer != nil else { return }
+    guard let textAnswer else { return settle(Result { try JSONValue(parsing: jsonText) }) }
+    answer = nil
+    self.textAnswer = nil
+    textAnswer(jsonText)
   }
 
   /// Marks the call cancelled and tells the action's cancel handlers, once.
@@ -57,6 +79,7 @@ package final class AnyReply {
     guard !isCancelled else { return }
     isCancelled = true
     answer = nil
+    textAnswer = nil
     let handlers = cancelHandlers
     cancelHandlers = []
     for handler in handlers { handler() }

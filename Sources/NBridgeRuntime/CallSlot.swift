@@ -20,6 +20,8 @@ enum StartedAnswer {
   case outcome(Result<JSONValue, BridgeError>)
   /// The bytes of a `Bytes` action, adopted by a `Uint8Array` without a copy.
   case bytes(ByteStore)
+  /// A value's JSON text, made into a JS value by JavaScriptCore's JSON parser.
+  case jsonText(String)
 }
 
 /// A native call not settled yet: how it settles, its streaming callback kept from the GC, its task or reply.

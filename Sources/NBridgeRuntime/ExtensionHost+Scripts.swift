@@ -74,6 +74,17 @@ extension ExtensionHost {
     }
   }
 
+  /// Evaluates a user's script `source` (a CommonJS module's wrapper, a `load()`ed file) named
+  /// `url`, kept for error reports, its `import()` routed to the module loader (nbridge's own
+  /// `nbridge:` files may not import); its completion value.
+  package func evaluateUserScript(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
+    runtime.sources[url] = source
+    guard !url.hasPrefix("nbridge:") else { return try evaluate(source, url: url) }
+    let script = runtime.scriptWithDynamicImports(source, url: url)
+    if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
+    return try evaluate(script, url: url)
+  }
+
   /// Evaluates the UTF-16 `units` as a script named `url`, its top-level `this` being `this`
   /// (the global object when nil); throws what it throws.
   package func evaluate(units: [UInt16], url: String, this: ScriptValue? = nil) throws(ThrownValue) -> ScriptValue {

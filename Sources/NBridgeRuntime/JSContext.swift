@@ -187,6 +187,13 @@ final class JSContext {
     }
   }
 
+  /// The JS value `text` (JSON text, checked) holds, parsed by JavaScriptCore: no `JSONValue` between.
+  func value(jsonText text: String) -> JSValueRef {
+    let string = text.makeJSString()
+    defer { JSStringRelease(string) }
+    return JSValueMakeFromJSONString(ref, string) ?? JSValueMakeNull(ref)
+  }
+
   /// `value` as a JS value when making it allocates nothing (null, a boolean, a number), else nil.
   func immediateValue(_ value: JSONValue) -> JSValueRef? {
     switch value {
@@ -219,6 +226,20 @@ final class JSContext {
     } catch {
       throw BridgeError(optionsParsing: error)
     }
+  }
+
+  /// Reads a call's options, a JS string of JSON text, as UTF-8 text left unparsed (for an action
+  /// that reads it in place): at most `BridgeLimits.maxTextLength` code units, checked as
+  /// `parseOptions` checks them. The text is `JSON.stringify`'s, which escapes lone surrogates,
+  /// so its UTF-8 is exact (no U+FFFD is made).
+  func optionsText(_ value: JSValueRef) throws(BridgeError) -> OptionsText {
+    guard let s = JSValueToStringCopy(ref, value, nil) else { return OptionsText() }
+    defer { JSStringRelease(s) }
+    let length = JSStringGetLength(s)
+    guard length <= BridgeLimits.maxTextLength else { throw BridgeError.optionsTooLong(length) }
+    // Through the UTF-16 buffer: JavaScriptCore's own UTF-8 conversion (JSStringGetUTF8CString)
+    // costs ~30 instructions a character, the copy of ASCII text here ~2.
+    do { return try OptionsText(scanning: String(jsString: s)) } catch { throw BridgeError(optionsParsing: error) }
   }
 
   /// Makes a function object that calls `callback`.

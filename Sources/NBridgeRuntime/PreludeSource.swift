@@ -7,7 +7,7 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.console_js, PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
+      PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
     ] + scripts + [PackageResources.hooks_js]
   }
 
@@ -15,20 +15,22 @@ package enum PreludeSource {
   /// extensions' global files (`scripts`) after the core's own and before `hooks.js`, compacted
   /// for the parse at every start (`compact`).
   package static func headless(scripts: [[UInt8]]) -> String {
-    compact(compose(headlessFiles(scripts: scripts)))
+    String(decoding: headlessBytes(scripts: scripts), as: UTF8.self)
   }
 
-  /// The files `deferred.js` and `console.js` register: evaluated by `native.loadDeferred` on first touch.
-  static let deferred: [String: [UInt8]] = [
-    "bridge": PackageResources.bridge_js, "inspect": PackageResources.inspect_js,
-  ]
+  /// `headless(scripts:)` as UTF-8 bytes, composed and compacted without a Swift string on the way.
+  package static func headlessBytes(scripts: [[UInt8]]) -> [UInt8] {
+    compact(bytes: composeBytes(headlessFiles(scripts: scripts)))
+  }
+
+  /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
+  static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js]
 
   /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:
-  /// the formatter and console, the window's `transport` files (its `native` over messages, its
+  /// the window's `transport` files (the formatter and console, its `native` over messages, its
   /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
   package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
-    compose(
-      [PackageResources.inspect_js, PackageResources.console_js] + transport + [PackageResources.bridge_js] + scripts)
+    compose(transport + [PackageResources.bridge_js] + scripts)
   }
 
   /// `source` without its comment lines (a line that is a `//` comment and nothing else) and
@@ -37,43 +39,60 @@ package enum PreludeSource {
   /// a byte, comments and indentation included: this drops 40 % of the bytes. Only whole lines
   /// go: a comment after code stays, and the prelude's files have no template literal or string
   /// spanning lines (PreludeSourceTests compares the tokens before and after). The text stays
-  /// UTF-8 on its way in (`JSStringCreateWithUTF8CString` makes an 8-bit string of ASCII): a
+  /// UTF-8 on its way in (`PreludeText`: JavaScriptCore reads the ASCII bytes where they lie): a
   /// source given as UTF-16 parses into 16-bit strings, 0.3 MiB more at the run's peak.
   package static func compact(_ source: String) -> String {
-    var text = source
-    return text.withUTF8 { utf8 in
-      String(unsafeUninitializedCapacity: utf8.count + 1) { kept in
-        var count = 0
-        var lineStart = 0
-        while lineStart < utf8.count {
-          var lineEnd = lineStart
-          while lineEnd < utf8.count, utf8[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-          var first = lineStart
-          while first < lineEnd, utf8[first] == UInt8(ascii: " ") || utf8[first] == UInt8(ascii: "\t") { first += 1 }
-          let isComment =
-            first + 1 < lineEnd && utf8[first] == UInt8(ascii: "/") && utf8[first + 1] == UInt8(ascii: "/")
-          if first < lineEnd, !isComment {
-            for index in first..<lineEnd { kept[count + index - first] = utf8[index] }
-            count += lineEnd - first
-            kept[count] = UInt8(ascii: "\n")
-            count += 1
-          }
-          lineStart = lineEnd + 1
+    String(decoding: compact(bytes: Array(source.utf8)), as: UTF8.self)
+  }
+
+  /// `compact(_:)` on UTF-8 bytes.
+  package static func compact(bytes: [UInt8]) -> [UInt8] {
+    bytes.withUnsafeBufferPointer { utf8 in compact(utf8) }
+  }
+
+  private static func compact(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: utf8.count + 1) { kept, count in
+      count = 0
+      var lineStart = 0
+      while lineStart < utf8.count {
+        var lineEnd = lineStart
+        while lineEnd < utf8.count, utf8[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        var first = lineStart
+        while first < lineEnd, utf8[first] == UInt8(ascii: " ") || utf8[first] == UInt8(ascii: "\t") { first += 1 }
+        let isComment =
+          first + 1 < lineEnd && utf8[first] == UInt8(ascii: "/") && utf8[first + 1] == UInt8(ascii: "/")
+        if first < lineEnd, !isComment {
+          for index in first..<lineEnd { kept[count + index - first] = utf8[index] }
+          count += lineEnd - first
+          kept[count] = UInt8(ascii: "\n")
+          count += 1
         }
-        return count
+        lineStart = lineEnd + 1
       }
     }
   }
 
   /// One function calling each file's function in order with the same `global` and `internal`.
   package static func compose(_ files: [[UInt8]]) -> String {
-    var source = "(function (global, internal) {\nconst parts = [\n"
+    String(decoding: composeBytes(files), as: UTF8.self)
+  }
+
+  /// `compose(_:)` as UTF-8 bytes.
+  package static func composeBytes(_ files: [[UInt8]]) -> [UInt8] {
+    var source = Array("(function (global, internal) {\nconst parts = [\n".utf8)
+    source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 2 })
     for file in files {
-      var text = String(decoding: file, as: UTF8.self)
-      while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
-      source += text + ",\n"
+      var end = file.count
+      while end > 0,
+        file[end - 1] == UInt8(ascii: "\n") || file[end - 1] == UInt8(ascii: " ")
+          || file[end - 1] == UInt8(ascii: ";")
+      {
+        end -= 1
+      }
+      source += file[..<end]
+      source += [UInt8(ascii: ","), UInt8(ascii: "\n")]
     }
-    source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})"
+    source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})".utf8
     return source
   }
 }

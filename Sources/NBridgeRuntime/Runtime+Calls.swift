@@ -12,15 +12,15 @@ extension Runtime {
     let slot = slots[sid]
     let label = slot.labels[aid]
     if let refusal = refusal(slot, aid) { throw JSException(value: makeError(refusal.code, "\(label): \(refusal.message)")) }
-    let options: JSONValue
-    if let json {
-      do {
-        options = try js.parseOptions(json)
-      } catch {
-        throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
+    let options: CallOptions
+    do throws(BridgeError) {
+      if let json {
+        options = slot.definition.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
+      } else {
+        options = .value(.object(JSONObject()))
       }
-    } else {
-      options = .object(JSONObject())
+    } catch {
+      throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
     }
     let outer = startingCall
     startingCall = (id, nil)
@@ -32,6 +32,7 @@ extension Runtime {
     case .outcome(.success(let value)): return js.value(value)
     case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
     case .bytes(let store): return js.uint8Array(adopting: store)
+    case .jsonText(let text): return js.value(jsonText: text)
     }
   }
 
@@ -52,7 +53,7 @@ extension Runtime {
   /// Returns the id of its slot in `callSlots` while it runs (nil when it settled at once).
   @discardableResult
   func dispatch(
-    _ slot: ServiceSlot, _ aid: Int, _ options: JSONValue, _ settlement: Settlement, callback: JSObjectRef?,
+    _ slot: ServiceSlot, _ aid: Int, _ options: CallOptions, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Int? {
     let action = slot.definition.actions[aid]
@@ -64,14 +65,14 @@ extension Runtime {
       switch plugin.invocations[aid] {
       case .sync(let body):
         do {
-          settle(settlement, .success(try body(options, plainCall(slot, aid, context, sink))), label: label)
+          settle(settlement, .success(try body(options.value, plainCall(slot, aid, context, sink))), label: label)
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
         return nil
       case .bytes(let body):
         do {
-          let bytes = try body(options, plainCall(slot, aid, context, sink))
+          let bytes = try body(options.value, plainCall(slot, aid, context, sink))
           if case .call(let id) = settlement, startingCall?.id == id {
             startingCall?.answer = .bytes((consume bytes).takeStore())
           } else if case .slot(let waiting) = settlement, case .call? = callSlots[waiting]?.settlement {
@@ -86,13 +87,23 @@ extension Runtime {
       case .async(let body):
         return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
           let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
-          return try await body(options, call)
+          return try await body(options.value, call)
         }
       case .deferred(let body):
         let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
         let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
         callSlots[id]?.reply = reply
-        do { try body(options, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
+        do { try body(options.value, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
+        return id
+      case .deferredText(let body):
+        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+        let reply = AnyReply({ [weak self] outcome in self?.closeCallSlot(id, outcome) }) { [weak self] text in
+          self?.closeCallSlot(id, jsonText: text)
+        }
+        callSlots[id]?.reply = reply
+        do { try body(try options.text(), plainCall(slot, aid, context, sink), reply) } catch {
+          reply.settle(.failure(error))
+        }
         return id
       }
     case .starting(let start):
@@ -228,6 +239,27 @@ extension Runtime {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
       self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.uint8Array(adopting: store))
+      self.afterCallback()
+    }
+  }
+
+  /// Closes a call's slot with a value's JSON text: a headless call's Promise resolves with the
+  /// value JavaScriptCore parses from it; any other call, or one answered while answers are held
+  /// (they settle in order), takes the text parsed.
+  func closeCallSlot(_ id: Int, jsonText text: String) {
+    guard let callSlot = callSlots[id], case .call(let jsID) = callSlot.settlement,
+      startingCall?.id == jsID || AnswerBatch.depth == 0
+    else { return closeCallSlot(id, Result { try JSONValue(parsing: text) }) }
+    callSlots.removeValue(forKey: id)
+    if let timer = callSlot.timer { loop.cancelTimer(timer) }
+    guard exitCode == nil else { return }
+    if startingCall?.id == jsID {
+      startingCall?.answer = .jsonText(text)
+      return
+    }
+    deliverToJS { [weak self] in
+      guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
+      self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.value(jsonText: text))
       self.afterCallback()
     }
   }

@@ -11,8 +11,7 @@ extension Runtime {
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
       ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
-      ("evaluate", nativeEvaluate), ("now", nativeNow), ("bridgeTables", nativeBridgeTables),
-      ("loadDeferred", nativeLoadDeferred),
+      ("bridgeTables", nativeBridgeTables), ("loadDeferred", nativeLoadDeferred),
     ]
     for (name, callback) in functions + BytesNatives.functions {
       js.setProperty(native, name, js.function(name, callback))
@@ -23,12 +22,12 @@ extension Runtime {
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
-    js.setProperty(shared, "timeOrigin", JSValueMakeNumber(ctx, timeOrigin.wallMilliseconds))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }
     let globalScripts = configuration.extensions.flatMap(\.globalScripts)
-    let prelude = try js.evaluate(PreludeSource.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
+    let prelude = try js.evaluate(
+      immortal: PreludeText.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
@@ -136,14 +135,6 @@ private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, ar
   withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
 }
 
-/// Milliseconds since the run's time origin (`performance.now()`), microsecond resolution.
-private let nativeNow: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ in
-    let nanos = (runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds
-    return JSValueMakeNumber(runtime.js.ref, Double(nanos / 1_000) / 1_000)
-  }
-}
-
 private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     let id = JSValueToNumber(runtime.js.ref, args[0], nil)
@@ -185,21 +176,6 @@ private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc,
       runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count)
     }
     return nil
-  }
-}
-
-/// `evaluate(source, url)`: a user's script (CommonJS's wrapper, a `load()`ed file) evaluated at
-/// `url`, its `import()` routed to the module loader; its completion value.
-private let nativeEvaluate: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    let source = runtime.js.toString(args[0])
-    let url = runtime.js.toString(args[1])
-    runtime.sources[url] = source
-    // A user's file (a CommonJS module, a load()ed script) may call import(); nbridge's own may not.
-    guard !url.hasPrefix("nbridge:") else { return try runtime.js.evaluate(source, url: url) }
-    let script = runtime.scriptWithDynamicImports(source, url: url)
-    if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
-    return try runtime.js.evaluate(script, url: url)
   }
 }
 

@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeSystem
 
 /// The lifecycle on the loop: moves delivered in order (observers, then the script's `app`
 /// events and WKBridgeKit's listeners), and suspension: while the app is in background with
@@ -85,7 +86,7 @@ extension Runtime {
     }
     if stopsWhenSuspended {
       stopsWhenSuspended = false
-      SignalHandling.stopProcess()
+      RunSignals.stopProcess()
     }
   }
 

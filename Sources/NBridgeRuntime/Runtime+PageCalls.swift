@@ -22,9 +22,13 @@ extension Runtime {
     if let refusal = refusal(slot, aid, within: permissions) {
       return settle(settlement, .failure(refusal), label: slot.labels[aid])
     }
-    var options = JSONValue.object(JSONObject())
+    var options = CallOptions.value(.object(JSONObject()))
     if !json.isEmpty {
-      do throws(BridgeError) { options = try BridgeError.pageOptions(json) } catch {
+      do throws(BridgeError) {
+        options =
+          slot.definition.actions[aid].readsOptionsText
+          ? .text(try BridgeError.pageOptionsText(json)) : .value(try BridgeError.pageOptions(json))
+      } catch {
         return settle(settlement, .failure(error), label: slot.labels[aid])
       }
     }
@@ -63,7 +67,7 @@ extension Runtime {
       return nil
     }
     let streams = slot.definition.actions[aid].streams != nil
-    return dispatch(slot, aid, options, settlement, callback: nil, sink: streams ? sink : nil)
+    return dispatch(slot, aid, .value(options), settlement, callback: nil, sink: streams ? sink : nil)
   }
 
   /// Whether `service.action` exists and streams partial results.

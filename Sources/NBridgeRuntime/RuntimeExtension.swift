@@ -262,6 +262,14 @@ package struct ExtensionHost {
   /// The run's loop: descriptor watches and timers for what the extension serves.
   package var loop: EventLoop { runtime.loop }
 
+  /// When the run began, in milliseconds of wall-clock time (`performance.timeOrigin`).
+  package var timeOrigin: Double { runtime.timeOrigin.wallMilliseconds }
+
+  /// Milliseconds since the run began on the loop's clock, microsecond resolution (`performance.now()`).
+  package var sinceTimeOrigin: Double {
+    Double((runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds / 1_000) / 1_000
+  }
+
   /// Whether the run is ending (an exit was asked for, or the runtime is gone): nothing new should start.
   package var isExiting: Bool { weakRuntime.map { $0.exitCode != nil } ?? true }
 

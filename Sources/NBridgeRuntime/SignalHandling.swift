@@ -2,6 +2,7 @@ import Glibc
 import NBridgePlugin
 import NBridgeSystem
 
+/// What a run does with the signals `RunSignals` turns into bytes on its loop.
 /// SIGINT/SIGTERM/SIGHUP: the first stops the run cleanly at the next turn of the loop (exit
 /// 130/143/129, plugins flushed), and decides the run's status even when that turn never comes
 /// (the last turn was busy and left nothing to wait for: see `Runtime.finish`); a second one, for
@@ -11,11 +12,6 @@ import NBridgeSystem
 /// SIGCONT: active when the process is its terminal's foreground group (or has no terminal),
 /// else background (`bg`).
 enum SignalHandling {
-  /// The self-pipe the handler writes each signal's number to; made by the first `install`.
-  nonisolated(unsafe) static var pipe: WakeSignal?
-  /// Its writing end, as the handler reads it (a plain integer: nothing to retain there).
-  nonisolated(unsafe) static var pipeWriter: Int32 = -1
-  nonisolated(unsafe) static var received: Int32 = 0
   /// The status a run stopped by `signal` ends with; nil for a signal that does not stop it. A
   /// switch, not a dictionary: every run asks at its end, and a `[Int32: Int32]`'s first use
   /// costs a walk of the executable's protocol conformances (about 0.3 M instructions).
@@ -29,24 +25,13 @@ enum SignalHandling {
   }
 
   /// The status of the stopping signal received so far, nil while there is none.
-  static var receivedStatus: Int32? { stopping(received) }
-  /// Set by the first Ctrl-Z, cleared by SIGCONT: a second Ctrl-Z meanwhile stops at once.
-  nonisolated(unsafe) static var stopPending: Int32 = 0
+  static var receivedStatus: Int32? { stopping(RunSignals.received) }
 
   /// Installs the handlers and has `loop` poll their pipe; throws when the pipe cannot be made
   /// (no descriptor left), and then installs nothing.
   @BridgeActor
   static func install(loop: EventLoop, runtime: Runtime) throws(SystemError) {
-    let signals: WakeSignal
-    if let made = pipe {
-      signals = made
-    } else {
-      signals = try WakeSignal()
-      pipe = signals
-      pipeWriter = signals.writer
-    }
-    Signals.install([SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT], handler: onSignal)
-    Signals.ignore(SIGPIPE)
+    let signals = try RunSignals.install()
     loop.alwaysPolled.append(
       (
         signals.descriptor,
@@ -69,42 +54,11 @@ enum SignalHandling {
         runtime.deliverMove(to: .background)
       }
     case SIGCONT:
-      stopPending = 0
+      RunSignals.continued()
       runtime.stopsWhenSuspended = false
-      runtime.deliverMove(to: isTerminalForeground() ? .active : .background)
+      runtime.deliverMove(to: RunSignals.isTerminalForeground() ? .active : .background)
     default:
       break
     }
   }
-
-  /// Stops the process (SIGSTOP cannot be caught); it goes on at SIGCONT.
-  static func stopProcess() {
-    stopPending = 0
-    kill(getpid(), SIGSTOP)
-  }
-
-  /// Whether the process group owns its controlling terminal's foreground, or there is no terminal.
-  static func isTerminalForeground() -> Bool {
-    guard let tty = try? POSIX.open("/dev/tty", O_RDONLY | O_NOCTTY) else { return true }
-    defer { close(tty) }
-    let foreground = tcgetpgrp(tty)
-    return foreground < 0 || foreground == getpgrp()
-  }
-}
-
-private let onSignal: @convention(c) (Int32) -> Void = { sig in
-  if sig == SIGINT || sig == SIGTERM || sig == SIGHUP {
-    if SignalHandling.received != 0 { _exit(128 + sig) }
-    SignalHandling.received = sig
-  }
-  if sig == SIGTSTP {
-    // A second Ctrl-Z before the first stopped the process: stop now.
-    if SignalHandling.stopPending != 0 {
-      SignalHandling.stopPending = 0
-      kill(getpid(), SIGSTOP)
-      return
-    }
-    SignalHandling.stopPending = 1
-  }
-  Signals.post(sig, to: SignalHandling.pipeWriter)
 }

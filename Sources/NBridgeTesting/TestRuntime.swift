@@ -1,5 +1,6 @@
 import Foundation
 import NBridgeCompat
+import NBridgeConsole
 import NBridgeLog
 import NBridgeModules
 import NBridgePlugin
@@ -138,7 +139,7 @@ extension RuntimeConfiguration {
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
     configuration.extensions = [
-      WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
+      ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
     ]
     return configuration
   }

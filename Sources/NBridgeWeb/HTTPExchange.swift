@@ -3,7 +3,8 @@ import Glibc
 import NBridgePlugin
 import NBridgeRuntime
 
-/// One `fetch` request in flight through libsoup: the JS function told of its progress
+/// One `fetch` request in flight, through the runtime's own HTTP/1.1 client (`PlainHTTPRequest`,
+/// plain `http:` to an address or `localhost`, see `PlainHTTPTarget`) or libsoup: the JS function told of its progress
 /// (`handler(0, status, reason, headers)`, then `handler(1, arrayBuffer)`, or
 /// `handler(2, kind, message)`), and the hold that keeps the run alive until the head arrives,
 /// then again while the body is consumed (`consume`); a body nobody reads keeps nothing alive,
@@ -16,6 +17,7 @@ final class HTTPExchange {
   /// Weak: a libsoup event may come after the run (and its state) is gone.
   private weak var state: WebState?
   private var request: UnsafeMutableRawPointer?
+  private var plain: PlainHTTPRequest?
   private var hold: Int?
   private var consuming = false
   /// Set when the body was cancelled for waiting unread too long (see `discardOldUnread`).
@@ -36,13 +38,21 @@ final class HTTPExchange {
     hold = host.loop.hold("fetch")
   }
 
-  /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` through libsoup (each
-  /// string NUL-terminated bytes); the outcome reaches the handler, at once when libsoup cannot
-  /// be opened or the URL is refused.
+  /// Sends `method url` with `headers` (`name\nvalue\n...`) and `body` (each string
+  /// NUL-terminated bytes) through the plain client when it takes the request, else libsoup; the
+  /// outcome reaches the handler, at once when libsoup cannot be opened or the URL is refused.
   func start(
     method: UnsafePointer<CChar>, url: UnsafePointer<CChar>, headers: UnsafePointer<CChar>, body: UnsafeRawBufferPointer?,
     userAgent: UnsafePointer<CChar>
   ) {
+    if let state, !state.libsoupOnly, let target = PlainHTTPTarget(url: url, headers: headers) {
+      let plain = PlainHTTPRequest(
+        exchange: self, pool: state.connections, loop: host.loop, target: target, method: method, headers: headers,
+        body: body, userAgent: userAgent)
+      self.plain = plain
+      plain.start()
+      return
+    }
     var failure: UnsafePointer<CChar>?
     guard nbh_load(&failure) == 0 else {
       let reason = failure.map { String(cString: $0) } ?? "unknown error"
@@ -61,16 +71,18 @@ final class HTTPExchange {
   /// Cancels the request; it ends with an `aborted` failure unless it has ended already.
   func cancel() {
     if let request { nbh_cancel(request) }
+    plain?.cancel()
   }
 
   /// Reads the body to its end (it arrives whole as `handler(1, arrayBuffer)`), keeping the run
   /// alive meanwhile; until then libsoup reads only a bounded read-ahead.
   func consume() {
-    guard let request, !consuming else { return }
+    guard request != nil || plain != nil, !consuming else { return }
     consuming = true
     state?.unreadBodies.removeAll { $0 == id }
     if hold == nil, host.isAlive { hold = host.loop.hold("fetch") }
-    nbh_consume(request)
+    if let request { nbh_consume(request) }
+    plain?.consume()
   }
 
   enum Event {
@@ -105,7 +117,7 @@ final class HTTPExchange {
     }
     handler.call(arguments)
     // The head is there: a body nobody has asked for does not keep the run alive.
-    if case .head = event, !consuming, request != nil, host.isAlive {
+    if case .head = event, !consuming, request != nil || plain != nil, host.isAlive {
       if let held = hold { host.loop.release(held) }
       hold = nil
       state.unreadBodies.append(id)
@@ -126,6 +138,7 @@ final class HTTPExchange {
 
   private func finish() {
     request = nil
+    plain = nil
     state?.unreadBodies.removeAll { $0 == id }
     if let held = hold, host.isAlive { host.loop.release(held) }
     hold = nil

@@ -1,10 +1,11 @@
+import Glibc
 import NBridgePlugin
 import NBridgeRuntime
 
 /// The web APIs of a headless run as an extension of the runtime (Deno's `deno_web` is the
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
-/// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over libsoup) answers
+/// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over its own HTTP/1.1 client or libsoup) answers
 /// through `ExtensionArguments`; `webassembly.js` turns `WebAssembly`'s asynchronous compile
 /// (which the C API cannot drive) into a rejection that names the synchronous one. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
@@ -18,10 +19,12 @@ package enum WebExtension {
         .init(name: "webassembly", source: PackageResources.webassembly_js),
       ],
       deferredScripts: deferredScripts,
+      values: { host in ["timeOrigin": .number(host.timeOrigin)] },
       functions: WebNatives.functions + LocalStorageNatives.functions + FetchNatives.functions,
       hooks: .init(close: { state, _ in
         // Requests still in flight end here (each ends its exchange with an `aborted` failure).
         for exchange in state.fetches.values { exchange.cancel() }
+        state.connections.closeAll()
       }))
   }
 
@@ -53,4 +56,9 @@ package final class WebState {
   var unreadBodies: [Int] = []
   /// The id the next request gets.
   var nextFetchID = 1
+  /// The plain HTTP client's kept-alive connections.
+  let connections = HTTPConnectionPool()
+  /// Whether libsoup takes every request (read on the first): the environment names a proxy, or
+  /// `NBRIDGE_HTTP_CLIENT=libsoup` asks for it.
+  lazy var libsoupOnly = environmentNamesAProxy() || getenv("NBRIDGE_HTTP_CLIENT").map { String(cString: $0) } == "libsoup"
 }

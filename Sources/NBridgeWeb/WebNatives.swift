@@ -3,14 +3,14 @@ import NBridgePlugin
 import NBridgeRuntime
 
 /// The native floor of the web APIs in `JS/`: what the files cannot do in JavaScript (random
-/// bytes, digests, IDNA, legacy decoders). Each function takes and returns plain values or
+/// bytes, digests, IDNA, legacy decoders, the clock of `performance.now()` and event time stamps). Each function takes and returns plain values or
 /// bytes; the semantics (argument checks, Promises, errors) stay in the JS files.
 enum WebNatives {
   /// The functions added to the prelude's `internal.native`.
   static let functions: [RuntimeExtension.Function<WebState>] = [
     .init("randomFill", result: randomFill), .init("digest", result: digest),
     .init("domainToASCII", result: domainToASCII), .init("systemInfo", result: systemInfo),
-    .init("legacyDecode", result: legacyDecode),
+    .init("legacyDecode", result: legacyDecode), .init("now") { _, host, _ in .number(host.sinceTimeOrigin) },
   ]
 
   /// `randomFill(view)`: fills a typed array with random bytes.

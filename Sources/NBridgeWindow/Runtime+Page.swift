@@ -1,3 +1,4 @@
+import NBridgeConsole
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -25,7 +26,7 @@ extension Runtime {
     ]
     for (name, value) in page { shared[name] = value }
     let prelude = PreludeSource.page(
-      transport: [PackageResources.page_js, PackageResources.page_timers_js],
+      transport: ConsoleExtension.pageScripts + [PackageResources.page_js, PackageResources.page_timers_js],
       scripts: extensionScripts.map(\.source) + [PackageResources.nbridgekit_js])
     let sharedText = JSONValue.object(shared).jsonText
     if testHooks {

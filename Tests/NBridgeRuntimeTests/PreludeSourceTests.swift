@@ -1,3 +1,4 @@
+import NBridgeConsole
 import NBridgeModuleSyntax
 import NBridgeRuntime
 import NBridgeWeb
@@ -6,8 +7,8 @@ import Testing
 /// The headless prelude as JavaScriptCore gets it: its files composed, then compacted
 /// (comment lines and indentation left out) for a cheaper parse at every start.
 @Suite struct PreludeSourceTests {
-  /// The global files of the extensions every headless run of the CLI has (the web APIs').
-  private let scripts = WebExtension.make().globalScripts.map(\.source)
+  /// The global files of the extensions every headless run of the CLI has (the console's and the web APIs').
+  private let scripts = (ConsoleExtension.make().globalScripts + WebExtension.make().globalScripts).map(\.source)
 
   /// What the parser sees of a token: its kind, its text and whether a line ends before it (ASI;
   /// not for the first token, which comment lines may precede).
@@ -48,5 +49,19 @@ import Testing
   /// Text beyond ASCII keeps its characters.
   @Test func textBeyondASCIIIsKept() {
     #expect(PreludeSource.compact("  s = 'é→😀';\n") == "s = 'é→😀';\n")
+  }
+
+  /// The text JavaScriptCore reads in place: made once a process, the same bytes as the
+  /// compacted prelude, and ASCII (JavaScriptCore takes text beyond it only as a copied string).
+  @Test func theImmortalTextIsTheCompactedPreludeMadeOnce() {
+    let first = PreludeText.headless(scripts: scripts)
+    let again = PreludeText.headless(scripts: scripts)
+    #expect(first.baseAddress == again.baseAddress)
+    #expect(Array(first) == PreludeSource.headlessBytes(scripts: scripts))
+    #expect(Array(first) == Array(PreludeSource.headless(scripts: scripts).utf8))
+    #expect(first.allSatisfy { $0 < 0x80 }, "a character beyond ASCII in a prelude file")
+    let other = PreludeText.headless(scripts: [])
+    #expect(other.baseAddress != first.baseAddress)
+    #expect(Array(other) == PreludeSource.headlessBytes(scripts: []))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeConsole
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -46,13 +47,26 @@ import Testing
         end: { counter, _ in journal.note("end after \(counter.calls) calls") }))
   }
 
-  /// Runs `source` on a thread of its own (the loop thread) with `extensions`.
-  func run(_ source: String, extensions: [RuntimeExtension]) async throws -> (status: Int32, stdout: String) {
+  /// Text a run wrote, shared with its output callback.
+  final class Printed: Sendable {
+    let text = Mutex("")
+  }
+
+  /// What the last run wrote to stderr.
+  let stderr = Printed()
+
+  /// Runs `source` on a thread of its own (the loop thread) with `extensions` after the console's
+  /// (unless `console` is false).
+  func run(_ source: String, extensions: [RuntimeExtension], console: Bool = true) async throws
+    -> (status: Int32, stdout: String)
+  {
     let scratch = try TemporaryDirectory(prefix: "nbridge-extension")
     var configuration = RuntimeConfiguration.forTesting(plugins: [], in: scratch)
-    configuration.extensions = extensions
+    configuration.extensions = (console ? [ConsoleExtension.make()] : []) + extensions
     let stdout = Mutex("")
-    configuration.output = { fd, text in if fd == 1 { stdout.withLock { $0 += text } } }
+    configuration.output = { [stderr] fd, text in
+      if fd == 1 { stdout.withLock { $0 += text } } else { stderr.text.withLock { $0 += text } }
+    }
     let final = configuration
     let name = scratch.file("main.js")
     let status: Int32 = await withCheckedContinuation { continuation in
@@ -95,6 +109,18 @@ import Testing
     let (status, stdout) = try await run("console.log(typeof nbridge.count === 'function');", extensions: [])
     #expect(status == 0)
     #expect(stdout == "false\n")
+  }
+
+  /// The core alone prints nothing for `console` (NBridgeConsole gives it; JavaScriptCore's
+  /// own object writes nowhere), and still reports an uncaught error with its message and the
+  /// line it was thrown at.
+  @Test func withoutTheConsoleExtensionErrorsAreStillReported() async throws {
+    let (status, stdout) = try await run("console.log('unseen');\nthrow new Error('boom');", extensions: [], console: false)
+    #expect(status == 1)
+    #expect(stdout == "")
+    let printed = stderr.text.withLock { $0 }
+    #expect(printed.hasPrefix("Uncaught Error: boom"), "\(printed)")
+    #expect(printed.contains("main.js:2"), "\(printed)")
   }
 
   /// What the bytes extension keeps for a run: the callback handed to `later`.

@@ -88,8 +88,19 @@ final class StorageEngine {
     do {
       return try JSONValue(parsing: json)
     } catch {
-      throw BridgeError.unavailable("the storage database \(path) holds damaged JSON for \"\(key)\": \(error)")
+      throw damaged(key, error)
     }
+  }
+
+  /// The JSON text of `key`'s value in `group`, checked (not parsed), or nil when there is none.
+  func jsonText(forKey key: String, group: String) throws -> String? {
+    guard let json = try text(forKey: key, group: group) else { return nil }
+    do throws(JSONSyntaxError) { try JSONValue.checkText(json) } catch { throw damaged(key, error) }
+    return json
+  }
+
+  private func damaged(_ key: String, _ error: JSONSyntaxError) -> BridgeError {
+    BridgeError.unavailable("the storage database \(path) holds damaged JSON for \"\(key)\": \(error)")
   }
 
   /// The keys of `group`, in the order of their UTF-8 bytes.

@@ -56,6 +56,18 @@ public enum StorageLimits {
     return try BridgeLimits.jsonText(value, field: "value", maxBytes: maxValueBytes)
   }
 
+  /// The value's JSON text as the call's options held it, within the limit: stored as it is.
+  static func valueJSON(text: Substring?) throws -> String {
+    guard let text else {
+      throw BridgeError.invalidParameter("value", "is required (undefined cannot be stored; store null instead)")
+    }
+    let bytes = text.utf8.count
+    guard bytes <= maxValueBytes else {
+      throw BridgeError.invalidParameter("value", "must be at most \(maxValueBytes) bytes as JSON text (got \(bytes))")
+    }
+    return String(text)
+  }
+
   /// The JSON text of a string holding nothing JSON escapes (a quote, a backslash, a control
   /// character): its UTF-8 between quotes, scanned a word at a time and copied once into one allocation (most stored
   /// strings are such; the JSON writer's buffer and the check of its UTF-8 cost a `set` of 100

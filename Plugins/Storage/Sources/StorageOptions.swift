@@ -1,8 +1,9 @@
 import NBridgePlugin
 
 // Each options type reads its fields in `init(from:)` (the shape `nbridge types` and the drift test
-// see) and straight from the call's value in `init(options:)` (the hot path: no decoder); both hand
-// them to one initializer that checks them, in the same order, with the same errors.
+// see) and straight from the call's JSON text in `init(options:)` (the hot path: no decoder, no
+// value of the whole options, and `set`'s value kept as the text it came as); both hand them to
+// one initializer that checks them, in the same order, with the same errors.
 
 /// Options naming one key: `{key, group?, secure?}`; with `{defaultValue?}` for `get`.
 struct KeyOptions: OptionsFromJSON {
@@ -20,13 +21,14 @@ struct KeyOptions: OptionsFromJSON {
       secure: try fields.decodeIfPresent(JSONValue.self, forKey: .secure))
   }
 
-  init(options: JSONValue) throws {
-    guard case .object(let fields) = options else {
-      self = try JSONValueDecoder().decode(Self.self, from: options)
+  init(options: OptionsText) throws {
+    guard options.isObject else {
+      self = try JSONValueDecoder().decode(Self.self, from: options.value)
       return
     }
     try self.init(
-      key: fields["key"], group: fields["group"], defaultValue: fields["defaultValue"], secure: fields["secure"])
+      key: options.value("key"), group: options.value("group"), defaultValue: options.value("defaultValue"),
+      secure: options.value("secure"))
   }
 
   private init(key: JSONValue?, group: JSONValue?, defaultValue: JSONValue?, secure: JSONValue?) throws {
@@ -53,12 +55,12 @@ struct RemoveOptions: OptionsFromJSON {
       secure: try fields.decodeIfPresent(JSONValue.self, forKey: .secure))
   }
 
-  init(options: JSONValue) throws {
-    guard case .object(let fields) = options else {
-      self = try JSONValueDecoder().decode(Self.self, from: options)
+  init(options: OptionsText) throws {
+    guard options.isObject else {
+      self = try JSONValueDecoder().decode(Self.self, from: options.value)
       return
     }
-    try self.init(key: fields["key"], group: fields["group"], secure: fields["secure"])
+    try self.init(key: options.value("key"), group: options.value("group"), secure: options.value("secure"))
   }
 
   private init(key: JSONValue?, group: JSONValue?, secure: JSONValue?) throws {
@@ -82,22 +84,26 @@ struct SetOptions: OptionsFromJSON {
     try self.init(
       key: try fields.decodeIfPresent(JSONValue.self, forKey: .key),
       group: try fields.decodeIfPresent(JSONValue.self, forKey: .group),
-      value: try fields.decodeIfPresent(JSONValue.self, forKey: .value),
+      value: { try StorageLimits.valueJSON(try fields.decodeIfPresent(JSONValue.self, forKey: .value)) },
       secure: try fields.decodeIfPresent(JSONValue.self, forKey: .secure))
   }
 
-  init(options: JSONValue) throws {
-    guard case .object(let fields) = options else {
-      self = try JSONValueDecoder().decode(Self.self, from: options)
+  init(options: OptionsText) throws {
+    guard options.isObject else {
+      self = try JSONValueDecoder().decode(Self.self, from: options.value)
       return
     }
-    try self.init(key: fields["key"], group: fields["group"], value: fields["value"], secure: fields["secure"])
+    try self.init(
+      key: options.value("key"), group: options.value("group"),
+      value: { try StorageLimits.valueJSON(text: options.jsonText("value")) }, secure: options.value("secure"))
   }
 
-  private init(key: JSONValue?, group: JSONValue?, value: JSONValue?, secure: JSONValue?) throws {
+  /// `value` gives the value's JSON text, checked: its text as it came (`init(options:)`), or
+  /// written from the decoded value.
+  private init(key: JSONValue?, group: JSONValue?, value: () throws -> String, secure: JSONValue?) throws {
     self.key = try StorageLimits.key(key)
     self.group = try StorageLimits.group(group)
-    json = try StorageLimits.valueJSON(value)
+    json = try value()
     self.secure = try StorageLimits.secure(secure)
   }
 

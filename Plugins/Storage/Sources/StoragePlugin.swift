@@ -16,8 +16,11 @@ public final class StoragePlugin: Plugin {
       ) { (plugin, options: KeyOptions, _, reply: Reply<JSONValue>) in
         if options.secure {
           plugin.secure.get(key: options.key, group: options.group, defaultValue: options.defaultValue, reply: reply)
+        } else if let text = try plugin.engine.jsonText(forKey: options.key, group: options.group) {
+          // The stored text goes to JavaScript as it is: parsed once, there.
+          reply.resolve(jsonText: text)
         } else {
-          reply.resolve(try plugin.engine.value(forKey: options.key, group: options.group) ?? options.defaultValue)
+          reply.resolve(options.defaultValue)
         }
       },
       Action(

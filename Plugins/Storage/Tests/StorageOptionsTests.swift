@@ -3,9 +3,9 @@ import Testing
 
 @testable import NBridgeStorage
 
-/// `get`, `set` and `remove` read their options straight from the call's value (`init(options:)`)
-/// and, for their declared shape, through `Decodable`: the two must take and refuse the same
-/// options with the same values and the same errors.
+/// `get`, `set` and `remove` read their options straight from the call's JSON text
+/// (`init(options:)`) and, for their declared shape, through `Decodable`: the two must take and
+/// refuse the same options with the same values and the same errors.
 @Suite struct StorageOptionsTests {
   static let samples: [JSONValue] = [
     ["key": "k", "value": "plain"], ["key": "k", "value": ["a": [1, "two"]], "group": "g", "secure": false],
@@ -31,7 +31,7 @@ import Testing
   @Test func setReadsTheSameEitherWay() {
     for sample in Self.samples {
       let fields = { (o: SetOptions) in [o.key, o.group, o.json, "\(o.secure)"] }
-      let direct = Self.outcome({ try SetOptions(options: sample) }, fields)
+      let direct = Self.outcome({ try SetOptions(options: OptionsText(value: sample)) }, fields)
       #expect(direct == Self.outcome({ try JSONValueDecoder().decode(SetOptions.self, from: sample) }, fields))
     }
   }
@@ -39,7 +39,7 @@ import Testing
   @Test func getReadsTheSameEitherWay() {
     for sample in Self.samples {
       let fields = { (o: KeyOptions) in [o.key, o.group, o.defaultValue.jsonText, "\(o.secure)"] }
-      let direct = Self.outcome({ try KeyOptions(options: sample) }, fields)
+      let direct = Self.outcome({ try KeyOptions(options: OptionsText(value: sample)) }, fields)
       #expect(direct == Self.outcome({ try JSONValueDecoder().decode(KeyOptions.self, from: sample) }, fields))
     }
   }
@@ -47,8 +47,16 @@ import Testing
   @Test func removeReadsTheSameEitherWay() {
     for sample in Self.samples {
       let fields = { (o: RemoveOptions) in [o.key, o.group, "\(o.secure)"] }
-      let direct = Self.outcome({ try RemoveOptions(options: sample) }, fields)
+      let direct = Self.outcome({ try RemoveOptions(options: OptionsText(value: sample)) }, fields)
       #expect(direct == Self.outcome({ try JSONValueDecoder().decode(RemoveOptions.self, from: sample) }, fields))
     }
+  }
+
+  @Test func setStoresTheValueTextAsItCame() throws {
+    let options = try SetOptions(options: OptionsText(scanning: #"{"key":"k","value":{"b" : [1.50, "\u00e9"]}}"#))
+    #expect(options.json == #"{"b" : [1.50, "\u00e9"]}"#)
+    let long = try OptionsText(scanning: #"{"key":"k","value":""# + String(repeating: "v", count: 1 << 20) + #""}"#)
+    #expect(Self.outcome({ try SetOptions(options: long) }, { [$0.json] })
+      == "invalid_parameter: \"value\" must be at most 1048576 bytes as JSON text (got 1048578)")
   }
 }

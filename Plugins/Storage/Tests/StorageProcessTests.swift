@@ -38,6 +38,38 @@ import Testing
     #expect(missing.isEmpty, "acknowledged but not stored: \(missing.prefix(10))")
   }
 
+  /// `get` hands the stored text to JavaScript to parse once: a stored value comes back as it
+  /// was written, and text that is not JSON (a damaged file) still rejects with `unavailable`
+  /// naming the key.
+  @Test func getGivesBackTheStoredTextAndRefusesDamagedText() throws {
+    let dir = try TemporaryDirectory()
+    let data = dir.file("data")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    try SQLiteKeyValueStore(path: data + "/storage.sqlite").apply([
+      .set(group: "", key: "good", json: #" {"a" : [1.50, "\u00e9", null, {"b": true}]} "#),
+      .set(group: "", key: "bad", json: #"{"a":"#),
+    ])
+    let script = try dir.write(
+      "get.js",
+      """
+      (async () => {
+        console.log(JSON.stringify(await nbridge.storage.get({ key: 'good' })));
+        try {
+          console.log('resolved ' + await nbridge.storage.get({ key: 'bad' }));
+        } catch (e) {
+          console.log(e.code + ' ' + e.message);
+        }
+      })();
+      """)
+    let run = try NBridgeTest.start(["run", script], environment: ["NBRIDGE_DATA_DIR": data])
+    defer { run.stop() }
+    #expect(run.wait(timeout: 30) == 0, "stderr: \(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == #"{"a":[1.5,"é",null,{"b":true}]}"#)
+    #expect(lines.last?.hasPrefix("unavailable storage.get: the storage database ") == true)
+    #expect(lines.last?.contains(#"holds damaged JSON for "bad""#) == true, "\(lines)")
+  }
+
   @Test func sigtermEndsTheRunWith143AndKeepsEveryAcknowledgedSet() throws {
     let dir = try TemporaryDirectory()
     let script = try dir.write(

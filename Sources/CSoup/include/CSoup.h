@@ -61,4 +61,9 @@ void nbh_consume(void *request);
 /// the loop; the body's stream is closed at once when no read is in flight.
 void nbh_cancel(void *request);
 
+/// Decodes a whole gzip (`gzip` 1) or deflate (zlib's wrapper or raw) body with zlib, opened on
+/// first use: the decoded bytes, malloc'd (the caller frees them), and their count in
+/// *out_length; NULL when zlib cannot be opened or the data does not decode.
+void *nbh_inflate(const void *data, size_t length, int gzip, size_t *out_length);
+
 #endif

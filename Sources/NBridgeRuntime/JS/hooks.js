@@ -1,7 +1,9 @@
 // The functions the runtime calls into the prelude (last file: it reads what the others export).
 (function (_global, internal) {
   'use strict';
-  const { inspect, formatStack } = internal;
+  // The console extension's formatting (NBridgeConsole); without it an error prints its stack as given.
+  const inspect = internal.inspect ?? ((v) => String(v));
+  const formatStack = internal.formatStack ?? ((stack) => stack ?? '');
   internal.hooks = {
     // Read at each call: in a headless run bridge.js defines them on first touch (deferred.js).
     makeError: (code, message) => internal.makeError(code, message),

@@ -1,0 +1,25 @@
+import NBridgeRuntime
+
+/// `console` and the value formatting the rest of the runtime prints with, as an extension of
+/// the runtime (Deno's ext/console is the model): `console.js` among a headless run's global
+/// files, `inspect.js` (inspect, format with `%`-substitutions, formatStack with the column
+/// shifts of rewritten scripts) evaluated on first need; a window's page gets both in its
+/// prelude (`pageScripts`). Lines go through the core's `native.print`, where the extensions'
+/// `output` hooks (the log sender's) see them.
+package enum ConsoleExtension {
+  /// The extension; it keeps nothing for a run. It comes first in a run's list: the other
+  /// extensions' files read the formatting it leaves on `internal`.
+  package static func make() -> RuntimeExtension {
+    RuntimeExtension(
+      name: "console", state: { _ in NoState() },
+      globalScripts: [.init(name: "console", source: PackageResources.console_js)],
+      deferredScripts: [.init(name: "inspect", source: PackageResources.inspect_js)])
+  }
+
+  /// The files of a window's page, in order: the formatter first (a page includes it, a
+  /// headless run defers it), then the console over the page's messages.
+  package static let pageScripts: [[UInt8]] = [PackageResources.inspect_js, PackageResources.console_js]
+
+  /// The state of an extension that keeps none.
+  private final class NoState {}
+}
