@@ -5,7 +5,7 @@ import Testing
 /// `fetch` of plain `http:` URLs through the runtime's own HTTP/1.1 client, against a server in
 /// the test's process (`ScriptedHTTPServer`). Each test runs on that client and on libsoup
 /// (`NBRIDGE_HTTP_CLIENT=libsoup`, the path every request took before): both give the same results.
-@Suite struct FetchPlainHTTPTests {
+@Suite(.onTestThreads) struct FetchPlainHTTPTests {
   let server: ScriptedHTTPServer
 
   init() throws { server = try ScriptedHTTPServer() }
