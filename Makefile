@@ -43,11 +43,15 @@ install: deps
 # One process per test target: a process has one loop (BridgeActor's executor), and the
 # plugin targets' tests drive it with a loop thread of their own. Listed longest first: `make test`
 # starts them in this order, TEST_JOBS at a time, so the short ones run beside the long ones.
-TEST_TARGETS := CLITests PackageTests NBridgeWindowServiceTests NBridgeNotificationTests NBridgeRuntimeTests \
-	NBridgeMenuTests NBridgeDialogTests NBridgeAppTests NBridgePasteboardTests NBridgeLocationTests \
+# TEST_TARGETS_ALONE type into and click on windows with xdotool (file choosers, menus, the
+# tray): a dialog that is still being built on a loaded machine loses the keys, so these run
+# after the others, one at a time, with nothing beside them.
+TEST_TARGETS := CLITests PackageTests NBridgeNotificationTests NBridgeRuntimeTests \
+	NBridgeAppTests NBridgePasteboardTests NBridgeLocationTests \
 	NBridgeWindowTests NBridgeBackgroundTests NBridgeFSTests NBridgeSystemTests NBridgeModuleSyntaxTests \
 	NBridgePluginTests NBridgeAppSetupTests NBridgeLogTests NBridgeStorageTests NBridgeBuiltinsTests \
-	NBridgeAutostartTests NBridgeTrayTests NBridgeShortcutTests
+	NBridgeAutostartTests
+TEST_TARGETS_ALONE := NBridgeWindowServiceTests NBridgeDialogTests NBridgeMenuTests NBridgeTrayTests NBridgeShortcutTests
 TEST_JOBS ?= 4
 
 # The prelude's JavaScript files: Deno's formatter and linter (deno.json), checked by `make test`.
@@ -77,14 +81,16 @@ test: deps deno lint-js
 	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
 	rm -f $(TEST_FAILED); \
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target test-each RUN_ISOLATED="$$isolate"; \
+	$(MAKE) --no-print-directory -j1 test-alone RUN_ISOLATED="$$isolate"; \
 	if [ -s $(TEST_FAILED) ]; then echo "make test failed in:$$(tr '\n' ' ' < $(TEST_FAILED))"; exit 1; fi
 
 # What `make test` runs side by side (it builds first); a failure is written to TEST_FAILED.
 TEST_RUN = timeout --foreground -k 10 $(TEST_TIMEOUT) $(RUN_ISOLATED) sh -c '"$$@"; exit $$?' sh
-.PHONY: test-each test-js $(addprefix test-target-,$(TEST_TARGETS))
+.PHONY: test-each test-alone test-js $(addprefix test-target-,$(TEST_TARGETS) $(TEST_TARGETS_ALONE))
 test-each: $(addprefix test-target-,$(TEST_TARGETS)) test-js
+test-alone: $(addprefix test-target-,$(TEST_TARGETS_ALONE))
 
-$(addprefix test-target-,$(TEST_TARGETS)): test-target-%:
+$(addprefix test-target-,$(TEST_TARGETS) $(TEST_TARGETS_ALONE)): test-target-%:
 	@echo "== swift test: $*"; start=$$(date +%s); \
 	NBRIDGE_DENO=$(CURDIR)/$(DENO) $(TEST_RUN) $(TEST_BUNDLE) --testing-library swift-testing --filter '^$*\.' \
 		|| echo "$*" >> $(TEST_FAILED); \
