@@ -179,45 +179,59 @@ package enum Base64Text {
   package static func decode(_ text: String) -> [UInt8]? {
     var text = text
     return text.withUTF8 { input -> [UInt8]? in
-      var end = input.count
-      while end > 0, input[end - 1] == UInt8(ascii: "=") { end -= 1 }
-      guard input.count - end <= 2, end % 4 != 1 else { return nil }
+      guard let count = digitCount(input) else { return nil }
+      guard count > 0 else { return [] }
       var invalid = false
-      let output = [UInt8](unsafeUninitializedCapacity: end * 3 / 4) { out, written in
-        var o = 0
-        values.withUnsafeBufferPointer { table in
-          var group: UInt32 = 0
-          for i in 0..<end {
-            let value = table[Int(input[i])]
-            if value == 0xFF {
-              invalid = true
-              break
-            }
-            group = group << 6 | UInt32(value)
-            if i & 3 == 3 {
-              out[o] = UInt8(truncatingIfNeeded: group >> 16)
-              out[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
-              out[o + 2] = UInt8(truncatingIfNeeded: group)
-              o += 3
-              group = 0
-            }
-          }
-          if !invalid {
-            switch end & 3 {
-            case 2:
-              out[o] = UInt8(truncatingIfNeeded: group >> 4)
-              o += 1
-            case 3:
-              out[o] = UInt8(truncatingIfNeeded: group >> 10)
-              out[o + 1] = UInt8(truncatingIfNeeded: group >> 2)
-              o += 2
-            default: break
-            }
-          }
-        }
-        written = invalid ? 0 : o
+      let output = [UInt8](unsafeUninitializedCapacity: count * 3 / 4) { out, written in
+        let decoded = decode(input, digits: count, into: out.baseAddress!)
+        invalid = decoded == nil
+        written = decoded ?? 0
       }
       return invalid ? nil : output
+    }
+  }
+
+  /// How many Base64 digits `units` (UTF-8 or UTF-16) holds once its padding (at most two `=`) is
+  /// taken off; nil when no Base64 text has its length.
+  package static func digitCount<Unit: FixedWidthInteger & UnsignedInteger>(_ units: UnsafeBufferPointer<Unit>) -> Int? {
+    var end = units.count
+    while end > 0, units[end - 1] == Unit(UInt8(ascii: "=")) { end -= 1 }
+    return units.count - end <= 2 && end % 4 != 1 ? end : nil
+  }
+
+  /// Writes the bytes of the first `count` digits of `units` to `out`, which has room for
+  /// `count * 3 / 4`; how many it wrote, or nil at a unit that is not a Base64 digit.
+  package static func decode<Unit: FixedWidthInteger & UnsignedInteger>(
+    _ units: UnsafeBufferPointer<Unit>, digits count: Int, into out: UnsafeMutablePointer<UInt8>
+  ) -> Int? {
+    values.withUnsafeBufferPointer { table -> Int? in
+      var group: UInt32 = 0
+      var o = 0
+      for i in 0..<count {
+        let unit = Int(units[i])
+        guard unit < 256 else { return nil }
+        let value = table[unit]
+        guard value != 0xFF else { return nil }
+        group = group << 6 | UInt32(value)
+        if i & 3 == 3 {
+          out[o] = UInt8(truncatingIfNeeded: group >> 16)
+          out[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+          out[o + 2] = UInt8(truncatingIfNeeded: group)
+          o += 3
+          group = 0
+        }
+      }
+      switch count & 3 {
+      case 2:
+        out[o] = UInt8(truncatingIfNeeded: group >> 4)
+        o += 1
+      case 3:
+        out[o] = UInt8(truncatingIfNeeded: group >> 10)
+        out[o + 1] = UInt8(truncatingIfNeeded: group >> 2)
+        o += 2
+      default: break
+      }
+      return o
     }
   }
 }

@@ -11,15 +11,6 @@ enum BytesNatives {
   ]
 }
 
-/// The Base64 value of an ASCII code unit (0xFF: not a Base64 digit).
-private let base64Values: [UInt8] = {
-  var table = [UInt8](repeating: 0xFF, count: 256)
-  for (index, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
-    table[Int(byte)] = UInt8(index)
-  }
-  return table
-}()
-
 /// `base64ToBytes(text)`: a `Uint8Array` of the bytes Base64 `text` holds (what the plugin's
 /// `Bytes` wrote), or null when it is not Base64.
 private let base64ToBytes: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
@@ -29,40 +20,12 @@ private let base64ToBytes: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, a
       return JSValueMakeNull(ctx)
     }
     defer { JSStringRelease(text) }
-    let length = JSStringGetLength(text)
-    guard let units = JSStringGetCharactersPtr(text) else { return JSValueMakeNull(ctx) }
-    var end = length
-    while end > 0, units[end - 1] == UInt16(UInt8(ascii: "=")) { end -= 1 }
-    guard length - end <= 2, end % 4 != 1 else { return JSValueMakeNull(ctx) }
+    guard let start = JSStringGetCharactersPtr(text) else { return JSValueMakeNull(ctx) }
+    let units = UnsafeBufferPointer(start: start, count: JSStringGetLength(text))
+    guard let end = Base64Text.digitCount(units) else { return JSValueMakeNull(ctx) }
     let capacity = end * 3 / 4
     let out = malloc(max(capacity, 1))!.assumingMemoryBound(to: UInt8.self)
-    let valid = base64Values.withUnsafeBufferPointer { table -> Bool in
-      var group: UInt32 = 0
-      var o = 0
-      for i in 0..<end {
-        let unit = units[i]
-        guard unit < 256 else { return false }
-        let digit = table[Int(unit)]
-        guard digit != 0xFF else { return false }
-        group = group << 6 | UInt32(digit)
-        if i & 3 == 3 {
-          out[o] = UInt8(truncatingIfNeeded: group >> 16)
-          out[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
-          out[o + 2] = UInt8(truncatingIfNeeded: group)
-          o += 3
-          group = 0
-        }
-      }
-      switch end & 3 {
-      case 2: out[o] = UInt8(truncatingIfNeeded: group >> 4)
-      case 3:
-        out[o] = UInt8(truncatingIfNeeded: group >> 10)
-        out[o + 1] = UInt8(truncatingIfNeeded: group >> 2)
-      default: break
-      }
-      return true
-    }
-    guard valid else {
+    guard Base64Text.decode(units, digits: end, into: out) != nil else {
       free(out)
       return JSValueMakeNull(ctx)
     }
