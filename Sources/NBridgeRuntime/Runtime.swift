@@ -337,7 +337,7 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = scriptWithDynamicImports(source, url: url)
+    var script = runnableScript(source, url: url)
     var shifts = columnShifts.removeValue(forKey: url) ?? []
     if !js.isValidScript(script) {
       let head = "(async () => {"

@@ -1,3 +1,4 @@
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeSystem
 
@@ -101,6 +102,10 @@ package struct RuntimeExtension: Sendable {
     /// once it has run. The runtime then reports neither, and drops the rejections the
     /// evaluation left unhandled; the run goes on until its loop is done or it is ended.
     package var entryRan: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
+    /// What a user's script becomes before it runs, at `SourceStage`, given its text and URL: the
+    /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
+    /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
+    package var transformSource: SourceTransform<State>?
 
     /// Hooks; each is optional.
     package init(
@@ -146,6 +151,7 @@ package struct RuntimeExtension: Sendable {
   let startEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) throws(ThrownValue) -> ScriptValue?)?
   let clearCaches: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> [String])?
   let entryRan: (@BridgeActor @Sendable (AnyObject, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
+  let transformSource: SourceTransform<AnyObject>?
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
   /// before any hook); `values` are set on the JS files' `internal` object before any runs.
@@ -215,6 +221,13 @@ package struct RuntimeExtension: Sendable {
       entryRan = { state, host, thrown, ready in ran(unsafeDowncast(state, to: State.self), host, thrown, ready) }
     } else {
       entryRan = nil
+    }
+    if let transform = hooks.transformSource {
+      transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in
+        try transform(unsafeDowncast(state, to: State.self), host, stage, text, url)
+      }
+    } else {
+      transformSource = nil
     }
   }
 }
