@@ -180,14 +180,6 @@ public final class Runtime {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
     }
-    if configuration.handlesSignals {
-      do {
-        try SignalHandling.install(loop: loop, runtime: self)
-      } catch {
-        writeError("nbridge: cannot handle signals: \(error)\n")
-        return ExitStatus.uncaught
-      }
-    }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startExtensions()
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
@@ -217,7 +209,7 @@ public final class Runtime {
   /// The loop may never read a signal that came during the last turn (nothing is left to wait
   /// for), so this asks the handler's record, not the loop.
   func endStatus() -> Int32 {
-    if configuration.handlesSignals, let status = SignalHandling.receivedStatus, exitCode == nil || !exitPrecedesSignal {
+    if configuration.handlesSignals, let status = RunSignals.stoppedStatus, exitCode == nil || !exitPrecedesSignal {
       return status
     }
     return exitCode ?? ExitStatus.success
@@ -227,7 +219,7 @@ public final class Runtime {
   func requestExit(_ code: Int32) {
     if exitCode == nil {
       exitCode = code
-      exitPrecedesSignal = SignalHandling.receivedStatus == nil
+      exitPrecedesSignal = RunSignals.stoppedStatus == nil
     }
     loop.stopRequested = true
   }
