@@ -129,7 +129,7 @@ package struct RuntimeExtension: Sendable {
   /// JS files of a headless run's global object, run in order as part of the prelude (after the
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
-  /// `nbridge` object's internals (`internal.callByName`) builds it first with `internal.loadBridge()`.
+  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
