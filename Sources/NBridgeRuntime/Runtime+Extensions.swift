@@ -137,7 +137,7 @@ extension Runtime {
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
+    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js, args)) else {
       return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
     }
     return try runtime.js.value(result)
