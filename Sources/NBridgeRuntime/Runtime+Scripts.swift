@@ -25,7 +25,7 @@ extension Runtime {
     var text = source
     var shifts: [[Int]] = []
     for (index, registered) in configuration.extensions.enumerated() {
-      guard let transform = registered.transformSource else { continue }
+      guard let transform = registered.hooks.transformSource else { continue }
       let (changed, inserted) = try transform(extensionStates[index], ExtensionHost(runtime: self), stage, text, url)
       text = changed
       shifts += inserted
@@ -101,7 +101,7 @@ extension Runtime {
       thrown = error.value
     }
     unhandled.removeAll()
-    configuration.extensions[taker].entryRan?(
+    configuration.extensions[taker].hooks.entryRan?(
       extensionStates[taker], ExtensionHost(runtime: self), thrown.map { ScriptValue($0, in: js) },
       ready.map { ScriptValue($0, in: js) })
   }
