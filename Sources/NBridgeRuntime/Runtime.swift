@@ -60,7 +60,7 @@ public final class Runtime {
   /// The folder `fetch` and the module loader may read (set with the entry): the entry's, or
   /// the wider `RuntimeConfiguration.readableFolder`.
   var readableFolder: (lexical: String, folder: PageFolder?)?
-  /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
+  /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
