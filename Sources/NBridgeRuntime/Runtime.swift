@@ -53,6 +53,8 @@ public final class Runtime {
   var logColumnShifts: [String: Int] = [:]
   /// Each extension's state for this run, in the order of `configuration.extensions`.
   var extensionStates: [AnyObject] = []
+  /// What extensions see of this runtime.
+  lazy var extensionHost = ExtensionHost(runtime: self)
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
