@@ -357,7 +357,7 @@ public final class Runtime {
   /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log
   /// viewer's, `--log-to`) at `level` (by default info for stdout, error for stderr).
   package func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
-    if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
+    extensionHost.write(fd, text)
     if !configuration.extensions.isEmpty { extensionsSaw(output: text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 
