@@ -39,11 +39,7 @@ extension ExtensionHost {
   package func isObject(_ value: ScriptValue) -> Bool { JSValueIsObject(js.ref, value.ref) }
 
   /// A string of the UTF-16 `units` (no Swift string made on the way).
-  package func string(units: [UInt16]) -> ScriptValue {
-    let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-    defer { JSStringRelease(text) }
-    return wrap(JSValueMakeString(js.ref, text))
-  }
+  package func string(units: [UInt16]) -> ScriptValue { wrap(js.string(units: units)) }
 
   /// An array of `values`.
   package func array(_ values: [ScriptValue]) -> ScriptValue {

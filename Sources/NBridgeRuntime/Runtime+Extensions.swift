@@ -67,13 +67,13 @@ extension Runtime {
   func extensionClaimingEntry(_ path: String, source: String) -> Int? {
     let host = ExtensionHost(runtime: self)
     return configuration.extensions.indices.first { position in
-      configuration.extensions[position].claimsEntry?(extensionStates[position], host, path, source) ?? false
+      configuration.extensions[position].hooks.claimsEntry?(extensionStates[position], host, path, source) ?? false
     }
   }
 
   /// Runs the entry the extension numbered `position` claimed; answers its Promise, if any.
   func startClaimedEntry(_ position: Int, path: String, source: String) throws(JSException) -> JSValueRef? {
-    guard let start = configuration.extensions[position].startEntry else { return nil }
+    guard let start = configuration.extensions[position].hooks.startEntry else { return nil }
     do throws(ThrownValue) {
       return try start(extensionStates[position], ExtensionHost(runtime: self), path, source)?.ref
     } catch {
@@ -86,7 +86,7 @@ extension Runtime {
     let host = ExtensionHost(runtime: self)
     var kinds: [String] = []
     for (position, item) in configuration.extensions.enumerated() {
-      kinds += item.clearCaches?(extensionStates[position], host) ?? []
+      kinds += item.hooks.clearCaches?(extensionStates[position], host) ?? []
     }
     return kinds
   }
@@ -94,33 +94,33 @@ extension Runtime {
   /// Runs each extension's `start` hook.
   func startExtensions() {
     let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.start?(extensionStates[position], host) }
+    for (position, item) in configuration.extensions.enumerated() { item.hooks.start?(extensionStates[position], host) }
   }
 
   /// Runs each extension's `ready` hook.
   func extensionsReady() {
     let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.ready?(extensionStates[position], host) }
+    for (position, item) in configuration.extensions.enumerated() { item.hooks.ready?(extensionStates[position], host) }
   }
 
   /// Runs each extension's `close` hook.
   func closeExtensions() {
     let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.close?(extensionStates[position], host) }
+    for (position, item) in configuration.extensions.enumerated() { item.hooks.close?(extensionStates[position], host) }
   }
 
   /// Runs each extension's `output` hook.
   func extensionsSaw(output text: String, level: LogLevel) {
     let host = ExtensionHost(runtime: self)
     for (position, item) in configuration.extensions.enumerated() {
-      item.output?(extensionStates[position], host, text, level)
+      item.hooks.output?(extensionStates[position], host, text, level)
     }
   }
 
   /// Runs each extension's `end` hook, last first.
   func endExtensions() {
     let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated().reversed() { item.end?(extensionStates[position], host) }
+    for (position, item) in configuration.extensions.enumerated().reversed() { item.hooks.end?(extensionStates[position], host) }
   }
 
   /// The class of extension functions: callable objects whose private data is their number + 1.
@@ -137,7 +137,7 @@ extension Runtime {
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
+    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js, args)) else {
       return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
     }
     return try runtime.js.value(result)

@@ -100,7 +100,7 @@ extension Runtime {
       thrown = error.value
     }
     unhandled.removeAll()
-    configuration.extensions[taker].entryRan?(
+    configuration.extensions[taker].hooks.entryRan?(
       extensionStates[taker], ExtensionHost(runtime: self), thrown.map { ScriptValue($0, in: js) },
       ready.map { ScriptValue($0, in: js) })
   }

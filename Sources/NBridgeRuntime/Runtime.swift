@@ -153,7 +153,7 @@ public final class Runtime {
     let claim = refused == nil ? extensionClaimingEntry(name, source: source) : nil
     if let status = prepare(entry: name) { return status }
     sources[name] = text
-    if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].entryRan != nil }) {
+    if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].hooks.entryRan != nil }) {
       handEntry(to: taker, source: source, refused: refused, claim: claim, path: name)
     } else if let refused {
       reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))

@@ -270,7 +270,7 @@ import Testing
       (function (global, internal) {
         internal.lazyGlobals(['bridged'], () => {
           internal.loadBridge();
-          return { bridged: { call: (service, action, option) => internal.callByName(service, action, option) } };
+          return { bridged: { call: (service, action, option) => internal.callBuiltin(service, action, option) } };
         });
       })
       """

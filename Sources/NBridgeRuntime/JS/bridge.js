@@ -346,6 +346,19 @@
     }[action];
   }
 
+  // The function of each action, by service and action number, named for the action.
+  const actions = services.map((svc, sid) =>
+    svc.actions.map((action, aid) => {
+      const label = svc.name + '.' + action;
+      if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
+      return {
+        [action](options) {
+          return invoke(sid, aid, label, options);
+        },
+      }[action];
+    })
+  );
+
   // ---------------------------------------------------------------- the nbridge object
   const listeners = new Map();
   const nb = {};
@@ -363,30 +376,20 @@
   const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
-    const label = (action) => svc.name + '.' + action;
     const obj = Object.create(
       unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
-    svc.actions.forEach((action, aid) => {
-      const l = label(action);
-      const bytes = svc.bytes && hasOwn.call(svc.bytes, action) ? svc.bytes[action] : undefined;
-      obj[action] = bytes ? bytesAction(action, sid, aid, l, bytes) : {
-        [action](options) {
-          return invoke(sid, aid, l, options);
-        },
-      }[action];
-    });
+    svc.actions.forEach((action, aid) => obj[action] = actions[sid][aid]);
     const key = (event) => sid + ':' + event;
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
+        const known = svc.events.length
+          ? svc.events.map((e) => "'" + e + "'").join(', ')
+          : '(none: ' + svc.name + ' has no events)';
+        const got = inspect(event, 1, []);
         throw makeError(
           codes.invalidParameter,
-          svc.name + '.addListener: "event" must be one of ' + (svc.events.length
-            ? svc.events.map((e) =>
-              "'" + e + "'"
-            ).join(', ')
-            : '(none: ' + svc.name + ' has no events)') +
-            ' (got ' + inspect(event, 1, []) + ')',
+          svc.name + '.addListener: "event" must be one of ' + known + ' (got ' + got + ')',
         );
       }
       if (typeof callback !== 'function') {
@@ -427,28 +430,14 @@
   });
   Object.setPrototypeOf(nb, unknownMember(unknownService));
 
-  function callByName(service, action, option) {
-    const svc = nb[service];
-    if (!serviceIndex.has(service)) {
-      return reject(codes.invalidService, noService(service));
-    }
-    const fn = svc[action];
-    if (typeof fn !== 'function' || !hasOwn.call(svc, action)) {
-      return reject(codes.invalidActionName, noAction(service, action));
-    }
-    return fn.call(svc, option);
-  }
-  // Bound to the built-in services even if a script replaces nbridge.app with a wrapper built on callToNative.
-  const builtinAction = (service, action) => {
+  // Calls a built-in action by name, even if a script replaced nbridge.app with a wrapper built on callToNative.
+  function callBuiltin(service, action, option) {
     const sid = serviceIndex.get(service);
-    const aid = sid === undefined ? -1 : services[sid].actions.indexOf(action);
-    if (aid < 0) return undefined;
-    const bytes = services[sid].bytes;
-    if (bytes && hasOwn.call(bytes, action)) {
-      return bytesAction(action, sid, aid, service + '.' + action, bytes[action]);
-    }
-    return (option) => invoke(sid, aid, service + '.' + action, option);
-  };
+    if (sid === undefined) return reject(codes.invalidService, noService(service));
+    const aid = services[sid].actions.indexOf(action);
+    if (aid < 0) return reject(codes.invalidActionName, noAction(service, action));
+    return actions[sid][aid](option);
+  }
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
     try {
       service = String(service);
@@ -459,8 +448,7 @@
         'callToNative: "service" and "action" must be strings (' + describe(e) + ')',
       );
     }
-    const direct = builtinAction(service, action);
-    return direct ? direct(option) : callByName(service, action, option);
+    return callBuiltin(service, action, option);
   });
   defineHidden(nb, 'platform', () => 'linux');
   defineHidden(nb, 'onBridgeReady', (callback) => {
@@ -523,8 +511,7 @@
     answerCall,
     failCall,
     answerCalls,
-    builtinAction,
-    callByName,
+    callBuiltin,
     emit,
     lifecycleListener,
     describe,
