@@ -81,12 +81,12 @@ final class JSContext {
     return JSCheckScriptSyntax(ref, script, nil, 1, nil)
   }
 
-  /// Calls `function` with `arguments` (this = undefined); throws the JS exception.
+  /// Calls `function` with `this` (nil: the C API's, the global object) and `arguments`; throws the JS exception.
   @discardableResult
-  func call(_ function: JSObjectRef, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
+  func call(_ function: JSObjectRef, this: JSObjectRef? = nil, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
     var exception: JSValueRef?
     let result = arguments.withUnsafeBufferPointer {
-      JSObjectCallAsFunction(ref, function, nil, $0.count, $0.baseAddress, &exception)
+      JSObjectCallAsFunction(ref, function, this, $0.count, $0.baseAddress, &exception)
     }
     if let exception { throw JSException(value: exception) }
     return result ?? JSValueMakeUndefined(ref)

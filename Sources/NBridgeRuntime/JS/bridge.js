@@ -360,7 +360,8 @@
   );
 
   // ---------------------------------------------------------------- the nbridge object
-  const listeners = new Map();
+  // Each service's listeners: event name -> the entries added ({ callback }), in order.
+  const listeners = services.map(() => new Map());
   const nb = {};
   const serviceIndex = new Map();
   function unknownMember(make) {
@@ -380,7 +381,6 @@
       unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
     svc.actions.forEach((action, aid) => obj[action] = actions[sid][aid]);
-    const key = (event) => sid + ':' + event;
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
         const known = svc.events.length
@@ -399,9 +399,8 @@
         const denied = fill(messages.permissionDenied, { service: svc.name, permission: svc.permission });
         throw makeError(codes.permissionDenied, svc.name + '.addListener: ' + denied);
       }
-      const k = key(event);
-      let list = listeners.get(k);
-      if (!list) listeners.set(k, list = []);
+      let list = listeners[sid].get(event);
+      if (!list) listeners[sid].set(event, list = []);
       const entry = { callback };
       list.push(entry);
       native.listeners(sid, event, list.length);
@@ -419,7 +418,7 @@
     defineHidden(obj, 'removeAllListeners', function removeAllListeners(event) {
       for (const e of svc.events) {
         if (event !== undefined && e !== event) continue;
-        const list = listeners.get(key(e));
+        const list = listeners[sid].get(e);
         if (list && list.length) {
           list.length = 0;
           native.listeners(sid, e, 0);
@@ -465,10 +464,7 @@
     const aid = services[sid].actions.indexOf(action);
     if (aid < 0) return;
     const send = (result) => {
-      if (result === undefined) return;
-      invoke(sid, aid, services[sid].name + '.' + action, { id: payload.id, result }).catch((e) =>
-        native.reportError(e)
-      );
+      if (result !== undefined) actions[sid][aid]({ id: payload.id, result }).catch((e) => native.reportError(e));
     };
     if (threw) send('failed');
     else if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
@@ -478,7 +474,7 @@
 
   // Delivers a plugin event to the listeners of service `sid`.
   function emit(sid, event, payload) {
-    const list = listeners.get(sid + ':' + event);
+    const list = listeners[sid].get(event);
     if (!list || !list.length) return;
     const answeredBy = services[sid].answers ? services[sid].answers[event] : undefined;
     for (const entry of list.slice()) {
