@@ -26,7 +26,7 @@ extension Runtime {
     var shifts: [[Int]] = []
     for (index, registered) in configuration.extensions.enumerated() {
       guard let transform = registered.hooks.transformSource else { continue }
-      let (changed, inserted) = try transform(extensionStates[index], ExtensionHost(runtime: self), stage, text, url)
+      let (changed, inserted) = try transform(extensionStates[index], extensionHost, stage, text, url)
       text = changed
       shifts += inserted
     }
@@ -102,7 +102,7 @@ extension Runtime {
     }
     unhandled.removeAll()
     configuration.extensions[taker].hooks.entryRan?(
-      extensionStates[taker], ExtensionHost(runtime: self), thrown.map { ScriptValue($0, in: js) },
+      extensionStates[taker], extensionHost, thrown.map { ScriptValue($0, in: js) },
       ready.map { ScriptValue($0, in: js) })
   }
 }
