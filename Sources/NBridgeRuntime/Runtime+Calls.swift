@@ -92,9 +92,17 @@ extension Runtime: ReplyReceiver {
     if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
     let options: CallOptions
     do throws(BridgeError) {
-      // The same limit and refusals as a call's own text (`start`, a page's call).
-      options = slot.definition.actions[aid].readsOptionsText
-        ? .text(try BridgeError.pageOptionsText(json)) : .value(try BridgeError.pageOptions(json))
+      // The same limit and refusals as `start`'s: a UTF-8 count within the limit bounds the
+      // UTF-16 count (which costs a pass) from above.
+      if json.utf8.count > BridgeLimits.maxTextLength, json.utf16.count > BridgeLimits.maxTextLength {
+        throw BridgeError.optionsTooLong(json.utf16.count)
+      }
+      do {
+        options = slot.definition.actions[aid].readsOptionsText
+          ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
+      } catch {
+        throw BridgeError(optionsParsing: error)
+      }
     } catch {
       return settle(.call(id), .failure(error), label: label)
     }
