@@ -12,6 +12,12 @@ import Testing
 
   /// What the parser sees of a token: its kind, its text and whether a line ends before it (ASI;
   /// not for the first token, which comment lines may precede).
+  /// UTF-8 bytes as a string.
+  private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  /// `source` compacted (`PreludeSource.compact(bytes:)`).
+  private func compact(_ source: String) -> String { text(PreludeSource.compact(bytes: Array(source.utf8))) }
+
   private func tokens(_ units: [UInt16]) throws -> [String] {
     try Lexer.tokenize(units).enumerated().map { index, token in
       "\(token.kind) \(index > 0 && token.newlineBefore) "
@@ -21,34 +27,34 @@ import Testing
 
   /// Compacting drops nothing the parser reads: the same tokens, the same line breaks between them.
   @Test func compactingKeepsEveryToken() throws {
-    let composed = Array(PreludeSource.compose(PreludeSource.headlessFiles(scripts: scripts)).utf16)
+    let composed = Array(text(PreludeSource.composeBytes(PreludeSource.headlessFiles(scripts: scripts))).utf16)
     let original = try tokens(composed)
     #expect(original.count > 1000)
-    #expect(try tokens(Array(PreludeSource.headless(scripts: scripts).utf16)) == original)
+    #expect(try tokens(Array(text(PreludeSource.headlessBytes(scripts: scripts)).utf16)) == original)
   }
 
   /// Each file's own compacted tokens are its tokens too (a file's text, not only the whole).
   @Test func eachFileKeepsItsTokens() throws {
     for file in PreludeSource.headlessFiles(scripts: scripts) {
       let text = String(decoding: file, as: UTF8.self)
-      #expect(try tokens(Array(PreludeSource.compact(text).utf16)) == tokens(Array(text.utf16)))
+      #expect(try tokens(Array(compact(text).utf16)) == tokens(Array(text.utf16)))
     }
   }
 
   /// What goes is whole comment lines and indentation, about a third of the text.
   @Test func commentLinesAndIndentationGo() {
-    let composed = PreludeSource.compose(PreludeSource.headlessFiles(scripts: scripts))
-    let compact = PreludeSource.headless(scripts: scripts)
+    let composed = text(PreludeSource.composeBytes(PreludeSource.headlessFiles(scripts: scripts)))
+    let compact = text(PreludeSource.headlessBytes(scripts: scripts))
     #expect(compact.count < composed.count * 7 / 10)
     let lines = compact.split(separator: "\n")
     #expect(!lines.contains { $0.hasPrefix("//") || $0.hasPrefix(" ") || $0.hasPrefix("\t") })
-    #expect(PreludeSource.compact("  a();\n  // note\n\t\tb(); // kept\n\n") == "a();\nb(); // kept\n")
-    #expect(PreludeSource.compact("last()") == "last()\n", "a last line without its newline")
+    #expect(self.compact("  a();\n  // note\n\t\tb(); // kept\n\n") == "a();\nb(); // kept\n")
+    #expect(self.compact("last()") == "last()\n", "a last line without its newline")
   }
 
   /// Text beyond ASCII keeps its characters.
   @Test func textBeyondASCIIIsKept() {
-    #expect(PreludeSource.compact("  s = 'é→😀';\n") == "s = 'é→😀';\n")
+    #expect(compact("  s = 'é→😀';\n") == "s = 'é→😀';\n")
   }
 
   /// The text JavaScriptCore reads in place: made once a process, the same bytes as the
@@ -58,7 +64,6 @@ import Testing
     let again = PreludeText.headless(scripts: scripts)
     #expect(first.baseAddress == again.baseAddress)
     #expect(Array(first) == PreludeSource.headlessBytes(scripts: scripts))
-    #expect(Array(first) == Array(PreludeSource.headless(scripts: scripts).utf8))
     #expect(first.allSatisfy { $0 < 0x80 }, "a character beyond ASCII in a prelude file")
     let other = PreludeText.headless(scripts: [])
     #expect(other.baseAddress != first.baseAddress)
