@@ -38,48 +38,57 @@ public struct Reply<R: Encodable> {
   @BridgeActor public func onCancel(_ handler: @escaping @BridgeActor () -> Void) { erased.onCancel(handler) }
 }
 
+/// Where a call's answers go: the runtime, which closes the call's slot `id`.
+@BridgeActor
+package protocol ReplyReceiver: AnyObject {
+  /// Call `id` was answered with `outcome` (first answer only).
+  func replied(_ id: Int, _ outcome: Result<JSONValue, any Error>)
+  /// Call `id` was answered with a value's JSON text (first answer only; only when the reply takes text).
+  func replied(_ id: Int, jsonText: String)
+}
+
 /// A reply with its type erased: the call's answer slot, shared by the runtime and the action's `Reply`.
 @BridgeActor
 package final class AnyReply {
-  private var answer: (@BridgeActor (Result<JSONValue, any Error>) -> Void)?
-  private var textAnswer: (@BridgeActor (String) -> Void)?
+  /// The runtime, weak: a plugin may answer after the run that made the call has ended.
+  /// One reference and an id rather than a closure per kind of answer: no allocation beyond the reply.
+  private weak var receiver: (any ReplyReceiver)?
+  private let id: Int
+  /// Whether a value's JSON text goes to the receiver as it is (else it is parsed first).
+  private let takesText: Bool
+  private var answered = false
   private var cancelHandlers: [@BridgeActor () -> Void] = []
   /// Whether the call was cancelled.
   package private(set) var isCancelled = false
 
-  /// A slot that passes the first answer to `answer`, or to `text` when it is a value's JSON
-  /// text and the runtime takes text (else the text is parsed for `answer`).
-  package init(
-    _ answer: @escaping @BridgeActor (Result<JSONValue, any Error>) -> Void,
-    text: (@BridgeActor (String) -> Void)? = nil
-  ) {
-    self.answer = answer
-    self.textAnswer = text
+  /// A slot that passes the first answer of call `id` to `receiver`; a value's JSON text as it is
+  /// when `takesText`, else parsed.
+  package init(_ receiver: any ReplyReceiver, id: Int, takesText: Bool = false) {
+    self.receiver = receiver
+    self.id = id
+    self.takesText = takesText
   }
 
   /// Passes `outcome` on, the first time only.
   package func settle(_ outcome: Result<JSONValue, any Error>) {
-    guard let answer else { return }
-    self.answer = nil
-    textAnswer = nil
-    answer(outcome)
+    guard !answered else { return }
+    answered = true
+    receiver?.replied(id, outcome)
   }
 
   /// Passes a value's JSON text on, the first time only.
   package func settle(jsonText: String) {
-    guard answer != nil else { return }
-    guard let textAnswer else { return settle(Result { try JSONValue(parsing: jsonText) }) }
-    answer = nil
-    self.textAnswer = nil
-    textAnswer(jsonText)
+    guard !answered else { return }
+    guard takesText else { return settle(Result { try JSONValue(parsing: jsonText) }) }
+    answered = true
+    receiver?.replied(id, jsonText: jsonText)
   }
 
   /// Marks the call cancelled and tells the action's cancel handlers, once.
   package func cancel() {
     guard !isCancelled else { return }
     isCancelled = true
-    answer = nil
-    textAnswer = nil
+    answered = true
     let handlers = cancelHandlers
     cancelHandlers = []
     for handler in handlers { handler() }
@@ -90,6 +99,7 @@ package final class AnyReply {
   }
 
   isolated deinit {
-    answer?(.failure(BridgeError(.unknownError, "the action dropped its reply without answering")))
+    guard !answered else { return }
+    receiver?.replied(id, .failure(BridgeError(.unknownError, "the action dropped its reply without answering")))
   }
 }

@@ -2,16 +2,18 @@ import NBridgePlugin
 
 /// The bridge's own error messages, written once: Swift fills them in, and the prelude gets the
 /// same templates (with the error codes) so a rejection made in JS reads as one made in Swift.
-enum BridgeMessages {
+package enum BridgeMessages {
   static let permissionDenied =
     "the app may not use \"{service}\" (add \"{permission}\" to \"permissions\" in nbridge.json or pass --allow {permission})"
   static let remotePermissionDenied =
     "this page's origin may not use \"{service}\" (add \"{permission}\" to its \"remote\" entry's \"permissions\" in nbridge.json)"
-  static let unknownService = "{service}: no such service is registered (see `nbridge plugins`)"
-  static let unknownAction = "{service}.{action}: {service} has no action \"{action}\""
+  /// A call to a service no plugin answers (`{service}`).
+  package static let unknownService = "{service}: no such service is registered (see `nbridge plugins`)"
+  /// A call to an action its service does not have (`{service}`, `{action}`).
+  package static let unknownAction = "{service}.{action}: {service} has no action \"{action}\""
 
   /// A template with `{name}` replaced by `values[name]`.
-  static func fill(_ template: String, _ values: [String: String]) -> String {
+  package static func fill(_ template: String, _ values: [String: String]) -> String {
     var out = ""
     var rest = Substring(template)
     while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

@@ -2,7 +2,7 @@ import NBridgePlugin
 
 /// A call's options as they reach `dispatch`: a value, or their JSON text left unparsed for an
 /// action that reads it in place (`OptionsFromJSON`), so that the text is read once.
-enum CallOptions {
+package enum CallOptions {
   /// Parsed options (an action taking a `Decodable`, a window's call by name).
   case value(JSONValue)
   /// The options' JSON text, checked and with its top-level fields found, not parsed.

@@ -62,12 +62,14 @@ package final class EventLoop {
     return id
   }
 
-  /// Cancels a timer; unknown or fired ids are ignored.
+  /// Cancels a timer (its queue drops it when it surfaces); unknown or fired ids are ignored.
   package func cancelTimer(_ id: Int) {
     guard let record = timerRecords.removeValue(forKey: id) else { return }
     if record.keepsAlive { aliveTimers -= 1 }
-    if record.keepsAlive { jsTimers.cancel(id: id) } else { timers.cancel(id: id) }
   }
+
+  /// Whether timer `id` is still scheduled (not cancelled, not fired once and for all).
+  private func isLive(_ id: Int) -> Bool { timerRecords[id] != nil }
 
   // MARK: Watches and holds
 
@@ -122,17 +124,17 @@ package final class EventLoop {
 
   /// The earliest due timer of either queue (native first on a tie), leaving frozen JS timers alone.
   private func popDue(now: LoopInstant) -> Int? {
-    let jsNext = jsTimersFrozen ? nil : jsTimers.nextDeadline()
-    if let native = timers.nextDeadline(), native <= now, native <= jsNext ?? LoopInstant(nanoseconds: .max) {
-      return timers.popDue(now: now)
+    let jsNext = jsTimersFrozen ? nil : jsTimers.nextDeadline(isLive: isLive)
+    if let native = timers.nextDeadline(isLive: isLive), native <= now, native <= jsNext ?? LoopInstant(nanoseconds: .max) {
+      return timers.popDue(now: now, isLive: isLive)
     }
-    return jsTimersFrozen ? nil : jsTimers.popDue(now: now)
+    return jsTimersFrozen ? nil : jsTimers.popDue(now: now, isLive: isLive)
   }
 
   /// The next deadline the loop must wake for.
   func nextDeadline() -> LoopInstant? {
-    let native = timers.nextDeadline()
-    guard !jsTimersFrozen, let js = jsTimers.nextDeadline() else { return native }
+    let native = timers.nextDeadline(isLive: isLive)
+    guard !jsTimersFrozen, let js = jsTimers.nextDeadline(isLive: isLive) else { return native }
     return min(native ?? js, js)
   }
 

@@ -12,14 +12,14 @@ package struct ExtensionArguments {
   }
 
   private enum Storage {
-    case js(JSContextRef, NativeArguments)
+    case js(JSContext, NativeArguments)
     case values([Value])
   }
 
   private let storage: Storage
 
-  init(js context: JSContextRef, _ arguments: NativeArguments) {
-    storage = .js(context, arguments)
+  init(js: JSContext, _ arguments: NativeArguments) {
+    storage = .js(js, arguments)
   }
 
   /// Arguments given as values (a page's message).
@@ -38,7 +38,7 @@ package struct ExtensionArguments {
   /// Argument `i` as a number (`Number(value)`; NaN when it is missing or is not a number).
   package func number(_ i: Int) -> Double {
     switch storage {
-    case .js(let context, let arguments): arguments[i].map { JSValueToNumber(context, $0, nil) } ?? .nan
+    case .js(let js, let arguments): arguments[i].map { JSValueToNumber(js.ref, $0, nil) } ?? .nan
     case .values(let values):
       if i < values.count, case .number(let number) = values[i] { number } else { .nan }
     }
@@ -47,7 +47,7 @@ package struct ExtensionArguments {
   /// Argument `i` as a boolean (`Boolean(value)`; false when it is missing).
   package func bool(_ i: Int) -> Bool {
     switch storage {
-    case .js(let context, let arguments): arguments[i].map { JSValueToBoolean(context, $0) } ?? false
+    case .js(let js, let arguments): arguments[i].map { JSValueToBoolean(js.ref, $0) } ?? false
     case .values(let values):
       if i < values.count, case .number(let number) = values[i] { number != 0 && !number.isNaN } else { i < values.count }
     }
@@ -57,38 +57,16 @@ package struct ExtensionArguments {
   /// array (the view's part of its buffer), borrowed for the call's duration: `body` may write
   /// them and must not keep the pointer. nil for any other value (and for a page's message).
   package func withBytes<R>(_ i: Int, _ body: (UnsafeMutableRawBufferPointer) -> R) -> R? {
-    // JSValueIsObject first: JSValueToObject of undefined or null makes a TypeError, and
-    // JavaScriptCore symbolizes the native stack of every error it makes (~0.5 ms; a GET's
-    // fetch passes no body, and paid it on every request).
-    guard case .js(let context, let arguments) = storage, let value = arguments[i], JSValueIsObject(context, value),
-      let object = JSValueToObject(context, value, nil)
-    else { return nil }
-    switch JSValueGetTypedArrayType(context, value, nil) {
-    case kJSTypedArrayTypeNone:
-      return nil
-    case kJSTypedArrayTypeArrayBuffer:
-      let count = JSObjectGetArrayBufferByteLength(context, object, nil)
-      return body(UnsafeMutableRawBufferPointer(start: count > 0 ? JSObjectGetArrayBufferBytesPtr(context, object, nil) : nil, count: count))
-    default:
-      let count = JSObjectGetTypedArrayByteLength(context, object, nil)
-      guard count > 0, let base = JSObjectGetTypedArrayBytesPtr(context, object, nil) else {
-        return body(UnsafeMutableRawBufferPointer(start: nil, count: 0))
-      }
-      return body(UnsafeMutableRawBufferPointer(start: base + JSObjectGetTypedArrayByteOffset(context, object, nil), count: count))
-    }
+    guard case .js(let js, let arguments) = storage, let bytes = js.bufferBytes(arguments[i]) else { return nil }
+    return body(UnsafeMutableRawBufferPointer(mutating: bytes))
   }
 
   /// Calls `body` with argument `i` as a string's UTF-16 (`String(value)`: a missing argument is
   /// `undefined`), valid during the call; nil when converting it threw.
   package func withUTF16<R, E: Error>(_ i: Int, _ body: (UnsafeBufferPointer<UInt16>) throws(E) -> R) throws(E) -> R? {
     switch storage {
-    case .js(let context, let arguments):
-      guard let string = JSValueToStringCopy(context, arguments[i] ?? JSValueMakeUndefined(context), nil) else {
-        return nil
-      }
-      defer { JSStringRelease(string) }
-      let length = JSStringGetLength(string)
-      return try body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
+    case .js(let js, let arguments):
+      return try js.withUTF16(arguments[i], body)
     case .values(let values):
       let units: [UInt16]
       if i >= values.count {
@@ -106,27 +84,20 @@ package struct ExtensionArguments {
   /// Calls `body` with argument `i` as a byte string (`String(value)`, each code unit's low byte:
   /// the Fetch standard's methods, header names and values), NUL-terminated, valid during the call.
   package func withByteString<R>(_ i: Int, _ body: (UnsafePointer<CChar>) -> R) -> R {
-    switch storage {
-    case .js(_, let arguments):
-      // The arguments' context is the running runtime's.
-      guard let js = Runtime.current?.js else { return body("") }
-      return js.withByteString(arguments[i], body)
-    case .values:
-      return withUTF16(i) { units in
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: units.count + 1) { bytes in
-          for (n, unit) in units.enumerated() { bytes[n] = CChar(truncatingIfNeeded: unit) }
-          bytes[units.count] = 0
-          return body(UnsafePointer(bytes.baseAddress!))
-        }
-      } ?? body("")
-    }
+    withUTF16(i) { units in
+      withUnsafeTemporaryAllocation(of: CChar.self, capacity: units.count + 1) { bytes in
+        for (n, unit) in units.enumerated() { bytes[n] = CChar(truncatingIfNeeded: unit) }
+        bytes[units.count] = 0
+        return body(UnsafePointer(bytes.baseAddress!))
+      }
+    } ?? body("")
   }
 
   /// Argument `i` as a function the extension may keep and call later; nil when it is not a
   /// function (or in a page's message).
   package func callback(_ i: Int) -> ExtensionCallback? {
-    guard case .js(let context, let arguments) = storage, let value = arguments[i], JSValueIsObject(context, value),
-      let object = JSValueToObject(context, value, nil), JSObjectIsFunction(context, object), let runtime = Runtime.current
+    guard case .js(let js, let arguments) = storage, let object = js.object(arguments[i]), JSObjectIsFunction(js.ref, object),
+      let runtime = Runtime.current
     else { return nil }
     return ExtensionCallback(object, runtime: runtime)
   }
@@ -139,7 +110,7 @@ package struct ExtensionArguments {
   /// Whether argument `i` is `undefined` (or missing).
   package func isUndefined(_ i: Int) -> Bool {
     switch storage {
-    case .js(let context, let arguments): arguments[i].map { JSValueIsUndefined(context, $0) } ?? true
+    case .js(let js, let arguments): arguments[i].map { JSValueIsUndefined(js.ref, $0) } ?? true
     case .values(let values): i >= values.count
     }
   }
@@ -147,7 +118,7 @@ package struct ExtensionArguments {
   /// Argument `i` as a value to hand back through the host (undefined from a page's message).
   package func value(_ i: Int, in host: ExtensionHost) -> ScriptValue {
     switch storage {
-    case .js(let context, let arguments): ScriptValue(arguments[i] ?? JSValueMakeUndefined(context), in: host.runtime.js)
+    case .js(let js, let arguments): ScriptValue(arguments[i] ?? JSValueMakeUndefined(js.ref), in: js)
     case .values: host.undefined
     }
   }
@@ -155,7 +126,7 @@ package struct ExtensionArguments {
   /// Argument `i`, a JSON text, parsed by JavaScriptCore (nil when it is not one, or in a page's message).
   package func json(_ i: Int, in host: ExtensionHost) -> JSONValue? {
     switch storage {
-    case .js(_, let arguments): arguments[i].flatMap { try? host.runtime.js.parseJSONString($0) }
+    case .js(let js, let arguments): try? js.withUTF16(arguments[i]) { units throws(JSONSyntaxError) in try JSONValue(parsingUTF16: units) }
     case .values: nil
     }
   }

@@ -8,7 +8,10 @@ extension ExtensionHost {
 
   private func wrap(_ value: JSValueRef) -> ScriptValue { ScriptValue(value, in: runtime.js) }
 
-  private func thrown(_ error: JSException) -> ThrownValue { ThrownValue(value: wrap(error.value)) }
+  /// What `body` answers, its JS exception thrown as a `ThrownValue`.
+  private func rethrowing<R>(_ body: () throws(JSException) -> R) throws(ThrownValue) -> R {
+    do throws(JSException) { return try body() } catch { throw ThrownValue(value: wrap(error.value)) }
+  }
 
   /// The global object.
   package var global: ScriptValue { wrap(js.global) }
@@ -39,11 +42,7 @@ extension ExtensionHost {
   package func isObject(_ value: ScriptValue) -> Bool { JSValueIsObject(js.ref, value.ref) }
 
   /// A string of the UTF-16 `units` (no Swift string made on the way).
-  package func string(units: [UInt16]) -> ScriptValue {
-    let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-    defer { JSStringRelease(text) }
-    return wrap(JSValueMakeString(js.ref, text))
-  }
+  package func string(units: [UInt16]) -> ScriptValue { wrap(js.string(units: units)) }
 
   /// An array of `values`.
   package func array(_ values: [ScriptValue]) -> ScriptValue {
@@ -67,11 +66,7 @@ extension ExtensionHost {
   /// Evaluates `source` as a script named `url`: its completion value (a function expression's
   /// function); throws what it throws (a SyntaxError included).
   package func evaluate(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
-    do throws(JSException) {
-      return wrap(try js.evaluate(source, url: url))
-    } catch {
-      throw thrown(error)
-    }
+    try rethrowing { () throws(JSException) in wrap(try js.evaluate(source, url: url)) }
   }
 
   /// Evaluates a user's script `source` (a CommonJS module's wrapper, a `load()`ed file) named
@@ -80,7 +75,7 @@ extension ExtensionHost {
   package func evaluateUserScript(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
     runtime.sources[url] = source
     guard !url.hasPrefix("nbridge:") else { return try evaluate(source, url: url) }
-    let script = runtime.scriptWithDynamicImports(source, url: url)
+    let script = runtime.runnableScript(source, url: url)
     if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
     return try evaluate(script, url: url)
   }
@@ -88,20 +83,14 @@ extension ExtensionHost {
   /// Evaluates the UTF-16 `units` as a script named `url`, its top-level `this` being `this`
   /// (the global object when nil); throws what it throws.
   package func evaluate(units: [UInt16], url: String, this: ScriptValue? = nil) throws(ThrownValue) -> ScriptValue {
-    do throws(JSException) {
-      return wrap(try js.evaluate(units: units, url: url, this: this.flatMap { js.object($0.ref) }))
-    } catch {
-      throw thrown(error)
+    try rethrowing { () throws(JSException) in
+      wrap(try js.evaluate(units: units, url: url, this: this.flatMap { js.object($0.ref) }))
     }
   }
 
   /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
   package func checkSyntax(units: [UInt16], url: String) throws(ThrownValue) {
-    do throws(JSException) {
-      try js.checkSyntax(units: units, url: url)
-    } catch {
-      throw thrown(error)
-    }
+    try rethrowing { () throws(JSException) in try js.checkSyntax(units: units, url: url) }
   }
 
   /// Calls `function` with `this` (when nil, the C API's: the global object) and `arguments`;
@@ -112,13 +101,9 @@ extension ExtensionHost {
     guard let callee = js.object(function.ref), JSObjectIsFunction(js.ref, callee) else {
       throw ThrownValue(value: error("not a function", code: nil))
     }
-    let values: [JSValueRef?] = arguments.map(\.ref)
-    var exception: JSValueRef?
-    let result = values.withUnsafeBufferPointer {
-      JSObjectCallAsFunction(js.ref, callee, this.flatMap { js.object($0.ref) }, $0.count, $0.baseAddress, &exception)
+    return try rethrowing { () throws(JSException) in
+      wrap(try js.call(callee, this: this.flatMap { js.object($0.ref) }, arguments.map(\.ref)))
     }
-    if let exception { throw ThrownValue(value: wrap(exception)) }
-    return wrap(result ?? JSValueMakeUndefined(js.ref))
   }
 
   /// An `Error` with `message` and, when given, a `code` property.

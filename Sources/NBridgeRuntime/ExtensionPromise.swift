@@ -30,27 +30,21 @@ package final class ExtensionPromise {
 
   /// Resolves the Promise with `result` (nil: `undefined`; an `.error` rejects it with that Error).
   package func resolve(_ result: ExtensionResult? = nil) {
-    settle { js in
-      guard let result else { return (true, JSValueMakeUndefined(js.ref)) }
+    guard !settled, let runtime else { return }
+    settled = true
+    runtime.deliverToJS { [weak runtime, resolveFunction, rejectFunction] in
+      guard let runtime else { return }
+      let js = runtime.js
       do throws(JSException) {
-        return (true, try js.value(result))
+        let value: JSValueRef = if let result { try js.value(result) } else { JSValueMakeUndefined(js.ref) }
+        js.settle(resolveFunction.value, value)
       } catch {
-        return (false, error.value)
+        js.settle(rejectFunction.value, error.value)
       }
+      runtime.afterCallback()
     }
   }
 
   /// Rejects the Promise with an `Error` of `message`.
   package func reject(_ message: String) { resolve(.error(message)) }
-
-  private func settle(_ make: @escaping @BridgeActor (JSContext) -> (resolves: Bool, value: JSValueRef)) {
-    guard !settled, let runtime else { return }
-    settled = true
-    runtime.deliverToJS { [weak runtime, resolveFunction, rejectFunction] in
-      guard let runtime else { return }
-      let (resolves, value) = make(runtime.js)
-      runtime.js.settle(resolves ? resolveFunction.value : rejectFunction.value, value)
-      runtime.afterCallback()
-    }
-  }
 }

@@ -52,9 +52,7 @@ extension JSContext {
     case .json(let json):
       return value(json)
     case .utf16(let units):
-      let text = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
-      defer { JSStringRelease(text) }
-      return JSValueMakeString(ref, text)
+      return string(units: units)
     case .utf8(let text):
       return utf8String(text)
     case .array(let items):

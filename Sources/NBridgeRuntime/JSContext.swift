@@ -24,8 +24,6 @@ final class JSContext {
   /// program): JSC freezes its options in read-only memory once initialized.
   private enum JSCOptions {
     /// SharedArrayBuffer, which JSC leaves out of a context made through its C API unless asked.
-    /// (A later first collection, `JSC_smallHeapSize` at 4 MiB, saved 2 ms of a 300-module
-    /// load but raised the peak of 250,000 bridge calls from 52 to 77 MiB: not taken.)
     static let options = [("JSC_useSharedArrayBuffer", "1")]
     /// The variables this process's first context set (the user's own settings are kept).
     static let setVariables: [String] = options.compactMap { name, value in
@@ -41,44 +39,37 @@ final class JSContext {
 
   /// Evaluates `source` as a script named `url`; returns the result or throws the JS exception.
   @discardableResult
-  func evaluate(_ source: String, url: String, line: Int32 = 1) throws(JSException) -> JSValueRef {
-    let script = source.makeJSString()
-    defer { JSStringRelease(script) }
-    let name = url.makeJSString()
-    defer { JSStringRelease(name) }
-    var exception: JSValueRef?
-    let result = JSEvaluateScript(ref, script, nil, name, line, &exception)
-    if let exception { throw JSException(value: exception) }
-    return result ?? JSValueMakeUndefined(ref)
+  func evaluate(_ source: String, url: String) throws(JSException) -> JSValueRef {
+    try withScript(source.makeJSString(), url: url) { script, name, exception in
+      JSEvaluateScript(ref, script, nil, name, 1, &exception) ?? JSValueMakeUndefined(ref)
+    }
   }
 
   /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way),
   /// its top-level `this` being `this` (the global object when nil).
   func evaluate(units: [UInt16], url: String, this: JSObjectRef? = nil) throws(JSException) -> JSValueRef {
-    try withScript(units: units, url: url) { script, name, exception in
+    try withScript(units.makeJSString(), url: url) { script, name, exception in
       JSEvaluateScript(ref, script, this, name, 1, &exception) ?? JSValueMakeUndefined(ref)
     }
   }
 
   /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
   func checkSyntax(units: [UInt16], url: String) throws(JSException) {
-    try withScript(units: units, url: url) { script, name, exception in
+    try withScript(units.makeJSString(), url: url) { script, name, exception in
       _ = JSCheckScriptSyntax(ref, script, name, 1, &exception)
     }
   }
 
-  /// Makes the JS strings of a script's `units` and `url` for `body`, releases them after it,
-  /// and throws the exception `body` left.
+  /// Hands `script` (released after) and the JS string of `url` to `body`, and throws the
+  /// exception `body` left.
   private func withScript<Result>(
-    units: [UInt16], url: String,
-    _ body: (JSStringRef, JSStringRef, inout JSValueRef?) -> Result
+    _ script: JSStringRef, url: String, _ body: (JSStringRef, JSStringRef, inout JSValueRef?) -> Result
   ) throws(JSException) -> Result {
-    let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
     defer { JSStringRelease(script) }
     let name = url.makeJSString()
     defer { JSStringRelease(name) }
     var exception: JSValueRef?
-    let result = body(script!, name, &exception)
+    let result = body(script, name, &exception)
     if let exception { throw JSException(value: exception) }
     return result
   }
@@ -90,12 +81,12 @@ final class JSContext {
     return JSCheckScriptSyntax(ref, script, nil, 1, nil)
   }
 
-  /// Calls `function` with `arguments` (this = undefined); throws the JS exception.
+  /// Calls `function` with `this` (nil: the C API's, the global object) and `arguments`; throws the JS exception.
   @discardableResult
-  func call(_ function: JSObjectRef, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
+  func call(_ function: JSObjectRef, this: JSObjectRef? = nil, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
     var exception: JSValueRef?
     let result = arguments.withUnsafeBufferPointer {
-      JSObjectCallAsFunction(ref, function, nil, $0.count, $0.baseAddress, &exception)
+      JSObjectCallAsFunction(ref, function, this, $0.count, $0.baseAddress, &exception)
     }
     if let exception { throw JSException(value: exception) }
     return result ?? JSValueMakeUndefined(ref)
@@ -138,6 +129,20 @@ final class JSContext {
     return JSValueMakeString(ref, s)
   }
 
+  /// A JS string of the UTF-16 `units`, as they are (no Swift string made on the way).
+  func string(units: [UInt16]) -> JSValueRef {
+    let s = units.makeJSString()
+    defer { JSStringRelease(s) }
+    return JSValueMakeString(ref, s)
+  }
+
+  /// A JS string of NUL-terminated UTF-8 (`""` for NULL), made without a Swift `String`.
+  func utf8String(_ text: UnsafePointer<CChar>?) -> JSValueRef {
+    let string = text.map { JSStringCreateWithUTF8CString($0) } ?? JSStringCreateWithUTF8CString("")
+    defer { JSStringRelease(string) }
+    return JSValueMakeString(ref, string)
+  }
+
   /// A value as a Swift string (`String(value)` in JS).
   func toString(_ value: JSValueRef?) -> String {
     guard let value else { return "undefined" }
@@ -155,13 +160,15 @@ final class JSContext {
   /// The bytes an ArrayBuffer or a typed array (any kind) views, nil for any other value; an
   /// empty one has no base address.
   func bufferBytes(_ value: JSValueRef?) -> UnsafeRawBufferPointer? {
+    // JSValueIsObject first (`object`): JSValueToObject of undefined or null makes a TypeError,
+    // and JavaScriptCore symbolizes the native stack of every error it makes (~0.5 ms).
     guard let value, let object = object(value) else { return nil }
     switch JSValueGetTypedArrayType(ref, value, nil) {
     case kJSTypedArrayTypeNone:
       return nil
     case kJSTypedArrayTypeArrayBuffer:
-      return UnsafeRawBufferPointer(
-        start: JSObjectGetArrayBufferBytesPtr(ref, object, nil), count: JSObjectGetArrayBufferByteLength(ref, object, nil))
+      let count = JSObjectGetArrayBufferByteLength(ref, object, nil)
+      return UnsafeRawBufferPointer(start: count > 0 ? JSObjectGetArrayBufferBytesPtr(ref, object, nil) : nil, count: count)
     default:
       let count = JSObjectGetTypedArrayByteLength(ref, object, nil)
       guard count > 0, let base = JSObjectGetTypedArrayBytesPtr(ref, object, nil) else {
@@ -169,6 +176,15 @@ final class JSContext {
       }
       return UnsafeRawBufferPointer(start: base + JSObjectGetTypedArrayByteOffset(ref, object, nil), count: count)
     }
+  }
+
+  /// Calls `body` with `String(value)`'s UTF-16 code units (nil is `undefined`), valid during
+  /// the call; nil when converting it threw.
+  func withUTF16<R, E: Error>(_ value: JSValueRef?, _ body: (UnsafeBufferPointer<UInt16>) throws(E) -> R) throws(E) -> R? {
+    guard let string = JSValueToStringCopy(ref, value ?? JSValueMakeUndefined(ref), nil) else { return nil }
+    defer { JSStringRelease(string) }
+    let length = JSStringGetLength(string)
+    return try body(UnsafeBufferPointer(start: length > 0 ? JSStringGetCharactersPtr(string) : nil, count: length))
   }
 
   /// The JS value of a `JSONValue`: scalars directly, containers through JSON text (one C call).
@@ -202,15 +218,6 @@ final class JSContext {
     case .number(let n): JSValueMakeNumber(ref, n)
     case .string, .array, .object: nil
     }
-  }
-
-  /// Parses a JS string value holding JSON text straight from its UTF-16 buffer.
-  func parseJSONString(_ value: JSValueRef) throws(JSONSyntaxError) -> JSONValue {
-    guard let s = JSValueToStringCopy(ref, value, nil) else { return .null }
-    defer { JSStringRelease(s) }
-    let length = JSStringGetLength(s)
-    guard let chars = JSStringGetCharactersPtr(s) else { return .null }
-    return try JSONValue(parsingUTF16: UnsafeBufferPointer(start: chars, count: length))
   }
 
   /// Parses a call's options, a JS string of JSON text, straight from its UTF-16 buffer: at most

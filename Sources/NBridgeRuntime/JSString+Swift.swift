@@ -33,11 +33,14 @@ extension String {
     return copy.withUTF8 { utf8 in
       // JSStringCreateWithUTF8CString needs a NUL-terminated buffer and stops at an embedded NUL,
       // so go through UTF-16 when the text has one.
-      if utf8.contains(0) {
-        let units = Array(self.utf16)
-        return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, units.count) }
-      }
-      return withCString { JSStringCreateWithUTF8CString($0) }
+      utf8.contains(0) ? Array(self.utf16).makeJSString() : withCString { JSStringCreateWithUTF8CString($0) }
     }
+  }
+}
+
+extension [UInt16] {
+  /// A new `JSStringRef` holding these UTF-16 code units as they are; the caller releases it.
+  func makeJSString() -> JSStringRef {
+    withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
   }
 }

@@ -15,10 +15,10 @@ extension Runtime {
   package nonisolated static func runPage(
     _ configuration: RuntimeConfiguration, entry: String, open: @escaping @BridgeActor (Runtime) -> Int32?
   ) -> Int32 {
-    runOnThisThread { runtime in
+    runOnThisThread(configuration) { runtime in
       if let status = runtime.prepare(entry: entry, installsGlobals: false) { return status }
       if let status = open(runtime) { runtime.requestExit(status) }
       return runtime.finish()
-    }(configuration)
+    }
   }
 }

@@ -11,14 +11,10 @@ package enum PreludeSource {
     ] + scripts + [PackageResources.hooks_js]
   }
 
-  /// A headless run's prelude: a function of `(global, internal)` returning the hooks, with the
-  /// extensions' global files (`scripts`) after the core's own and before `hooks.js`, each file's
-  /// body inline (`inlineBytes`), compacted for the parse at every start (`compact`).
-  package static func headless(scripts: [[UInt8]]) -> String {
-    String(decoding: headlessBytes(scripts: scripts), as: UTF8.self)
-  }
-
-  /// `headless(scripts:)` as UTF-8 bytes, composed and compacted without a Swift string on the way.
+  /// A headless run's prelude as UTF-8 bytes: a function of `(global, internal)` returning the
+  /// hooks, with the extensions' global files (`scripts`) after the core's own and before
+  /// `hooks.js`, each file's body inline (`inlineBytes`), compacted for the parse at every start
+  /// (`compact`), without a Swift string on the way.
   package static func headlessBytes(scripts: [[UInt8]]) -> [UInt8] {
     compact(bytes: inlineBytes(headlessFiles(scripts: scripts)))
   }
@@ -85,10 +81,10 @@ package enum PreludeSource {
   /// the window's `transport` files (the formatter and console, its `native` over messages, its
   /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
   package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
-    compose(transport + [PackageResources.bridge_js] + scripts)
+    String(decoding: composeBytes(transport + [PackageResources.bridge_js] + scripts), as: UTF8.self)
   }
 
-  /// `source` without its comment lines (a line that is a `//` comment and nothing else) and
+  /// The UTF-8 `bytes` of a source without its comment lines (a line that is a `//` comment and nothing else) and
   /// without each line's indentation. JavaScriptCore parses the prelude at every start twice (a
   /// syntax check of the whole, then each file's function as it runs), at about 100 instructions
   /// a byte, comments and indentation included: this drops 40 % of the bytes. Only whole lines
@@ -96,11 +92,6 @@ package enum PreludeSource {
   /// spanning lines (PreludeSourceTests compares the tokens before and after). The text stays
   /// UTF-8 on its way in (`PreludeText`: JavaScriptCore reads the ASCII bytes where they lie): a
   /// source given as UTF-16 parses into 16-bit strings, 0.3 MiB more at the run's peak.
-  package static func compact(_ source: String) -> String {
-    String(decoding: compact(bytes: Array(source.utf8)), as: UTF8.self)
-  }
-
-  /// `compact(_:)` on UTF-8 bytes.
   package static func compact(bytes: [UInt8]) -> [UInt8] {
     bytes.withUnsafeBufferPointer { utf8 in compact(utf8) }
   }
@@ -127,12 +118,7 @@ package enum PreludeSource {
     }
   }
 
-  /// One function calling each file's function in order with the same `global` and `internal`.
-  package static func compose(_ files: [[UInt8]]) -> String {
-    String(decoding: composeBytes(files), as: UTF8.self)
-  }
-
-  /// `compose(_:)` as UTF-8 bytes.
+  /// One function calling each file's function in order with the same `global` and `internal`, as UTF-8 bytes.
   package static func composeBytes(_ files: [[UInt8]]) -> [UInt8] {
     var source = Array("(function (global, internal) {\nconst parts = [\n".utf8)
     source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 2 })

@@ -2,7 +2,7 @@ import CJavaScriptCore
 import NBridgePlugin
 
 /// The bridge: a JS call of `nbridge.<service>.<action>` reaching a plugin, and its Promise settling.
-extension Runtime {
+extension Runtime: ReplyReceiver {
   /// Handles `native.start(code, id, json, callback)`: the call's value when it was answered
   /// before it returned (a sync action's, an error thrown as the JS exception), or the `native`
   /// object when it is answered later by `id` (bridge.js then makes its Promise).
@@ -91,15 +91,13 @@ extension Runtime {
         }
       case .deferred(let body):
         let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply { [weak self] outcome in self?.closeCallSlot(id, outcome) }
+        let reply = AnyReply(self, id: id)
         callSlots[id]?.reply = reply
         do { try body(options.value, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
         return id
       case .deferredText(let body):
         let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply({ [weak self] outcome in self?.closeCallSlot(id, outcome) }) { [weak self] text in
-          self?.closeCallSlot(id, jsonText: text)
-        }
+        let reply = AnyReply(self, id: id, takesText: true)
         callSlots[id]?.reply = reply
         do { try body(try options.text(), plainCall(slot, aid, context, sink), reply) } catch {
           reply.settle(.failure(error))
@@ -229,6 +227,12 @@ extension Runtime {
       self.afterCallback()
     }
   }
+
+  /// A `Reply`'s answer to call slot `id` (`AnyReply`).
+  package func replied(_ id: Int, _ outcome: Result<JSONValue, any Error>) { closeCallSlot(id, outcome) }
+
+  /// A `Reply`'s answer to call slot `id` as a value's JSON text.
+  package func replied(_ id: Int, jsonText: String) { closeCallSlot(id, jsonText: jsonText) }
 
   /// Closes a headless call's slot with a `Bytes` action's answer: its Promise resolves with a
   /// `Uint8Array` that adopts the bytes (no copy, no Base64).

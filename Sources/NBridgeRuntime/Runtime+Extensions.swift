@@ -6,15 +6,18 @@ import NBridgePlugin
 extension Runtime {
   /// Makes each extension's state for this run (in the runtime's initializer).
   func makeExtensionStates() {
-    let host = ExtensionHost(runtime: self)
-    extensionStates = configuration.extensions.map { $0.makeState(host) }
+    extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
+  }
+
+  /// Each extension with its state for this run, in order.
+  private var extensionsAndStates: Zip2Sequence<[RuntimeExtension], [AnyObject]> {
+    zip(configuration.extensions, extensionStates)
   }
 
   /// The extensions' `values`, for the JS files' `internal` object.
   package func extensionValues() -> [String: JSONValue] {
-    let host = ExtensionHost(runtime: self)
     var values: [String: JSONValue] = [:]
-    for item in configuration.extensions { values.merge(item.values(host)) { _, new in new } }
+    for item in configuration.extensions { values.merge(item.values(extensionHost)) { _, new in new } }
     return values
   }
 
@@ -23,31 +26,23 @@ extension Runtime {
 
   /// The extension file `native.loadDeferred(name)` evaluates: a deferred file, else an `nbridge` one.
   func extensionScript(named name: String) -> RuntimeExtension.Script? {
-    for item in configuration.extensions {
-      if let script = item.deferredScripts.first(where: { $0.name == name }) { return script }
-    }
-    return extensionScripts.first { $0.name == name }
+    let deferred = configuration.extensions.lazy.flatMap(\.deferredScripts)
+    return deferred.first { $0.name == name } ?? extensionScripts.first { $0.name == name }
   }
 
-  /// Puts every extension's native functions on `native`.
+  /// Puts every extension's native functions on `native`, numbered in order.
   func installExtensionFunctions(on native: JSObjectRef) {
-    var index = 0
-    for item in configuration.extensions {
-      for function in item.functions {
-        let object = JSObjectMake(js.ref, Runtime.extensionFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
-        js.setProperty(native, function.name, object)
-        index += 1
-      }
+    for (index, function) in configuration.extensions.flatMap(\.functions).enumerated() {
+      let object = JSObjectMake(js.ref, Runtime.extensionFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
+      js.setProperty(native, function.name, object)
     }
   }
 
   /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
   func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> ExtensionResult? {
     var index = index
-    for (position, item) in configuration.extensions.enumerated() {
-      if index < item.functions.count {
-        return item.functions[index].body(extensionStates[position], ExtensionHost(runtime: self), arguments)
-      }
+    for (item, state) in extensionsAndStates {
+      if index < item.functions.count { return item.functions[index].body(state, extensionHost, arguments) }
       index -= item.functions.count
     }
     return nil
@@ -55,9 +50,9 @@ extension Runtime {
 
   /// Calls the extension function named `name` (a page's message carries its arguments).
   package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
-    for (position, item) in configuration.extensions.enumerated() {
+    for (item, state) in extensionsAndStates {
       if let function = item.functions.first(where: { $0.name == name }) {
-        return function.body(extensionStates[position], ExtensionHost(runtime: self), arguments)?.jsonValue
+        return function.body(state, extensionHost, arguments)?.jsonValue
       }
     }
     return nil
@@ -65,17 +60,16 @@ extension Runtime {
 
   /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
   func extensionClaimingEntry(_ path: String, source: String) -> Int? {
-    let host = ExtensionHost(runtime: self)
-    return configuration.extensions.indices.first { position in
-      configuration.extensions[position].claimsEntry?(extensionStates[position], host, path, source) ?? false
+    configuration.extensions.indices.first { position in
+      configuration.extensions[position].hooks.claimsEntry?(extensionStates[position], extensionHost, path, source) ?? false
     }
   }
 
   /// Runs the entry the extension numbered `position` claimed; answers its Promise, if any.
   func startClaimedEntry(_ position: Int, path: String, source: String) throws(JSException) -> JSValueRef? {
-    guard let start = configuration.extensions[position].startEntry else { return nil }
+    guard let start = configuration.extensions[position].hooks.startEntry else { return nil }
     do throws(ThrownValue) {
-      return try start(extensionStates[position], ExtensionHost(runtime: self), path, source)?.ref
+      return try start(extensionStates[position], extensionHost, path, source)?.ref
     } catch {
       throw JSException(value: error.value.ref)
     }
@@ -83,44 +77,32 @@ extension Runtime {
 
   /// Runs each extension's `clearCaches` hook; the kinds removed.
   func clearExtensionCaches() -> [String] {
-    let host = ExtensionHost(runtime: self)
-    var kinds: [String] = []
-    for (position, item) in configuration.extensions.enumerated() {
-      kinds += item.clearCaches?(extensionStates[position], host) ?? []
-    }
-    return kinds
+    extensionsAndStates.flatMap { item, state in item.hooks.clearCaches?(state, extensionHost) ?? [] }
   }
 
   /// Runs each extension's `start` hook.
   func startExtensions() {
-    let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.start?(extensionStates[position], host) }
+    for (item, state) in extensionsAndStates { item.hooks.start?(state, extensionHost) }
   }
 
   /// Runs each extension's `ready` hook.
   func extensionsReady() {
-    let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.ready?(extensionStates[position], host) }
+    for (item, state) in extensionsAndStates { item.hooks.ready?(state, extensionHost) }
   }
 
   /// Runs each extension's `close` hook.
   func closeExtensions() {
-    let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() { item.close?(extensionStates[position], host) }
+    for (item, state) in extensionsAndStates { item.hooks.close?(state, extensionHost) }
   }
 
   /// Runs each extension's `output` hook.
   func extensionsSaw(output text: String, level: LogLevel) {
-    let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated() {
-      item.output?(extensionStates[position], host, text, level)
-    }
+    for (item, state) in extensionsAndStates { item.hooks.output?(state, extensionHost, text, level) }
   }
 
   /// Runs each extension's `end` hook, last first.
   func endExtensions() {
-    let host = ExtensionHost(runtime: self)
-    for (position, item) in configuration.extensions.enumerated().reversed() { item.end?(extensionStates[position], host) }
+    for (item, state) in extensionsAndStates.reversed() { item.hooks.end?(state, extensionHost) }
   }
 
   /// The class of extension functions: callable objects whose private data is their number + 1.
@@ -137,7 +119,7 @@ extension Runtime {
 private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js.ref, args)) else {
+    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js, args)) else {
       return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
     }
     return try runtime.js.value(result)

@@ -14,7 +14,7 @@ extension Runtime {
     _ configuration: RuntimeConfiguration, entry: String, started: @escaping @BridgeActor (Runtime?) -> Void,
     ended: @escaping @BridgeActor () -> Bool
   ) -> Int32 {
-    runOnThisThread { runtime in
+    runOnThisThread(configuration) { runtime in
       if let status = runtime.prepare(entry: entry) {
         started(nil)
         return status
@@ -29,7 +29,7 @@ extension Runtime {
       }
       runtime.loop.stopRequested = true
       return runtime.finish()
-    }(configuration)
+    }
   }
 
   /// The runtime running now, if its loop reads `clock` (the very object).
@@ -62,7 +62,7 @@ extension Runtime {
       """
     scopedEvaluations[id] = done
     do {
-      let script = scriptWithDynamicImports(source, url: url)
+      let script = runnableScript(source, url: url)
       registerColumnShifts(url, columnShifts.removeValue(forKey: url) ?? [])
       sources[url] = script
       let function = try js.evaluate(script, url: url)

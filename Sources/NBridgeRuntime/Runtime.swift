@@ -53,6 +53,8 @@ public final class Runtime {
   var logColumnShifts: [String: Int] = [:]
   /// Each extension's state for this run, in the order of `configuration.extensions`.
   var extensionStates: [AnyObject] = []
+  /// What extensions see of this runtime.
+  lazy var extensionHost = ExtensionHost(runtime: self)
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
@@ -60,7 +62,7 @@ public final class Runtime {
   /// The folder `fetch` and the module loader may read (set with the entry): the entry's, or
   /// the wider `RuntimeConfiguration.readableFolder`.
   var readableFolder: (lexical: String, folder: PageFolder?)?
-  /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
+  /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
@@ -94,7 +96,7 @@ public final class Runtime {
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
   /// Only one runtime runs in a process at a time.
   public nonisolated static func run(_ configuration: RuntimeConfiguration, file: String) -> Int32 {
-    runOnThisThread { runtime in runtime.runMain(file: file) }(configuration)
+    runOnThisThread(configuration) { runtime in runtime.runMain(file: file) }
   }
 
   /// Runs `file` as `run(_:file:)` does, then ends the process with its exit status, without
@@ -102,36 +104,36 @@ public final class Runtime {
   /// whole heap (about 2 ms for a hello) that `_exit` makes pointless. Standard I/O is flushed
   /// first; the control socket is closed and plugins have stopped and flushed in `finish()` by then.
   public nonisolated static func runThenExit(_ configuration: RuntimeConfiguration, file: String) -> Never {
-    runOnThisThread { runtime -> Never in
+    runOnThisThread(configuration) { runtime -> Never in
       let status = runtime.runMain(file: file)
       fflush(nil)
       _exit(status)
-    }(configuration)
+    }
   }
 
   /// Runs `source` (named `name` in stack traces) on the calling thread; returns the exit status.
   public nonisolated static func run(_ configuration: RuntimeConfiguration, source: String, name: String) -> Int32 {
-    runOnThisThread { runtime in runtime.runMain(source: source, name: name) }(configuration)
+    runOnThisThread(configuration) { runtime in runtime.runMain(source: source, name: name) }
   }
 
-  nonisolated static func runOnThisThread<T>(_ body: @escaping @BridgeActor (Runtime) -> T)
-    -> (RuntimeConfiguration) -> T
-  {
-    { configuration in
-      LoopExecutor.shared.bindToCurrentThread()
-      defer { LoopExecutor.shared.unbind() }
-      // The loop thread owns GLib's default context for exactly this scope: acquired and
-      // released here, on one thread, whatever outlives the runtime object.
-      let glib = g_main_context_default()
-      let acquired = g_main_context_acquire(glib) != 0
-      defer { if acquired { g_main_context_release(glib) } }
-      return BridgeActor.assumeIsolated {
-        let runtime = Runtime(configuration: configuration)
-        Runtime.current = runtime
-        defer { Runtime.current = nil }
-        defer { runtime.closeExtensions() }
-        return body(runtime)
-      }
+  /// Makes a runtime of `configuration` on the calling thread, which becomes the loop thread,
+  /// and answers what `body` does with it.
+  nonisolated static func runOnThisThread<T>(
+    _ configuration: RuntimeConfiguration, _ body: @BridgeActor (Runtime) -> T
+  ) -> T {
+    LoopExecutor.shared.bindToCurrentThread()
+    defer { LoopExecutor.shared.unbind() }
+    // The loop thread owns GLib's default context for exactly this scope: acquired and
+    // released here, on one thread, whatever outlives the runtime object.
+    let glib = g_main_context_default()
+    let acquired = g_main_context_acquire(glib) != 0
+    defer { if acquired { g_main_context_release(glib) } }
+    return BridgeActor.assumeIsolated {
+      let runtime = Runtime(configuration: configuration)
+      Runtime.current = runtime
+      defer { Runtime.current = nil }
+      defer { runtime.closeExtensions() }
+      return body(runtime)
     }
   }
 
@@ -153,7 +155,7 @@ public final class Runtime {
     let claim = refused == nil ? extensionClaimingEntry(name, source: source) : nil
     if let status = prepare(entry: name) { return status }
     sources[name] = text
-    if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].entryRan != nil }) {
+    if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].hooks.entryRan != nil }) {
       handEntry(to: taker, source: source, refused: refused, claim: claim, path: name)
     } else if let refused {
       reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
@@ -179,14 +181,6 @@ public final class Runtime {
     for dir in [configuration.dataDirectory, configuration.sharedDirectory] where !makeDirectories(dir) {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
-    }
-    if configuration.handlesSignals {
-      do {
-        try SignalHandling.install(loop: loop, runtime: self)
-      } catch {
-        writeError("nbridge: cannot handle signals: \(error)\n")
-        return ExitStatus.uncaught
-      }
     }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startExtensions()
@@ -217,7 +211,7 @@ public final class Runtime {
   /// The loop may never read a signal that came during the last turn (nothing is left to wait
   /// for), so this asks the handler's record, not the loop.
   func endStatus() -> Int32 {
-    if configuration.handlesSignals, let status = SignalHandling.receivedStatus, exitCode == nil || !exitPrecedesSignal {
+    if configuration.handlesSignals, let status = RunSignals.stoppedStatus, exitCode == nil || !exitPrecedesSignal {
       return status
     }
     return exitCode ?? ExitStatus.success
@@ -227,7 +221,7 @@ public final class Runtime {
   func requestExit(_ code: Int32) {
     if exitCode == nil {
       exitCode = code
-      exitPrecedesSignal = SignalHandling.receivedStatus == nil
+      exitPrecedesSignal = RunSignals.stoppedStatus == nil
     }
     loop.stopRequested = true
   }
@@ -263,8 +257,7 @@ public final class Runtime {
 
   func context(for slot: ServiceSlot) -> PluginContext {
     if let context = slot.context { return context }
-    var warnings: (@Sendable (String) -> Void)?
-    if let output = configuration.output { warnings = { line in output(2, line) } }
+    let warnings = configuration.output.map { output in { @Sendable line in output(2, line) } }
     let context = PluginContext(
       service: slot.definition.service, manifest: configuration.manifest, dataDirectory: configuration.dataDirectory,
       sharedDirectory: configuration.sharedDirectory, arguments: configuration.arguments,
@@ -337,7 +330,7 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = scriptWithDynamicImports(source, url: url)
+    var script = runnableScript(source, url: url)
     var shifts = columnShifts.removeValue(forKey: url) ?? []
     if !js.isValidScript(script) {
       let head = "(async () => {"
@@ -356,7 +349,7 @@ public final class Runtime {
   /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log
   /// viewer's, `--log-to`) at `level` (by default info for stdout, error for stderr).
   package func emitOutput(_ fd: Int32, _ text: String, level: LogLevel? = nil) {
-    if let output = configuration.output { output(fd, text) } else { writeAll(fd, text) }
+    extensionHost.write(fd, text)
     if !configuration.extensions.isEmpty { extensionsSaw(output: text, level: level ?? (fd == 2 ? .error : .info)) }
   }
 

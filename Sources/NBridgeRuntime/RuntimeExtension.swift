@@ -1,3 +1,4 @@
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeSystem
 
@@ -101,6 +102,10 @@ package struct RuntimeExtension: Sendable {
     /// once it has run. The runtime then reports neither, and drops the rejections the
     /// evaluation left unhandled; the run goes on until its loop is done or it is ended.
     package var entryRan: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
+    /// What a user's script becomes before it runs, at `SourceStage`, given its text and URL: the
+    /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
+    /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
+    package var transformSource: SourceTransform<State>?
 
     /// Hooks; each is optional.
     package init(
@@ -130,7 +135,7 @@ package struct RuntimeExtension: Sendable {
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime),
   /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
-  /// `nbridge` object's internals (`internal.callByName`) builds it first with `internal.loadBridge()`.
+  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
@@ -138,15 +143,7 @@ package struct RuntimeExtension: Sendable {
   let makeState: @BridgeActor @Sendable (ExtensionHost) -> AnyObject
   let values: @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue]
   let functions: [(name: String, body: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult?)]
-  let start: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
-  let ready: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
-  let close: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
-  let output: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, LogLevel) -> Void)?
-  let end: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> Void)?
-  let claimsEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) -> Bool)?
-  let startEntry: (@BridgeActor @Sendable (AnyObject, ExtensionHost, String, String) throws(ThrownValue) -> ScriptValue?)?
-  let clearCaches: (@BridgeActor @Sendable (AnyObject, ExtensionHost) -> [String])?
-  let entryRan: (@BridgeActor @Sendable (AnyObject, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
+  let hooks: Hooks<AnyObject>
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
   /// before any hook); `values` are set on the JS files' `internal` object before any runs.
@@ -163,60 +160,29 @@ package struct RuntimeExtension: Sendable {
     self.deferredScripts = deferredScripts
     makeState = state
     self.values = values
+    @Sendable func typed(_ state: AnyObject) -> State { unsafeDowncast(state, to: State.self) }
     self.functions = functions.map { function in
       let body = function.body
-      let erased: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult? = {
-        state, host, args in body(unsafeDowncast(state, to: State.self), host, args)
-      }
-      return (function.name, erased)
+      return (function.name, { body(typed($0), $1, $2) })
     }
-    if let start = hooks.start {
-      self.start = { state, host in start(unsafeDowncast(state, to: State.self), host) }
-    } else {
-      self.start = nil
-    }
-    if let ready = hooks.ready {
-      self.ready = { state, host in ready(unsafeDowncast(state, to: State.self), host) }
-    } else {
-      self.ready = nil
-    }
-    if let close = hooks.close {
-      self.close = { state, host in close(unsafeDowncast(state, to: State.self), host) }
-    } else {
-      self.close = nil
-    }
-    if let output = hooks.output {
-      self.output = { state, host, text, level in output(unsafeDowncast(state, to: State.self), host, text, level) }
-    } else {
-      self.output = nil
-    }
-    if let end = hooks.end {
-      self.end = { state, host in end(unsafeDowncast(state, to: State.self), host) }
-    } else {
-      self.end = nil
-    }
-    if let claims = hooks.claimsEntry {
-      claimsEntry = { state, host, path, source in claims(unsafeDowncast(state, to: State.self), host, path, source) }
-    } else {
-      claimsEntry = nil
-    }
+    var erased = Hooks<AnyObject>()
+    if let start = hooks.start { erased.start = { start(typed($0), $1) } }
+    if let ready = hooks.ready { erased.ready = { ready(typed($0), $1) } }
+    if let output = hooks.output { erased.output = { output(typed($0), $1, $2, $3) } }
+    if let close = hooks.close { erased.close = { close(typed($0), $1) } }
+    if let end = hooks.end { erased.end = { end(typed($0), $1) } }
+    if let claims = hooks.claimsEntry { erased.claimsEntry = { claims(typed($0), $1, $2, $3) } }
     if let start = hooks.startEntry {
-      startEntry = { state, host, path, source throws(ThrownValue) in
-        try start(unsafeDowncast(state, to: State.self), host, path, source)
+      erased.startEntry = { (state, host, path, source) throws(ThrownValue) in try start(typed(state), host, path, source) }
+    }
+    if let clear = hooks.clearCaches { erased.clearCaches = { clear(typed($0), $1) } }
+    if let ran = hooks.entryRan { erased.entryRan = { ran(typed($0), $1, $2, $3) } }
+    if let transform = hooks.transformSource {
+      erased.transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in
+        try transform(typed(state), host, stage, text, url)
       }
-    } else {
-      startEntry = nil
     }
-    if let clear = hooks.clearCaches {
-      clearCaches = { state, host in clear(unsafeDowncast(state, to: State.self), host) }
-    } else {
-      clearCaches = nil
-    }
-    if let ran = hooks.entryRan {
-      entryRan = { state, host, thrown, ready in ran(unsafeDowncast(state, to: State.self), host, thrown, ready) }
-    } else {
-      entryRan = nil
-    }
+    self.hooks = erased
   }
 }
 
@@ -248,7 +214,7 @@ package struct ExtensionHost {
 
   /// Whether the run is `nbridge test`'s: an extension takes the entry over (`Hooks.entryRan`)
   /// and awaits a claimed entry's Promise itself.
-  package var runsTests: Bool { runtime.configuration.extensions.contains { $0.entryRan != nil } }
+  package var runsTests: Bool { runtime.configuration.extensions.contains { $0.hooks.entryRan != nil } }
 
   /// The run's entry file (absolute; empty before the entry is known).
   package var entryPath: String { runtime.entryPath }

@@ -1,6 +1,7 @@
 import NBridgePlugin
 
-/// Timers ordered by deadline, then by insertion (a binary heap keyed on both).
+/// Timers ordered by deadline, then by insertion (a binary heap keyed on both). A cancelled
+/// timer stays in the heap until it surfaces; the owner's `isLive` tells it apart.
 struct TimerQueue {
   struct Entry {
     let id: Int
@@ -13,12 +14,9 @@ struct TimerQueue {
 
   private var heap: [Entry] = []
   private var sequence: UInt64 = 0
-  /// Live timer ids; a cancelled id stays in the heap until it surfaces.
-  private(set) var live: Set<Int> = []
 
   mutating func insert(id: Int, deadline: LoopInstant) {
     sequence += 1
-    live.insert(id)
     heap.append(Entry(id: id, deadline: deadline, sequence: sequence))
     var child = heap.count - 1
     while child > 0 {
@@ -29,25 +27,22 @@ struct TimerQueue {
     }
   }
 
-  mutating func cancel(id: Int) { live.remove(id) }
-
-  /// The earliest live deadline.
-  mutating func nextDeadline() -> LoopInstant? {
-    dropCancelled()
+  /// The earliest deadline of a live timer.
+  mutating func nextDeadline(isLive: (Int) -> Bool) -> LoopInstant? {
+    dropCancelled(isLive)
     return heap.first?.deadline
   }
 
   /// Removes and returns the earliest live timer if it is due at `now`.
-  mutating func popDue(now: LoopInstant) -> Int? {
-    dropCancelled()
+  mutating func popDue(now: LoopInstant, isLive: (Int) -> Bool) -> Int? {
+    dropCancelled(isLive)
     guard let first = heap.first, first.deadline <= now else { return nil }
     removeFirst()
-    live.remove(first.id)
     return first.id
   }
 
-  private mutating func dropCancelled() {
-    while let first = heap.first, !live.contains(first.id) { removeFirst() }
+  private mutating func dropCancelled(_ isLive: (Int) -> Bool) {
+    while let first = heap.first, !isLive(first.id) { removeFirst() }
   }
 
   private mutating func removeFirst() {

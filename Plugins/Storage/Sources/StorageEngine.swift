@@ -28,7 +28,7 @@ final class StorageEngine {
   private var store: (any KeyValueStore)?
   private var pending = PendingWrites()
   private var queued: [StoreWrite] = []
-  private var queuedDone: [Done] = []
+  private var queuedDone: [Waiter] = []
   private var lastSequence: UInt64 = 0
   private var inFlight: InFlight?
   private var flushPosted = false
@@ -39,10 +39,23 @@ final class StorageEngine {
   /// What a queued write does once its transaction has finished.
   typealias Done = @BridgeActor (Result<Void, any Error>) -> Void
 
+  /// Who waits for a queued write: a call's reply, answered with null (no closure made per call), or a function.
+  enum Waiter {
+    case reply(Reply<JSONValue>)
+    case done(Done)
+
+    @BridgeActor func finished(_ result: Result<Void, any Error>) {
+      switch self {
+      case .reply(let reply): reply.settle(result.map { .null })
+      case .done(let done): done(result)
+      }
+    }
+  }
+
   /// A commit running on the writer thread: the writes up to `through`, and what each does then.
   private struct InFlight {
     var through: UInt64
-    var done: [Done]
+    var done: [Waiter]
   }
 
   /// The file name of the database inside the data directory.
@@ -112,11 +125,15 @@ final class StorageEngine {
   /// transaction holding it has finished. No task, no continuation: the calls of a burst
   /// are answered straight from the commit, on the loop thread.
   func write(_ write: StoreWrite, done: @escaping Done) throws {
+    try self.write(write, waiter: .done(done))
+  }
+
+  private func write(_ write: StoreWrite, waiter: Waiter) throws {
     _ = try openedStore()
     lastSequence += 1
     pending.record(write, sequence: lastSequence)
     queued.append(write)
-    queuedDone.append(done)
+    queuedDone.append(waiter)
     if inFlight == nil && !flushPosted {
       flushPosted = true
       PluginContext.post { [self] in
@@ -128,7 +145,7 @@ final class StorageEngine {
 
   /// Queues `write` and answers `reply` with null once it is committed (or with the error).
   func write(_ write: StoreWrite, answering reply: Reply<JSONValue>) throws {
-    try self.write(write) { reply.settle($0.map { .null }) }
+    try self.write(write, waiter: .reply(reply))
   }
 
   /// Queues `write` and returns once the transaction holding it has committed.
@@ -196,12 +213,12 @@ final class StorageEngine {
   }
 
   /// Answers the writes of a finished transaction; reads go back to the file for them.
-  private func settle(through: UInt64, _ done: [Done], _ result: Result<Void, any Error>) {
+  private func settle(through: UInt64, _ done: [Waiter], _ result: Result<Void, any Error>) {
     transactionCount += 1
     pending.forget(through: through)
     // One transaction, one delivery: its callers' Promises settle in one entry into JS.
     AnswerBatch.run {
-      for answer in done { answer(result) }
+      for waiter in done { waiter.finished(result) }
     }
   }
 

@@ -1,12 +1,12 @@
 // Headless stand-in for WKWebView's message handler, so WKBridgeKit's own JS core runs
 // unchanged: it posts JSON commands and is answered through its nbridge.resolvePromise.
 // Evaluated on the first read of `webkit` (page-shims.js), after the nbridge object is built.
-// Takes: internal.native.print, internal.builtinAction, internal.callByName, internal.describe,
+// Takes: internal.native.print, internal.callBuiltin, internal.describe,
 //   internal.NBridgeError, internal.codes (bridge.js). Gives: the `webkit` object it returns.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
-  const { builtinAction, callByName, describe } = internal;
+  const { callBuiltin, describe } = internal;
   // WKBridgeKit's own JS core posts JSON commands to a WKWebView message handler and is answered
   // through its own nbridge.resolvePromise(promiseId, data, error).
   function answer(promiseId, data, error) {
@@ -47,9 +47,7 @@
           }
           if (!promise) {
             try {
-              const service = String(command.service), action = String(command.action);
-              const call = builtinAction(service, action);
-              promise = call ? call(command.option) : callByName(service, action, command.option);
+              promise = callBuiltin(String(command.service), String(command.action), command.option);
             } catch (e) {
               promise = unreadable(e);
             }

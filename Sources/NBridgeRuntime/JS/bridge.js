@@ -346,8 +346,22 @@
     }[action];
   }
 
+  // The function of each action, by service and action number, named for the action.
+  const actions = services.map((svc, sid) =>
+    svc.actions.map((action, aid) => {
+      const label = svc.name + '.' + action;
+      if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
+      return {
+        [action](options) {
+          return invoke(sid, aid, label, options);
+        },
+      }[action];
+    })
+  );
+
   // ---------------------------------------------------------------- the nbridge object
-  const listeners = new Map();
+  // Each service's listeners: event name -> the entries added ({ callback }), in order.
+  const listeners = services.map(() => new Map());
   const nb = {};
   const serviceIndex = new Map();
   function unknownMember(make) {
@@ -363,30 +377,19 @@
   const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
-    const label = (action) => svc.name + '.' + action;
     const obj = Object.create(
       unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
-    svc.actions.forEach((action, aid) => {
-      const l = label(action);
-      const bytes = svc.bytes && hasOwn.call(svc.bytes, action) ? svc.bytes[action] : undefined;
-      obj[action] = bytes ? bytesAction(action, sid, aid, l, bytes) : {
-        [action](options) {
-          return invoke(sid, aid, l, options);
-        },
-      }[action];
-    });
-    const key = (event) => sid + ':' + event;
+    svc.actions.forEach((action, aid) => obj[action] = actions[sid][aid]);
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
+        const known = svc.events.length
+          ? svc.events.map((e) => "'" + e + "'").join(', ')
+          : '(none: ' + svc.name + ' has no events)';
+        const got = inspect(event, 1, []);
         throw makeError(
           codes.invalidParameter,
-          svc.name + '.addListener: "event" must be one of ' + (svc.events.length
-            ? svc.events.map((e) =>
-              "'" + e + "'"
-            ).join(', ')
-            : '(none: ' + svc.name + ' has no events)') +
-            ' (got ' + inspect(event, 1, []) + ')',
+          svc.name + '.addListener: "event" must be one of ' + known + ' (got ' + got + ')',
         );
       }
       if (typeof callback !== 'function') {
@@ -396,9 +399,8 @@
         const denied = fill(messages.permissionDenied, { service: svc.name, permission: svc.permission });
         throw makeError(codes.permissionDenied, svc.name + '.addListener: ' + denied);
       }
-      const k = key(event);
-      let list = listeners.get(k);
-      if (!list) listeners.set(k, list = []);
+      let list = listeners[sid].get(event);
+      if (!list) listeners[sid].set(event, list = []);
       const entry = { callback };
       list.push(entry);
       native.listeners(sid, event, list.length);
@@ -416,7 +418,7 @@
     defineHidden(obj, 'removeAllListeners', function removeAllListeners(event) {
       for (const e of svc.events) {
         if (event !== undefined && e !== event) continue;
-        const list = listeners.get(key(e));
+        const list = listeners[sid].get(e);
         if (list && list.length) {
           list.length = 0;
           native.listeners(sid, e, 0);
@@ -427,28 +429,14 @@
   });
   Object.setPrototypeOf(nb, unknownMember(unknownService));
 
-  function callByName(service, action, option) {
-    const svc = nb[service];
-    if (!serviceIndex.has(service)) {
-      return reject(codes.invalidService, noService(service));
-    }
-    const fn = svc[action];
-    if (typeof fn !== 'function' || !hasOwn.call(svc, action)) {
-      return reject(codes.invalidActionName, noAction(service, action));
-    }
-    return fn.call(svc, option);
-  }
-  // Bound to the built-in services even if a script replaces nbridge.app with a wrapper built on callToNative.
-  const builtinAction = (service, action) => {
+  // Calls a built-in action by name, even if a script replaced nbridge.app with a wrapper built on callToNative.
+  function callBuiltin(service, action, option) {
     const sid = serviceIndex.get(service);
-    const aid = sid === undefined ? -1 : services[sid].actions.indexOf(action);
-    if (aid < 0) return undefined;
-    const bytes = services[sid].bytes;
-    if (bytes && hasOwn.call(bytes, action)) {
-      return bytesAction(action, sid, aid, service + '.' + action, bytes[action]);
-    }
-    return (option) => invoke(sid, aid, service + '.' + action, option);
-  };
+    if (sid === undefined) return reject(codes.invalidService, noService(service));
+    const aid = services[sid].actions.indexOf(action);
+    if (aid < 0) return reject(codes.invalidActionName, noAction(service, action));
+    return actions[sid][aid](option);
+  }
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
     try {
       service = String(service);
@@ -459,8 +447,7 @@
         'callToNative: "service" and "action" must be strings (' + describe(e) + ')',
       );
     }
-    const direct = builtinAction(service, action);
-    return direct ? direct(option) : callByName(service, action, option);
+    return callBuiltin(service, action, option);
   });
   defineHidden(nb, 'platform', () => 'linux');
   defineHidden(nb, 'onBridgeReady', (callback) => {
@@ -477,10 +464,7 @@
     const aid = services[sid].actions.indexOf(action);
     if (aid < 0) return;
     const send = (result) => {
-      if (result === undefined) return;
-      invoke(sid, aid, services[sid].name + '.' + action, { id: payload.id, result }).catch((e) =>
-        native.reportError(e)
-      );
+      if (result !== undefined) actions[sid][aid]({ id: payload.id, result }).catch((e) => native.reportError(e));
     };
     if (threw) send('failed');
     else if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
@@ -490,7 +474,7 @@
 
   // Delivers a plugin event to the listeners of service `sid`.
   function emit(sid, event, payload) {
-    const list = listeners.get(sid + ':' + event);
+    const list = listeners[sid].get(event);
     if (!list || !list.length) return;
     const answeredBy = services[sid].answers ? services[sid].answers[event] : undefined;
     for (const entry of list.slice()) {
@@ -523,8 +507,7 @@
     answerCall,
     failCall,
     answerCalls,
-    builtinAction,
-    callByName,
+    callBuiltin,
     emit,
     lifecycleListener,
     describe,

@@ -18,15 +18,8 @@
   });
   // For an extension's global that needs bridge.js's internals (WKBridgeKit's `webkit`).
   internal.loadBridge = bridge;
-  // bridge.js replaces these three with its own: before it runs no call can have been made and
-  // no listener added.
-  internal.makeError = (code, message) => {
-    bridge();
-    return internal.makeError(code, message);
-  };
-  internal.emit = () => {};
-  // WKBridgeKit's nbridge.callPauseListener(): a script that never read `nbridge` cannot have set
-  // one, unless it assigned its own object (then the accessor is gone).
+  // bridge.js replaces this with its own. WKBridgeKit's nbridge.callPauseListener(): a script that
+  // never read `nbridge` cannot have set one, unless it assigned its own object (then the accessor is gone).
   internal.lifecycleListener = (name) => {
     if (typeof Object.getOwnPropertyDescriptor(global, 'nbridge')?.get === 'function') return;
     bridge();

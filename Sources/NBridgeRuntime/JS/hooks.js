@@ -5,9 +5,10 @@
   const inspect = internal.inspect ?? ((v) => String(v));
   const formatStack = internal.formatStack ?? ((stack) => stack ?? '');
   internal.hooks = {
-    // Read at each call: in a headless run bridge.js defines them on first touch (deferred.js).
-    makeError: (code, message) => internal.makeError(code, message),
-    emit: (sid, event, payload) => internal.emit(sid, event, payload),
+    // bridge.js, built on first touch (deferred.js), defines these: before it runs no call can have
+    // been made and no listener added.
+    makeError: (code, message) => (internal.loadBridge(), internal.makeError(code, message)),
+    emit: (sid, event, payload) => internal.emit?.(sid, event, payload),
     lifecycleListener: (name) => internal.lifecycleListener(name),
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,

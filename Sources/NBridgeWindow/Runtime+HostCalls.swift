@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeRuntime
 
 /// Calls the window makes itself, not for a page's script: `navigator.geolocation` in the window
 /// takes its positions from `location.watch`, so a page's own web API and `nbridge.location`
@@ -6,7 +7,7 @@ import NBridgePlugin
 extension Runtime {
   /// Starts `service.action` with `options`; `sink` gets a streaming action's partial results
   /// and `done` its end, once (not after `cancel`). Returns what cancels it while it runs.
-  package func startHostCall(
+  func startHostCall(
     _ service: String, _ action: String, options: JSONValue, sink: @escaping @BridgeActor (JSONValue) -> Void,
     done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) -> HostCall {
@@ -19,9 +20,8 @@ extension Runtime {
       done(outcome)
     }
     call.cancelling = { [weak self, weak call] in
-      guard let self, let id = call?.id, let slot = self.callSlots[id] else { return }
-      slot.cancel()
-      self.closeCallSlot(id, .failure(BridgeError(.unknownError, "cancelled by the window")))
+      guard let self, let id = call?.id else { return }
+      self.cancelCall(id, BridgeError(.unknownError, "cancelled by the window"))
     }
     return call
   }
@@ -30,14 +30,14 @@ extension Runtime {
 /// A call `Runtime.startHostCall` started: `cancel()` ends it, telling the action (its cancel
 /// handlers run, as for a page's call whose time limit passed) and answering nobody.
 @BridgeActor
-package final class HostCall {
+final class HostCall {
   fileprivate var id: Int?
   fileprivate var cancelling: (@BridgeActor () -> Void)?
   /// Whether `cancel()` was called.
-  package private(set) var isCancelled = false
+  private(set) var isCancelled = false
 
   /// Ends the call if it still runs; its `sink` and `done` hear nothing more.
-  package func cancel() {
+  func cancel() {
     guard !isCancelled else { return }
     isCancelled = true
     cancelling?()
