@@ -41,19 +41,19 @@ import Testing
   /// own tokens, a parameter named otherwise bound at its block's head.
   @Test func theFilesRunAsBlocksOfOneFunction() throws {
     let files = PreludeSource.headlessFiles(scripts: scripts)
-    let whole = String(decoding: inlined, as: UTF8.self)
+    let whole = text(inlined)
     #expect(whole.hasPrefix("(function (global, internal) {\n'use strict';\n"))
     #expect(whole.split(separator: "(function (", omittingEmptySubsequences: false).count == 2, "a file kept its own function")
     #expect(whole.contains("{\nconst _global = global;\n"), "hooks.js names its unused parameter _global")
     let wholeTokens = try tokens(Array(whole.utf16)).joined(separator: "\n")
     for file in files {
-      let fileTokens = try tokens(Array(String(decoding: file, as: UTF8.self).utf16))
+      let fileTokens = try tokens(Array(text(file).utf16))
       let opening = try #require(fileTokens.firstIndex { $0.hasSuffix(" {") })
       // The body: after `(function (a, b) {`, before the `})` that ends the file (and its `;`).
       let body = fileTokens[(opening + 1)...].dropLast(fileTokens.last?.hasSuffix(";") == true ? 3 : 2)
       #expect(wholeTokens.contains(body.joined(separator: "\n")))
     }
-    let odd = String(decoding: PreludeSource.inlineBytes([Array("(function (a) {\na();\n});\n".utf8)]), as: UTF8.self)
+    let odd = text(PreludeSource.inlineBytes([Array("(function (a) {\na();\n});\n".utf8)]))
     #expect(odd.contains("((function (a) {\na();\n}))(global, internal);\n"), "a file of another shape is called")
   }
 
