@@ -15,31 +15,23 @@ import NBridgeSystem
 /// SIGCONT: active when the process is its terminal's foreground group (or has no terminal),
 /// else background (`bg`).
 enum SignalExtension {
-  /// The extension: its `start` hook installs the handlers and has the run's loop watch their pipe.
+  /// The extension: its `start` hook installs the handlers and has the run's loop poll their pipe.
   static func make() -> RuntimeExtension {
-    var hooks = RuntimeExtension.Hooks<Watched>()
-    hooks.start = { watched, host in
+    var hooks = RuntimeExtension.Hooks<NoState>()
+    hooks.start = { _, host in
       do throws(SystemError) {
         let signals = try RunSignals.install()
-        watched.watch = host.loop.watch(signals.descriptor) {
-          signals.drain { sig in handle(Int32(sig), host) }
-        }
+        host.pollAlways(signals.descriptor) { signals.drain { sig in handle(Int32(sig), host) } }
       } catch {
         host.write(2, "nbridge: cannot handle signals: \(error)\n")
         host.exit(ExitStatus.uncaught)
       }
     }
-    hooks.close = { watched, host in
-      if let watch = watched.watch { host.loop.cancelWatch(watch) }
-      watched.watch = nil
-    }
-    return RuntimeExtension(name: "signals", state: { _ in Watched() }, hooks: hooks)
+    return RuntimeExtension(name: "signals", state: { _ in NoState() }, hooks: hooks)
   }
 
-  /// The loop's watch of the signal pipe during a run.
-  final class Watched {
-    var watch: Int?
-  }
+  /// The extension keeps nothing for a run.
+  final class NoState {}
 
   @BridgeActor
   private static func handle(_ sig: Int32, _ host: ExtensionHost) {

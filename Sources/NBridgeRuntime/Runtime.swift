@@ -33,6 +33,8 @@ public final class Runtime {
   var callSlots: [Int: CallSlot] = [:]
   /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
   var heldAnswers: [(CallSlot, Result<JSONValue, BridgeError>)] = []
+  /// How many calls started together in `native.startAll` (for tests of the batching).
+  package internal(set) var callsStartedTogether = 0
   var nextCallID = 1
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []

@@ -132,7 +132,8 @@ package struct RuntimeExtension: Sendable {
   /// headless run and in a window's page alike.
   package let nbridgeScripts: [Script]
   /// JS files of a headless run's global object, run in order as part of the prelude (after the
-  /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
+  /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime),
+  /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
   /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
