@@ -125,6 +125,19 @@ import Testing
     #expect(replays("main.mjs") == 3)
   }
 
+  @Test func anExportNamedLikeAnObjectMethodIsTheModulesOwnBindingWhenReplayed() async throws {
+    // The module hands its constants over in a plain object: `valueOf`, a let it changes, is
+    // read through its getter, not as the method that object inherits.
+    try write([
+      "main.mjs": "import { valueOf, bump, k } from './o.mjs';\nbump();\nconsole.log(valueOf, k);\n",
+      "o.mjs": "export let valueOf = 1;\nexport const k = 'K';\nexport function bump() { valueOf += 1; }\n",
+    ])
+    let first = try await run("main.mjs")
+    #expect(first == Outcome(status: 0, stdout: "2 K\n", stderr: ""))
+    #expect(try await run("main.mjs") == first)
+    #expect(replays("main.mjs") == 1)
+  }
+
   @Test func importedConstantsLetsAndDefaultsReadAlikeWhenReplayed() async throws {
     // A replayed importer reads an exported const by value once its module has run: assigning
     // it still throws a TypeError, and a let stays live.
