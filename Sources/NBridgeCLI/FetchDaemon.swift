@@ -45,7 +45,7 @@ final class FetchDaemon {
     writePID(lock)
 
     let signals: WakeSignal
-    do { signals = try DaemonSignals.install() } catch {
+    do { signals = try Signals.install(daemonSignals) } catch {
       writeStderr("nbridge daemon: \(error)\n")
       return 1
     }
@@ -169,21 +169,6 @@ final class FetchDaemon {
   }
 }
 
-/// The daemon's signals through a pipe `poll` watches: SIGCHLD (a woken run ended) and
-/// SIGTERM/SIGINT/SIGHUP (leave).
-enum DaemonSignals {
-  /// The pipe's writing end, for the handler.
-  nonisolated(unsafe) static var writer: Int32 = -1
-
-  /// Installs the handlers; returns the pipe they write each signal's number to.
-  static func install() throws(SystemError) -> WakeSignal {
-    let signals = try WakeSignal()
-    writer = signals.writer
-    Signals.install([SIGTERM, SIGINT, SIGHUP, SIGCHLD], handler: onDaemonSignal)
-    return signals
-  }
-}
-
-private let onDaemonSignal: @convention(c) (Int32) -> Void = { number in
-  Signals.post(number, to: DaemonSignals.writer)
-}
+/// The signals the fetch daemon and `run --watch` wait for on their `poll`: SIGCHLD (a child
+/// ended) and SIGTERM/SIGINT/SIGHUP (leave).
+let daemonSignals = [SIGTERM, SIGINT, SIGHUP, SIGCHLD]

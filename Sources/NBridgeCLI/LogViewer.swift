@@ -115,7 +115,8 @@ final class LogViewer {
     self.options = options
     listener = try TCP.listen(host: options.host, port: options.port)
     anyPeer = !TCP.localAddress(listener).isLoopback
-    signals = try ViewerSignals.install()
+    signals = try Signals.install([SIGINT, SIGTERM])
+    Signals.ignore(SIGPIPE)
   }
 
   /// Where it listens (the port the system picked for `--port 0`).
@@ -423,21 +424,4 @@ final class LogViewer {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
   }
-}
-
-/// SIGINT/SIGTERM as a readable pipe the viewer polls (a handler may only write a byte).
-private enum ViewerSignals {
-  nonisolated(unsafe) static var writer: Int32 = -1
-
-  static func install() throws(SystemError) -> WakeSignal {
-    let signals = try WakeSignal()
-    writer = signals.writer
-    Signals.install([SIGINT, SIGTERM], handler: onSignal)
-    Signals.ignore(SIGPIPE)
-    return signals
-  }
-}
-
-private let onSignal: @convention(c) (Int32) -> Void = { number in
-  Signals.post(number, to: ViewerSignals.writer)
 }

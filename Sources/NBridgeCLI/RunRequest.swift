@@ -155,6 +155,7 @@ struct RunRequest {
     configuration.environment["NBRIDGE_RUN_PAGE"] = isPage ? absolutePath(file) : nil
     if fetch != nil { configuration.initialState = .background }
     configuration.handlesSignals = true
+    configuration.extensions.append(SignalExtension.make())
     // `run --background` (an autostart entry's launch) starts in background; with --url the hand-off stays in background too.
     if background { configuration.initialState = .background }
     return configuration

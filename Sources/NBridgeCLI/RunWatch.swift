@@ -38,7 +38,7 @@ enum RunWatch {
       return 1
     }
     let signals: WakeSignal
-    do { signals = try DaemonSignals.install() } catch {
+    do { signals = try Signals.install(daemonSignals) } catch {
       writeStderr("nbridge run --watch: \(error)\n")
       return 1
     }

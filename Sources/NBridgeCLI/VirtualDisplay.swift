@@ -19,9 +19,8 @@ struct VirtualDisplay {
   /// moves on to the next, five times at most.
   static func start() throws(SystemError) -> VirtualDisplay {
     // Until a run's own handling takes over: an interruption stops the server before we end.
-    signal(SIGINT, stopOnSignal)
-    signal(SIGTERM, stopOnSignal)
-    signal(SIGHUP, stopOnSignal)
+    // Handled in the handler itself, not through a pipe: no loop polls one yet.
+    Signals.install([SIGINT, SIGTERM, SIGHUP], handler: stopOnSignal)
     // A crash (WebKit's g_error traps, a Swift trap) stops it too, then ends as it would have.
     for sig in [SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE] { signal(sig, stopOnCrash) }
     var number = 100 + Int(getpid() % 800)

@@ -68,10 +68,12 @@ final class ControlState {
         fields["app"] = .string(app)
         return fields
       }
+    } else if op == "state" {
+      handler = { request in try ControlExtension.answerState(request, host) }
     } else if let registered = host.controlHandler(op) {
       handler = registered
     } else {
-      let known = (["ping"] + host.controlOps).joined(separator: ", ")
+      let known = (["ping", "state"] + host.controlOps).joined(separator: ", ")
       return reply(ControlServer.refusal(id: id, code: "unknown_op", "no op \"\(op)\" (this app answers: \(known))"))
     }
     let request = ControlRequest(op: op, fields: fields, senderPID: senderPID)
@@ -90,5 +92,27 @@ final class ControlState {
       }
       host.afterCallback()
     }
+  }
+}
+
+extension ControlExtension {
+  /// The `state` op: `{"op":"state"}` reads the app's lifecycle state, `"set": "background"` or
+  /// `"foreground"` (also `"inactive"`, `"active"`) moves it first; the reply is
+  /// `{state, isActive, suspended}` after the move has been delivered.
+  @BridgeActor
+  static func answerState(_ request: ControlRequest, _ host: ExtensionHost) throws(BridgeError) -> JSONObject {
+    if request.fields["set"] != nil {
+      let wanted = try request.string("set")
+      let states = ["background": AppState.background, "foreground": .active, "active": .active, "inactive": .inactive]
+      guard let state = states[wanted] else {
+        throw BridgeError.invalidParameter("set", "must be background, foreground or inactive (got \"\(wanted)\")")
+      }
+      host.moveApp(to: state)
+    }
+    var reply = JSONObject()
+    reply["state"] = .string(host.lifecycle.state.rawValue)
+    reply["isActive"] = .bool(host.lifecycle.state.isActive)
+    reply["suspended"] = .bool(host.lifecycle.isSuspended)
+    return reply
   }
 }

@@ -27,7 +27,7 @@ extension TypeStrip {
       var local: String?
       switch member.kind {
       case .identifier:
-        key = jsonString(text(j))
+        key = jsonQuoted(text(j))
         local = text(j)
       case .string:
         key = text(j)
@@ -62,26 +62,5 @@ extension TypeStrip {
     guard let first = token(start), let last = token(close) else { return }
     edits.append(Edit(range: first.start..<last.end, text: code))
     i = close + 1
-  }
-
-  /// `text` as a double-quoted JS string.
-  func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
   }
 }

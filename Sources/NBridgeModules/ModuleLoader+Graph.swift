@@ -1,3 +1,4 @@
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem

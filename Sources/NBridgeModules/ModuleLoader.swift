@@ -45,11 +45,16 @@ final class ModuleLoader {
     return ScriptSyntax.isModule(source)
   }
 
-  /// Claims a module entry; a `nbridge run` of one that needs the loader starts reading the cache.
+  /// Claims a module entry; a `nbridge run` of one that needs the loader starts reading the cache
+  /// and asks for a later first garbage collection (`ExtensionHost.prefersLargeFirstHeap`).
   func claimsEntry(_ path: String, source: String, _ host: ExtensionHost) -> Bool {
     guard ModuleLoader.isModuleEntry(path, source: source, host) else { return false }
     entryRunsWithoutLoader = !host.runsTests && ScriptSyntax.runsWithoutLoader(source)
-    if !entryRunsWithoutLoader && !host.runsTests { startReadingCache(entry: path, source: source, host) }
+    if !entryRunsWithoutLoader && !host.runsTests {
+      startReadingCache(entry: path, source: source, host)
+      // The graph's compiled code lives as long as the run: no collection during its load.
+      host.prefersLargeFirstHeap()
+    }
     return true
   }
 

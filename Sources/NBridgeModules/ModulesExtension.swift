@@ -1,3 +1,4 @@
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -12,6 +13,9 @@ package enum ModulesExtension {
     hooks.claimsEntry = { loader, host, path, source in loader.claimsEntry(path, source: source, host) }
     hooks.startEntry = { loader, host, path, source throws(ThrownValue) in
       try loader.startEntry(path, source: source, host)
+    }
+    hooks.transformSource = { _, _, stage, source, url throws(ModuleSyntaxError) in
+      try ScriptTransform.transform(stage, source, url: url)
     }
     hooks.clearCaches = { loader, host in loader.clearCache(host) }
     hooks.close = { loader, _ in loader.saveCache() }

@@ -28,6 +28,12 @@ public struct Action<P>: Sendable {
   public var timeLimit: Double?
   /// Whether the action answers even when the app may not use the service (`checkPermission`).
   public var answersWithoutPermission: Bool
+  /// Whether a headless run may start this action's calls made in one turn together, in ONE entry
+  /// into the runtime once the turn's synchronous code has run (before any other call starts, so
+  /// calls still start in the order they were made). For an action that is answered later anyway
+  /// and whose start nothing else observes: storage's writes, answered once committed at the end
+  /// of the loop turn.
+  package var startsAtTurnEnd = false
   let body: ActionBody<P>
   /// The options type, for `decodedOptions`.
   private let optionsType: DecodableType
@@ -94,7 +100,7 @@ public struct Action<P>: Sendable {
   /// The runtime hands such an action its options' text as it came, unparsed.
   package init<O: OptionsFromJSON, R: Encodable>(
     _ name: String, options: Shape? = nil, result: Shape = .void, streams: Shape? = nil, summary: String = "",
-    timeLimit: Double? = nil, answersWithoutPermission: Bool = false,
+    timeLimit: Double? = nil, answersWithoutPermission: Bool = false, startsAtTurnEnd: Bool = false,
     _ body: @escaping @BridgeActor @Sendable (P, O, Call, Reply<R>) throws -> Void
   ) {
     self.init(
@@ -102,6 +108,7 @@ public struct Action<P>: Sendable {
       answersWithoutPermission: answersWithoutPermission, body: .deferredText { plugin, text, call, erased in
         try body(plugin, try O(options: text), call, Reply(erased))
       })
+    self.startsAtTurnEnd = startsAtTurnEnd
   }
 
   /// An action whose body never suspends: it runs inline, inside the JS call.

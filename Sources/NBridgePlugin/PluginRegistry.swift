@@ -51,7 +51,7 @@ public struct AnyPluginDefinition: Sendable {
       ActionInfo(
         name: $0.name, lazyOptions: $0.lazyOptions, result: $0.result, streams: $0.streams, summary: $0.summary,
         timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission,
-        readsOptionsText: $0.readsOptionsText)
+        readsOptionsText: $0.readsOptionsText, startsAtTurnEnd: $0.startsAtTurnEnd)
     }
     events = definition.events
     makePluginBody = { context in AnyPlugin(try P(context: context), definition: definition) }
@@ -84,16 +84,20 @@ public struct ActionInfo: Sendable, Hashable {
   /// Whether the action takes its options as JSON text (`OptionsFromJSON`): the runtime then
   /// hands it the text as it came, unparsed. Not part of the declaration (not compared).
   package var readsOptionsText = false
+  /// Whether a headless run may start the action's calls together, once the turn's synchronous
+  /// code has run (`Action.startsAtTurnEnd`). Not part of the declaration (not compared).
+  package var startsAtTurnEnd = false
   private var lazyOptions: LazyShape
   /// The options shape when the action declared it (or it was read before); nil, never recorded here.
   package var declaredOptions: Shape? { lazyOptions.known }
 
   init(
     name: String, lazyOptions: LazyShape, result: Shape, streams: Shape?, summary: String, timeLimit: Double?,
-    answersWithoutPermission: Bool, readsOptionsText: Bool = false
+    answersWithoutPermission: Bool, readsOptionsText: Bool = false, startsAtTurnEnd: Bool = false
   ) {
     self.name = name
     self.readsOptionsText = readsOptionsText
+    self.startsAtTurnEnd = startsAtTurnEnd
     self.lazyOptions = lazyOptions
     self.result = result
     self.streams = streams

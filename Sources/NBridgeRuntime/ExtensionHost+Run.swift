@@ -10,6 +10,25 @@ extension ExtensionHost {
   /// waits for the next one).
   package func moveApp(to state: AppState) { runtime.deliverMove(to: state) }
 
+  /// Has the run's loop poll `fd` on every turn and call `body` when it is readable (a signal
+  /// pipe): unlike `loop.watch`, no id to cancel, and nothing allocated per turn.
+  package func pollAlways(_ fd: Int32, _ body: @escaping @BridgeActor () -> Void) {
+    runtime.loop.alwaysPolled.append((fd, body))
+  }
+
+  /// Ctrl-Z: moves the app to background, and stops the process (SIGSTOP) once the app is
+  /// suspended, that is once no background task is open.
+  package func stopProcessWhenSuspended() {
+    runtime.stopsWhenSuspended = true
+    if lifecycle.state == .background { runtime.suspendIfIdle() } else { runtime.deliverMove(to: .background) }
+  }
+
+  /// The process went on (SIGCONT): no stop is pending any more, and the app moves to `state`.
+  package func continueProcess(as state: AppState) {
+    runtime.stopsWhenSuspended = false
+    runtime.deliverMove(to: state)
+  }
+
   /// Ends the run with `code` at the next turn of the loop (the first request wins).
   package func exit(_ code: Int32) { runtime.requestExit(code) }
 

@@ -11,16 +11,67 @@ package enum PreludeSource {
     ] + scripts + [PackageResources.hooks_js]
   }
 
-  /// A headless run's prelude: a function of `(global, internal)` returning the hooks, with the
-  /// extensions' global files (`scripts`) after the core's own and before `hooks.js`, compacted
-  /// for the parse at every start (`compact`).
-  package static func headless(scripts: [[UInt8]]) -> String {
-    String(decoding: headlessBytes(scripts: scripts), as: UTF8.self)
+  /// A headless run's prelude as UTF-8 bytes: a function of `(global, internal)` returning the
+  /// hooks, with the extensions' global files (`scripts`) after the core's own and before
+  /// `hooks.js`, each file's body inline (`inlineBytes`), compacted for the parse at every start
+  /// (`compact`), without a Swift string on the way.
+  package static func headlessBytes(scripts: [[UInt8]]) -> [UInt8] {
+    compact(bytes: inlineBytes(headlessFiles(scripts: scripts)))
   }
 
-  /// `headless(scripts:)` as UTF-8 bytes, composed and compacted without a Swift string on the way.
-  package static func headlessBytes(scripts: [[UInt8]]) -> [UInt8] {
-    compact(bytes: composeBytes(headlessFiles(scripts: scripts)))
+  /// One function of `(global, internal)` running each file's body in order, each in a block of
+  /// its own: what `composeBytes` gives, without a function a file. JavaScriptCore compiles each
+  /// function it first calls (about 60 k instructions, before its body's own cost): a start runs
+  /// every file, so the files as one function save one compile each. A file's parameters named
+  /// otherwise (`_global`) are bound at its block's head; its body must not `return` (that would
+  /// end them all). A file whose text is not `(function (a, b) { ... })` is called as its own function.
+  package static func inlineBytes(_ files: [[UInt8]]) -> [UInt8] {
+    var source = Array("(function (global, internal) {\n'use strict';\n".utf8)
+    source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 30 })
+    for file in files {
+      let text = trimmedEnd(file)
+      if let (head, names) = inlineHead(text), names.count == 2, text.suffix(2).elementsEqual("})".utf8) {
+        source += "{\n".utf8
+        for (name, outer) in zip(names, ["global", "internal"]) where name != outer {
+          source += "const \(name) = \(outer);\n".utf8
+        }
+        source += text[head..<(text.count - 2)]
+        source += "}\n".utf8
+      } else {
+        source += [UInt8(ascii: "(")] + text + ")(global, internal);\n".utf8
+      }
+    }
+    source += "return internal.hooks;\n})".utf8
+    return source
+  }
+
+  /// Where the body of a file `(function (a, b) {` starts (after that line) and its parameters' names.
+  private static func inlineHead(_ text: ArraySlice<UInt8>) -> (Int, [String])? {
+    let opening = Array("(function (".utf8)
+    var lineStart = text.startIndex
+    while lineStart < text.endIndex {
+      let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+      let line = text[lineStart..<lineEnd]
+      if line.starts(with: opening) {
+        guard line.suffix(3).elementsEqual(") {".utf8) else { return nil }
+        let names = String(decoding: line.dropFirst(opening.count).dropLast(3), as: UTF8.self)
+          .split(separator: ",").map { String($0.filter { $0 != " " }) }
+        return (min(lineEnd + 1, text.endIndex), names)
+      }
+      lineStart = lineEnd + 1
+    }
+    return nil
+  }
+
+  /// `file` without the newlines, spaces and semicolons at its end.
+  private static func trimmedEnd(_ file: [UInt8]) -> ArraySlice<UInt8> {
+    var end = file.count
+    while end > 0,
+      file[end - 1] == UInt8(ascii: "\n") || file[end - 1] == UInt8(ascii: " ") || file[end - 1] == UInt8(ascii: ";")
+    {
+      end -= 1
+    }
+    return file[..<end]
   }
 
   /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
@@ -30,10 +81,10 @@ package enum PreludeSource {
   /// the window's `transport` files (the formatter and console, its `native` over messages, its
   /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
   package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
-    compose(transport + [PackageResources.bridge_js] + scripts)
+    String(decoding: composeBytes(transport + [PackageResources.bridge_js] + scripts), as: UTF8.self)
   }
 
-  /// `source` without its comment lines (a line that is a `//` comment and nothing else) and
+  /// The UTF-8 `bytes` of a source without its comment lines (a line that is a `//` comment and nothing else) and
   /// without each line's indentation. JavaScriptCore parses the prelude at every start twice (a
   /// syntax check of the whole, then each file's function as it runs), at about 100 instructions
   /// a byte, comments and indentation included: this drops 40 % of the bytes. Only whole lines
@@ -41,11 +92,6 @@ package enum PreludeSource {
   /// spanning lines (PreludeSourceTests compares the tokens before and after). The text stays
   /// UTF-8 on its way in (`PreludeText`: JavaScriptCore reads the ASCII bytes where they lie): a
   /// source given as UTF-16 parses into 16-bit strings, 0.3 MiB more at the run's peak.
-  package static func compact(_ source: String) -> String {
-    String(decoding: compact(bytes: Array(source.utf8)), as: UTF8.self)
-  }
-
-  /// `compact(_:)` on UTF-8 bytes.
   package static func compact(bytes: [UInt8]) -> [UInt8] {
     bytes.withUnsafeBufferPointer { utf8 in compact(utf8) }
   }
@@ -72,24 +118,12 @@ package enum PreludeSource {
     }
   }
 
-  /// One function calling each file's function in order with the same `global` and `internal`.
-  package static func compose(_ files: [[UInt8]]) -> String {
-    String(decoding: composeBytes(files), as: UTF8.self)
-  }
-
-  /// `compose(_:)` as UTF-8 bytes.
+  /// One function calling each file's function in order with the same `global` and `internal`, as UTF-8 bytes.
   package static func composeBytes(_ files: [[UInt8]]) -> [UInt8] {
     var source = Array("(function (global, internal) {\nconst parts = [\n".utf8)
     source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 2 })
     for file in files {
-      var end = file.count
-      while end > 0,
-        file[end - 1] == UInt8(ascii: "\n") || file[end - 1] == UInt8(ascii: " ")
-          || file[end - 1] == UInt8(ascii: ";")
-      {
-        end -= 1
-      }
-      source += file[..<end]
+      source += trimmedEnd(file)
       source += [UInt8(ascii: ","), UInt8(ascii: "\n")]
     }
     source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})".utf8

@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import Glibc
 import NBridgePlugin
 
 /// The bridge: a JS call of `nbridge.<service>.<action>` reaching a plugin, and its Promise settling.
@@ -22,17 +23,98 @@ extension Runtime: ReplyReceiver {
     } catch {
       throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
     }
-    let outer = startingCall
-    startingCall = (id, nil)
-    dispatch(slot, aid, options, .call(id), callback: callback, sink: sink(callback))
-    let answer = startingCall?.answer
-    startingCall = outer
-    switch answer {
+    switch begin(slot, aid, id: id, options, callback: callback) {
     case nil: return nativeObject?.value
     case .outcome(.success(let value)): return js.value(value)
     case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
     case .bytes(let store): return js.uint8Array(adopting: store)
     case .jsonText(let text): return js.value(jsonText: text)
+    }
+  }
+
+  /// Dispatches headless call `id`; returns what it was answered with before this returned, or
+  /// nil when it is answered later by id.
+  private func begin(_ slot: ServiceSlot, _ aid: Int, id: Int, _ options: CallOptions, callback: JSObjectRef?)
+    -> CallAnswer?
+  {
+    let outer = startingCall
+    startingCall = (id, nil)
+    dispatch(slot, aid, options, .call(id), callback: callback, sink: sink(callback))
+    let answer = startingCall?.answer
+    startingCall = outer
+    return answer
+  }
+
+  /// Handles `native.startAll(records)`: starts, in order, the calls bridge.js queued during one
+  /// turn (actions that start at the end of the turn, `ActionInfo.startsAtTurnEnd`), read from
+  /// one string: each call's code (sid * 65536 + aid), id and options' JSON text, one a line
+  /// (JSON.stringify's text holds no line break). One entry into the runtime and one string for
+  /// them all; each call is then what `start` makes of it, and one answered at once (an error)
+  /// settles its Promise by id, as a call answered later does.
+  func startAll(_ records: JSValueRef) {
+    guard let s = JSValueToStringCopy(js.ref, records, nil) else { return }
+    var text = String(jsString: s)
+    JSStringRelease(s)
+    text.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return }
+      var at = 0
+      // The next line's bytes (memchr finds its end a word at a time).
+      func line() -> UnsafeBufferPointer<UInt8> {
+        let start = at
+        let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+        at = end.map { $0 + 1 } ?? bytes.count
+        return UnsafeBufferPointer(rebasing: bytes[start..<(end ?? bytes.count)])
+      }
+      func number(_ digits: UnsafeBufferPointer<UInt8>) -> Int {
+        var value = 0
+        for byte in digits {
+          guard byte &- 0x30 < 10 else { return -1 }
+          value = value &* 10 &+ Int(byte &- 0x30)
+        }
+        return digits.isEmpty ? -1 : value
+      }
+      while at < bytes.count {
+        let code = number(line())
+        let id = number(line())
+        startQueued(code: code, id: id, json: Substring(String(decoding: line(), as: UTF8.self)))
+      }
+    }
+  }
+
+  /// Starts one call of `startAll`: as `start` does, its answer at once settling its Promise by id.
+  private func startQueued(code: Int, id: Int, json: Substring) {
+    callsStartedTogether += 1
+    let sid = code >> 16
+    let aid = code & 0xFFFF
+    guard id >= 0, slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else { return }
+    let slot = slots[sid]
+    let label = slot.labels[aid]
+    if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
+    let options: CallOptions
+    do throws(BridgeError) {
+      // The same limit and refusals as `start`'s: a UTF-8 count within the limit bounds the
+      // UTF-16 count (which costs a pass) from above.
+      if json.utf8.count > BridgeLimits.maxTextLength, json.utf16.count > BridgeLimits.maxTextLength {
+        throw BridgeError.optionsTooLong(json.utf16.count)
+      }
+      do {
+        options = slot.definition.actions[aid].readsOptionsText
+          ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
+      } catch {
+        throw BridgeError(optionsParsing: error)
+      }
+    } catch {
+      return settle(.call(id), .failure(error), label: label)
+    }
+    guard let answer = begin(slot, aid, id: id, options, callback: nil),
+      let (resolve, fail, _) = answerFunctions
+    else { return }
+    let number = JSValueMakeNumber(js.ref, Double(id))
+    switch answer {
+    case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
+    case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, error.message))
+    case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
+    case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
     }
   }
 

@@ -10,7 +10,8 @@ extension Runtime {
     let native = JSObjectMake(ctx, nil, nil)!
     let functions: [(String, JSObjectCallAsFunctionCallback)] = [
       ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
-      ("reportError", nativeReportError), ("start", nativeStart), ("listeners", nativeListeners),
+      ("reportError", nativeReportError), ("start", nativeStart), ("startAll", nativeStartAll),
+      ("listeners", nativeListeners),
       ("bridgeTables", nativeBridgeTables), ("loadDeferred", nativeLoadDeferred),
     ]
     for (name, callback) in functions + BytesNatives.functions {
@@ -54,14 +55,22 @@ extension Runtime {
   package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
     var services: [JSONValue] = []
     for slot in slots {
-      services.append([
+      let service: JSONValue = [
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
         "actions": .array(slot.definition.actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
-      ])
+      ]
+      // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
+      let atTurnEnd = slot.definition.actions.indices.filter { slot.definition.actions[$0].startsAtTurnEnd }
+      if !atTurnEnd.isEmpty, case .object(var object) = service {
+        object["atTurnEnd"] = .array(atTurnEnd.map { .number(Double($0)) })
+        services.append(.object(object))
+      } else {
+        services.append(service)
+      }
     }
     let (codes, messages) = BridgeMessages.prelude
     return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]
@@ -165,6 +174,15 @@ private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     return try runtime.start(
       service: sid, action: aid, id: id, json: argc > 2 ? args[2] : nil,
       callback: argc > 3 ? runtime.js.object(args[3]) : nil)
+  }
+}
+
+/// `native.startAll(records)`: starts the calls bridge.js queued in one turn, in order
+/// (`Runtime.startAll`); `records` holds each call's code, id and JSON text, one a line.
+private let nativeStartAll: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
+  withRuntime(argc, argv, exception) { runtime, args in
+    if let records = args[0] { runtime.startAll(records) }
+    return nil
   }
 }
 

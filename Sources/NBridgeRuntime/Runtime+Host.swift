@@ -75,6 +75,10 @@ extension Runtime: PluginHost {
 
   public func clearRuntimeCaches() -> [String] { clearExtensionCaches() }
 
+  /// The control socket's ops are a table from op name to handler, which the socket
+  /// (NBridgeControl, an extension) answers from.
+  public func handleControl(op: String, _ handler: @escaping ControlHandler) { controlHandlers[op] = handler }
+
   /// Records a listener count change from JS; keeps the run alive for events that wait on the outside world.
   func listenersChanged(slot: ServiceSlot, event: String, count: Int) {
     let before = slot.listenerCounts[event] ?? 0

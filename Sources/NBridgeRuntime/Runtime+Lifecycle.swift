@@ -19,10 +19,6 @@ extension Runtime {
       // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.
       LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.deliverMove(to: state) } }
     }
-    handleControl(op: "state") { [weak self] request in
-      guard let self else { throw BridgeError.unavailable("the app is exiting") }
-      return try self.answerStateOp(request)
-    }
     lifecycle.holdsChanged = { [weak self] in
       guard let self else { return }
       if self.lifecycle.isHeldAwake {
@@ -31,25 +27,6 @@ extension Runtime {
         LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.suspendIfIdle() } }
       }
     }
-  }
-
-  /// The control socket's `state` op: `{"op":"state"}` reads the state, `"set": "background"`
-  /// or `"foreground"` (also `"inactive"`, `"active"`) moves it first; the reply is
-  /// `{state, isActive, suspended}` after the move has been delivered.
-  func answerStateOp(_ request: ControlRequest) throws(BridgeError) -> JSONObject {
-    if request.fields["set"] != nil {
-      let wanted = try request.string("set")
-      let states = ["background": AppState.background, "foreground": .active, "active": .active, "inactive": .inactive]
-      guard let state = states[wanted] else {
-        throw BridgeError.invalidParameter("set", "must be background, foreground or inactive (got \"\(wanted)\")")
-      }
-      deliverMove(to: state)
-    }
-    var reply = JSONObject()
-    reply["state"] = .string(lifecycle.state.rawValue)
-    reply["isActive"] = .bool(lifecycle.state.isActive)
-    reply["suspended"] = .bool(lifecycle.isSuspended)
-    return reply
   }
 
   /// Moves to `state` now: observers, then the script's events in Capacitor's order.

@@ -62,7 +62,7 @@ extension Runtime {
       """
     scopedEvaluations[id] = done
     do {
-      let script = scriptWithDynamicImports(source, url: url)
+      let script = runnableScript(source, url: url)
       registerColumnShifts(url, columnShifts.removeValue(forKey: url) ?? [])
       sources[url] = script
       let function = try js.evaluate(script, url: url)

@@ -2,16 +2,42 @@ import CJavaScriptCore
 import NBridgeModuleSyntax
 import NBridgePlugin
 
-/// What the core does to a user's script before it runs: `import()` routed to the module
-/// loader (an extension), the widths a rewrite inserted told to the stack formatting, a
-/// TypeScript entry's types erased, and the entry handed to the extension that claims it.
+/// Where an extension's `transformSource` hook sees a user's script.
+package enum SourceStage: Sendable {
+  /// The run's entry file as read, before any extension may claim it (a TypeScript file's types erased).
+  case entry
+  /// A script about to be evaluated: the entry, a CommonJS module, a `load()`ed file, an
+  /// evaluation (its `import()` routed to the module loader).
+  case script
+}
+
+/// An extension's `transformSource` hook: its state, the host, the stage, a script's text and URL.
+package typealias SourceTransform<State> = @BridgeActor @Sendable (State, ExtensionHost, SourceStage, String, String)
+  throws(ModuleSyntaxError) -> (String, [[Int]])
+
+/// What the core does with a user's script: it runs what the extensions' `transformSource`
+/// hooks hand back (types erased, `import()` routed by NBridgeModules), tells the stack
+/// formatting the widths their rewrites inserted, and hands the entry to the extension that claims it.
 extension Runtime {
-  /// A script's source with `import(...)` routed to the loader, relative to the script's file.
-  func scriptWithDynamicImports(_ source: String, url: String) -> String {
-    let call = "$nbridge$import(" + jsonQuoted(url) + ","
-    guard let (rewritten, shifts) = ScriptSyntax.rewriteDynamicImports(source, replacement: call) else { return source }
-    columnShifts[url] = shifts
-    return rewritten
+  /// `source` named `url` as the extensions' `transformSource` hooks hand it back at `stage`,
+  /// with the columns their changes inserted; throws the syntax error that refuses it.
+  func transformed(_ source: String, url: String, at stage: SourceStage) throws(ModuleSyntaxError) -> (String, [[Int]]) {
+    var text = source
+    var shifts: [[Int]] = []
+    for (index, registered) in configuration.extensions.enumerated() {
+      guard let transform = registered.hooks.transformSource else { continue }
+      let (changed, inserted) = try transform(extensionStates[index], ExtensionHost(runtime: self), stage, text, url)
+      text = changed
+      shifts += inserted
+    }
+    return (text, shifts)
+  }
+
+  /// A script's source as it runs (`SourceStage.script`); the columns inserted wait in `columnShifts[url]`.
+  func runnableScript(_ source: String, url: String) -> String {
+    guard let (text, shifts) = try? transformed(source, url: url, at: .script) else { return source }
+    if !shifts.isEmpty { columnShifts[url] = shifts }
+    return text
   }
 
   /// Tells the prelude's stack formatting the widths a rewrite inserted into `url`.
@@ -33,12 +59,10 @@ extension Runtime {
     return error
   }
 
-  /// The entry's text `text` as it runs (types erased from a TypeScript file), and the
-  /// erasure's refusal, if any.
+  /// The entry's text `text` as it runs (`SourceStage.entry`), and the refusal, if any.
   func runnableEntry(_ text: String, path: String) -> (source: String, refused: ModuleSyntaxError?) {
-    guard TypeStripper.isTypeScript(path) else { return (text, nil) }
     do throws(ModuleSyntaxError) {
-      return (try TypeStripper.strip(text), nil)
+      return (try transformed(text, url: path, at: .entry).0, nil)
     } catch {
       return ("", error)
     }
@@ -55,29 +79,6 @@ extension Runtime {
     _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(js.ref, then, object, 2, $0.baseAddress, &exception) }
     if let exception { throw JSException(value: exception) }
   }
-}
-
-/// `"text"` as a JS string literal.
-package func jsonQuoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\u{2028}": out += "\\u2028"
-    case "\u{2029}": out += "\\u2029"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return out + "\""
 }
 
 extension Runtime {

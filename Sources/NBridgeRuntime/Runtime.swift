@@ -33,6 +33,8 @@ public final class Runtime {
   var callSlots: [Int: CallSlot] = [:]
   /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
   var heldAnswers: [(CallSlot, CallAnswer)] = []
+  /// How many calls started together in `native.startAll` (for tests of the batching).
+  package internal(set) var callsStartedTogether = 0
   var nextCallID = 1
   var jsTimers: [Int: Protected] = [:]
   var unhandled: [(promise: Protected, reason: Protected)] = []
@@ -62,7 +64,7 @@ public final class Runtime {
   /// The folder `fetch` and the module loader may read (set with the entry): the entry's, or
   /// the wider `RuntimeConfiguration.readableFolder`.
   var readableFolder: (lexical: String, folder: PageFolder?)?
-  /// Control-socket ops registered by plugins and runtime code (`Runtime+ControlOps`); NBridgeControl serves them.
+  /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
@@ -182,14 +184,6 @@ public final class Runtime {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
     }
-    if configuration.handlesSignals {
-      do {
-        try SignalHandling.install(loop: loop, runtime: self)
-      } catch {
-        writeError("nbridge: cannot handle signals: \(error)\n")
-        return ExitStatus.uncaught
-      }
-    }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     startExtensions()
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
@@ -219,7 +213,7 @@ public final class Runtime {
   /// The loop may never read a signal that came during the last turn (nothing is left to wait
   /// for), so this asks the handler's record, not the loop.
   func endStatus() -> Int32 {
-    if configuration.handlesSignals, let status = SignalHandling.receivedStatus, exitCode == nil || !exitPrecedesSignal {
+    if configuration.handlesSignals, let status = RunSignals.stoppedStatus, exitCode == nil || !exitPrecedesSignal {
       return status
     }
     return exitCode ?? ExitStatus.success
@@ -229,7 +223,7 @@ public final class Runtime {
   func requestExit(_ code: Int32) {
     if exitCode == nil {
       exitCode = code
-      exitPrecedesSignal = SignalHandling.receivedStatus == nil
+      exitPrecedesSignal = RunSignals.stoppedStatus == nil
     }
     loop.stopRequested = true
   }
@@ -338,7 +332,7 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = scriptWithDynamicImports(source, url: url)
+    var script = runnableScript(source, url: url)
     var shifts = columnShifts.removeValue(forKey: url) ?? []
     if !js.isValidScript(script) {
       let head = "(async () => {"

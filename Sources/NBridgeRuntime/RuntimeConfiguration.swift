@@ -28,8 +28,10 @@ public struct RuntimeConfiguration: Sendable {
   public var output: (@Sendable (Int32, String) -> Void)?
   /// The least level `nbridge.log` prints (`--log-level`); nil takes the manifest's `log.level`, else debug.
   public var logLevel: LogLevel?
-  /// Handle SIGINT/SIGTERM, and SIGTSTP/SIGCONT for the lifecycle (the CLI does; an embedding
-  /// program may not want to).
+  /// Whether a stopping signal (SIGINT, SIGTERM, SIGHUP) received decides the run's end status
+  /// (`RunSignals.stoppedStatus`); the CLI sets it and adds the extension that handles the
+  /// signals (`SignalExtension`, with SIGTSTP/SIGCONT for the lifecycle). An embedding program
+  /// may not want either.
   public var handlesSignals: Bool = false
   /// The URL this run was launched to open (`nbridge run --url`); the `app` plugin delivers it first.
   public var launchURL: String?

@@ -1,3 +1,4 @@
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeSystem
 
@@ -101,6 +102,10 @@ package struct RuntimeExtension: Sendable {
     /// once it has run. The runtime then reports neither, and drops the rejections the
     /// evaluation left unhandled; the run goes on until its loop is done or it is ended.
     package var entryRan: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
+    /// What a user's script becomes before it runs, at `SourceStage`, given its text and URL: the
+    /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
+    /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
+    package var transformSource: SourceTransform<State>?
 
     /// Hooks; each is optional.
     package init(
@@ -127,7 +132,8 @@ package struct RuntimeExtension: Sendable {
   /// headless run and in a window's page alike.
   package let nbridgeScripts: [Script]
   /// JS files of a headless run's global object, run in order as part of the prelude (after the
-  /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime).
+  /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime),
+  /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
   /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
   package let globalScripts: [Script]
@@ -171,6 +177,11 @@ package struct RuntimeExtension: Sendable {
     }
     if let clear = hooks.clearCaches { erased.clearCaches = { clear(typed($0), $1) } }
     if let ran = hooks.entryRan { erased.entryRan = { ran(typed($0), $1, $2, $3) } }
+    if let transform = hooks.transformSource {
+      erased.transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in
+        try transform(typed(state), host, stage, text, url)
+      }
+    }
     self.hooks = erased
   }
 }

@@ -48,6 +48,8 @@ public final class TestRuntime {
 
   /// The exit status once the run has ended (an uncaught error: 1, `app.exit`, a timeout: 124), else nil.
   public var status: Int32? { runtime.exitStatus }
+  /// How many calls started together, in one entry per turn (`Runtime.callsStartedTogether`).
+  package var callsStartedTogether: Int { runtime.callsStartedTogether }
 
   /// What the run has written to stdout so far.
   public nonisolated var stdout: String { output.stdout }

@@ -6,8 +6,8 @@ import NBridgeRuntime
 /// model): `web.js` registers their globals, each group's file is evaluated on the first touch
 /// of one of its names, and the native floor the files call (random bytes, digests, IDNA, the
 /// legacy decoders, `navigator`'s facts, `localStorage`'s file, `fetch` over its own HTTP/1.1 client or libsoup) answers
-/// through `ExtensionArguments`; `webassembly.js` turns `WebAssembly`'s asynchronous compile
-/// (which the C API cannot drive) into a rejection that names the synchronous one. A window's page
+/// through `ExtensionArguments`; `webassembly.js` (on the first read of `WebAssembly`) turns its
+/// asynchronous compile (which the C API cannot drive) into a rejection that names the synchronous one. A window's page
 /// has WebKit's own web APIs: nothing here runs there.
 package enum WebExtension {
   /// The extension, as every headless run of the CLI and an in-process test runtime get it.
@@ -16,7 +16,6 @@ package enum WebExtension {
       name: "web", state: { _ in WebState() },
       globalScripts: [
         .init(name: "web", source: PackageResources.web_js), .init(name: "web-net", source: PackageResources.web_net_js),
-        .init(name: "webassembly", source: PackageResources.webassembly_js),
       ],
       deferredScripts: deferredScripts,
       values: { host in ["timeOrigin": .number(host.timeOrigin)] },
@@ -42,6 +41,7 @@ package enum WebExtension {
     .init(name: "fetch-headers", source: PackageResources.fetch_headers_js),
     .init(name: "fetch-body", source: PackageResources.fetch_body_js),
     .init(name: "fetch-request", source: PackageResources.fetch_request_js),
+    .init(name: "webassembly", source: PackageResources.webassembly_js),
   ]
 }
 

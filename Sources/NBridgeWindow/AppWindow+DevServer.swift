@@ -1,5 +1,6 @@
 import CWebKitGTK
 import NBridgeAppSetup
+import NBridgeModuleSyntax
 import NBridgeRuntime
 
 /// `--dev-url`: the window follows the dev server through its restarts. While it answers, it is

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import NBridgeModuleSyntax
 import NBridgeModules
 import NBridgeRuntime
 import NBridgeSystem

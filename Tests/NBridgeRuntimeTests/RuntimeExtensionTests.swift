@@ -1,5 +1,6 @@
 import Foundation
 import NBridgeConsole
+import NBridgeModuleSyntax
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -286,5 +287,32 @@ import Testing
       """, extensions: [RuntimeExtensionTests.bridged])
     #expect(status == 0)
     #expect(stdout == "invalid_service true\n")
+  }
+
+  /// An extension's source transform: the entry as read (`#refuse` is refused at line 2,
+  /// column 3), and every script about to run (`SHOUT` becomes `'QUIET'`).
+  static let transforming: RuntimeExtension = {
+    var hooks = RuntimeExtension.Hooks<Kept>()
+    hooks.transformSource = { _, _, stage, source, url throws(ModuleSyntaxError) in
+      switch stage {
+      case .entry:
+        if source.contains("#refuse") { throw ModuleSyntaxError("refused by the transform", line: 2, column: 3) }
+        return (source, [])
+      case .script:
+        return (source.replacing("SHOUT", with: "'QUIET'"), [])
+      }
+    }
+    return RuntimeExtension(name: "transforming", state: { _ in Kept() }, hooks: hooks)
+  }()
+
+  @Test func theCoreRunsWhatTheSourceTransformHandsIt() async throws {
+    let (status, stdout) = try await run("console.log(SHOUT);", extensions: [RuntimeExtensionTests.transforming])
+    #expect(status == 0)
+    #expect(stdout == "QUIET\n")
+    let (refused, nothing) = try await run(
+      "console.log('never');\n  #refuse", extensions: [RuntimeExtensionTests.transforming])
+    #expect(refused == 1)
+    #expect(nothing == "")
+    #expect(stderr.text.withLock { $0 }.contains("SyntaxError: refused by the transform"))
   }
 }

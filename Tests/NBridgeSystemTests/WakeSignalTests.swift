@@ -108,6 +108,29 @@ import Testing
     #expect(numbers == [SIGUSR2])
   }
 
+  /// `Signals.install(_:screen:)`: one pipe for the process (a second install returns the
+  /// same one), each signal's number on it, and a screen that keeps a signal off it.
+  @Test func installedSignalsReachTheProcesssOnePipeUnlessScreened() throws {
+    let first = try Signals.install([SIGUSR1])
+    let second = try Signals.install([SIGUSR1, SIGUSR2])
+    defer {
+      signal(SIGUSR1, SIG_DFL)
+      signal(SIGUSR2, SIG_DFL)
+    }
+    #expect(first === second)
+    raise(SIGUSR1)
+    raise(SIGUSR2)
+    var numbers: [Int32] = []
+    second.drain { numbers.append(Int32($0)) }
+    #expect(numbers == [SIGUSR1, SIGUSR2])
+    _ = try Signals.install([SIGUSR1, SIGUSR2], screen: { $0 != SIGUSR1 })
+    raise(SIGUSR1)
+    raise(SIGUSR2)
+    numbers = []
+    second.drain { numbers.append(Int32($0)) }
+    #expect(numbers == [SIGUSR2])
+  }
+
   /// Bytes waiting in the pipe (`FIONREAD`).
   static func unread(_ fd: Int32) -> Int32 {
     var count: Int32 = 0

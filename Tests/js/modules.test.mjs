@@ -15,6 +15,7 @@ import './modules/tla-c.mjs';
 import { a, seenFromA } from './modules/cycle-a.mjs';
 import { early } from './modules/cycle-b.mjs';
 import * as meta from './modules/meta.mjs';
+import { bumpValueOf, toStringTag, valueOf } from './modules/inherited-names.mjs';
 
 test('imports of every form', () => {
   assert.equal(one, 1);
@@ -55,6 +56,13 @@ test('live bindings: the exporter changes, the importer sees it', () => {
   assert.equal(counter, before + 1);
   assert.equal(liveCounter, before + 1);
   assert.equal(values.counter, before + 1);
+});
+
+test("an export named like an Object.prototype method is the module's own binding", () => {
+  assert.equal(valueOf, 1);
+  bumpValueOf();
+  assert.equal(valueOf, 2);
+  assert.equal(toStringTag, 'own');
 });
 
 test('an importer cannot assign an imported binding (TypeError)', () => {

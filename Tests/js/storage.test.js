@@ -126,7 +126,10 @@ test('10,000 sets fired at once all resolve and are all stored', async () => {
   assert.equal(await nbridge.storage.get({ key: 'bulk9999', group: 'bulk' }), 9999);
 });
 
-test('the sets of one transaction are acknowledged together, in the order they were made', { page: false, reason: "a page's calls are answered one message each" }, async () => {
+test('the sets of one transaction are acknowledged together, in the order they were made', {
+  page: false,
+  reason: "a page's calls are answered one message each",
+}, async () => {
   const settled = [];
   const sets = [];
   for (let i = 0; i < 100; i++) {
@@ -140,6 +143,34 @@ test('the sets of one transaction are acknowledged together, in the order they w
   assert.deepEqual(settled, [...Array(100).keys()]);
   await Promise.all(sets);
   assert.equal(await nbridge.storage.get({ key: 'together99' }), 99);
+});
+
+test('writes made in one turn apply in order, and a bad one among them rejects alone naming its field', async () => {
+  const outcomes = await Promise.allSettled([
+    nbridge.storage.set({ key: 'turn1', value: 1 }),
+    nbridge.storage.set({ key: 'turn2', value: 2 }),
+    nbridge.storage.set({ key: '', value: 3 }),
+    nbridge.storage.remove({ key: 'turn1' }),
+    nbridge.storage.set({ key: 'turn2', value: 'last' }),
+    nbridge.storage.remove({ key: 12 }),
+    nbridge.callToNative('storage', 'set', { key: 'turn3', value: [3] }),
+  ]);
+  assert.deepEqual(outcomes.map((o) => o.status), [
+    'fulfilled',
+    'fulfilled',
+    'rejected',
+    'fulfilled',
+    'fulfilled',
+    'rejected',
+    'fulfilled',
+  ]);
+  assert.equal(outcomes[2].reason.code, 'invalid_parameter');
+  assert.equal(outcomes[2].reason.message, 'storage.set: "key" must be a non-empty string');
+  assert.equal(outcomes[5].reason.code, 'invalid_parameter');
+  assert(outcomes[5].reason.message.startsWith('storage.remove: "key" '), outcomes[5].reason.message);
+  assert.equal(await nbridge.storage.get({ key: 'turn1' }), null);
+  assert.equal(await nbridge.storage.get({ key: 'turn2' }), 'last');
+  assert.deepEqual(await nbridge.storage.get({ key: 'turn3' }), [3]);
 });
 
 test('the callToNative form reaches the same store', async () => {

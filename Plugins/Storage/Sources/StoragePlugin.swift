@@ -25,7 +25,8 @@ public final class StoragePlugin: Plugin {
       },
       Action(
         "set", options: .fields(["key": .string, "value": .any, "group?": .string, "secure?": .boolean]),
-        summary: "Stores a JSON value (encrypted when secure); resolves once it is committed to disk."
+        summary: "Stores a JSON value (encrypted when secure); resolves once it is committed to disk.",
+        startsAtTurnEnd: true
       ) { (plugin, options: SetOptions, _, reply: Reply<JSONValue>) in
         if options.secure {
           plugin.secure.set(key: options.key, group: options.group, json: options.json, reply: reply)
@@ -35,7 +36,7 @@ public final class StoragePlugin: Plugin {
       },
       Action(
         "remove", options: .fields(["key": .string, "group?": .string, "secure?": .boolean]),
-        summary: "Removes a key (nothing happens when it is absent)."
+        summary: "Removes a key (nothing happens when it is absent).", startsAtTurnEnd: true
       ) { (plugin, options: RemoveOptions, _, reply: Reply<JSONValue>) in
         try plugin.write(.remove(group: options.group, key: options.key), secure: options.secure, reply: reply)
       },

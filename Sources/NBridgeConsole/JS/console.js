@@ -52,64 +52,62 @@
   const printer = (fd, level) => (...a) => native.print(fd, format(a) + '\n', level);
   const out = printer(1, 1);
   const err = printer(2, 3);
-  if (internal.page) {
-    Object.assign(internal, { inspect, format, formatStack });
-    return;
-  }
-  // A namespace object (Console standard): its [[Prototype]] is an empty object over Object.prototype.
-  const console = Object.create(Object.create(Object.prototype));
-  Object.assign(console, {
-    log: out,
-    info: out,
-    debug: printer(1, 0),
-    warn: printer(2, 2),
-    error: err,
-    trace: (...a) => err('Trace: ' + format(a) + '\n' + formatStack(new Error().stack)),
-    assert: (cond, ...a) => {
-      if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : ''));
-    },
-    count: (label = 'default') => {
-      label = String(label);
-      counters.set(label, (counters.get(label) || 0) + 1);
-      out(label + ': ' + counters.get(label));
-    },
-    countReset: (label = 'default') => {
-      counters.delete(String(label));
-    },
-    time: (label = 'default') => {
-      timersByLabel.set(String(label), Date.now());
-    },
-    timeLog: (label = 'default', ...data) => {
-      label = String(label);
-      const start = timersByLabel.get(label);
-      if (start !== undefined) {
-        out(label + ': ' + (Date.now() - start) + 'ms' + (data.length ? ' ' + format(data) : ''));
-      }
-    },
-    timeEnd: (label = 'default') => {
-      label = String(label);
-      out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms');
-      timersByLabel.delete(label);
-    },
-    dir: (v) => out(v),
-    dirxml: (...a) => out(...a),
-    table: (v) => out(v),
-  });
-  Object.defineProperty(global, 'console', { value: console, writable: true, configurable: true });
-  Object.defineProperty(global.console, Symbol.toStringTag, { value: 'console', configurable: true });
+  Object.assign(internal, { inspect, format, formatStack });
+  // No early return (a headless run's prelude runs this body inline, PreludeSource.inlineBytes):
+  // a page has WebKit's own console, and takes the formatting only.
+  if (!internal.page) {
+    // A namespace object (Console standard): its [[Prototype]] is an empty object over Object.prototype.
+    const console = Object.create(Object.create(Object.prototype));
+    Object.assign(console, {
+      log: out,
+      info: out,
+      debug: printer(1, 0),
+      warn: printer(2, 2),
+      error: err,
+      trace: (...a) => err('Trace: ' + format(a) + '\n' + formatStack(new Error().stack)),
+      assert: (cond, ...a) => {
+        if (!cond) err('Assertion failed' + (a.length ? ': ' + format(a) : ''));
+      },
+      count: (label = 'default') => {
+        label = String(label);
+        counters.set(label, (counters.get(label) || 0) + 1);
+        out(label + ': ' + counters.get(label));
+      },
+      countReset: (label = 'default') => {
+        counters.delete(String(label));
+      },
+      time: (label = 'default') => {
+        timersByLabel.set(String(label), Date.now());
+      },
+      timeLog: (label = 'default', ...data) => {
+        label = String(label);
+        const start = timersByLabel.get(label);
+        if (start !== undefined) {
+          out(label + ': ' + (Date.now() - start) + 'ms' + (data.length ? ' ' + format(data) : ''));
+        }
+      },
+      timeEnd: (label = 'default') => {
+        label = String(label);
+        out(label + ': ' + (Date.now() - (timersByLabel.get(label) || Date.now())) + 'ms');
+        timersByLabel.delete(label);
+      },
+      dir: (v) => out(v),
+      dirxml: (...a) => out(...a),
+      table: (v) => out(v),
+    });
+    Object.defineProperty(global, 'console', { value: console, writable: true, configurable: true });
+    Object.defineProperty(global.console, Symbol.toStringTag, { value: 'console', configurable: true });
 
-  Object.assign(internal, {
-    inspect,
-    format,
-    formatStack,
-    shiftColumns(url, shifts) {
-      columnShifts.set(url, shifts);
-    },
-    lazyColumnShifts(source) {
-      lazyShifts = source;
-    },
-    moduleBodies(test) {
-      moduleBodies = test;
-    },
-  });
+    Object.assign(internal, {
+      shiftColumns(url, shifts) {
+        columnShifts.set(url, shifts);
+      },
+      lazyColumnShifts(source) {
+        lazyShifts = source;
+      },
+      moduleBodies(test) {
+        moduleBodies = test;
+      },
+    });
+  }
 });

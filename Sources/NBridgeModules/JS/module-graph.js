@@ -2,14 +2,14 @@
 // replayed from the module cache (native.cachedGraph) without resolving, reading records or
 // linking again; a replayed module's imports are wired just before its body first runs.
 // Takes from internal: native (saveGraph), lazyColumnShifts. From modules: registry, bodies,
-// record, describe, moduleContext, startGenerator (module-load.js); NAMESPACE, resolveExport,
-// getterOf, namespaceOf (module-link.js).
+// record, describe, moduleContext, startGenerator (module-load.js); NAMESPACE, hasOwn,
+// resolveExport, getterOf, namespaceOf (module-link.js).
 // Gives to modules: recordGraph, replay, wire.
 (function (_global, internal, modules) {
   'use strict';
   const native = internal.native;
   const { registry, bodies, record, describe, moduleContext, startGenerator } = modules;
-  const { NAMESPACE, resolveExport, getterOf, namespaceOf } = modules;
+  const { NAMESPACE, hasOwn, resolveExport, getterOf, namespaceOf } = modules;
 
   // A run's entry graph of modules only, once linked, is kept in the module cache (native.saveGraph)
   // as rows [path, url, flags (1: a generator, 2: awaits at top level), default local, dependency
@@ -96,7 +96,7 @@
       const target = m.graph[wiring[k + 1]];
       const binding = wiring[k + 2];
       const constants = target.plain ? target.ctx.const : undefined;
-      if (constants !== undefined && binding !== null && binding in constants) {
+      if (constants !== undefined && binding !== null && hasOwn(constants, binding)) {
         constantImport.value = constants[binding];
         Object.defineProperty(m.ctx, wiring[k], constantImport);
         continue;

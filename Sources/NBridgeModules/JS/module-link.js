@@ -76,7 +76,7 @@
   // body's end (a module run as a program has no getter for those).
   function readExport(m, binding) {
     const constants = m.plain ? m.ctx.const : undefined;
-    if (constants !== undefined && binding in constants) {
+    if (constants !== undefined && hasOwn(constants, binding)) {
       const value = constants[binding];
       return () => value;
     }

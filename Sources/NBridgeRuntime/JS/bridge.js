@@ -229,7 +229,8 @@
 
   // A call goes out as code = sid * 65536 + aid, its options' JSON text and its retainCallback;
   // the fewer arguments, the fewer C-API calls (each takes JSC's lock) on the other side.
-  function invoke(sid, aid, label, options) {
+  // `atTurnEnd`: the action's calls may start together at the end of the turn (see `queue`).
+  function invoke(sid, aid, label, options, atTurnEnd) {
     const code = sid * 65536 + aid;
     if (options === undefined || options === null) return send(code);
     let json;
@@ -239,7 +240,8 @@
       return refused(label, e);
     }
     const callback = optionsCallback;
-    return callback ? send(code, json, callback) : send(code, json);
+    if (callback) return send(code, json, callback);
+    return atTurnEnd && startAll !== undefined ? queue(code, json) : send(code, json);
   }
 
   // A page's native.call returns the call's Promise. A headless run's native.start(code, id[,
@@ -255,6 +257,7 @@
   let nextId = 0;
   function send(code, json, callback) {
     if (start === undefined) return native.call(code, json, callback);
+    if (queued.length) startQueued();
     const id = freeIds.length ? freeIds.pop() : nextId++;
     let value;
     try {
@@ -276,6 +279,35 @@
       inFlight[2 * id + 1] = reject;
     });
   }
+  // Calls of actions that start at the end of the turn (ActionInfo.startsAtTurnEnd in Swift:
+  // storage's writes, answered once committed at the end of the loop turn anyway) wait here as
+  // lines of code, id and JSON text (JSON.stringify's text holds no line break), and reach the
+  // runtime together in ONE native.startAll once the turn's synchronous code has run (a
+  // microtask), or before any other call starts, so calls start in the order they were made.
+  // The first such call after an answer came in starts at once, as any call does: one awaited
+  // at a time then costs no microtask; the calls after it in the same turn wait.
+  const startAll = native.startAll;
+  const queued = [];
+  let resolved, startedSinceAnswer = false;
+  function queue(code, json) {
+    if (!startedSinceAnswer) {
+      startedSinceAnswer = true;
+      return send(code, json);
+    }
+    const id = freeIds.length ? freeIds.pop() : nextId++;
+    if (!queued.length) (resolved ??= OriginalPromise.resolve()).then(startQueued);
+    queued.push(code, id, json);
+    return new OriginalPromise((resolve, reject) => {
+      inFlight[2 * id] = resolve;
+      inFlight[2 * id + 1] = reject;
+    });
+  }
+  function startQueued() {
+    if (!queued.length) return;
+    const records = queued.join('\n');
+    queued.length = 0;
+    startAll(records);
+  }
   // The functions of call `id`, taken out of the table (its id free again).
   function settler(id, offset) {
     const fn = inFlight[2 * id + offset];
@@ -283,10 +315,17 @@
     freeIds.push(id);
     return fn;
   }
-  const answerCall = (id, value) => settler(id, 0)(value);
-  const failCall = (id, error) => settler(id, 1)(error);
+  function answerCall(id, value) {
+    startedSinceAnswer = false;
+    settler(id, 0)(value);
+  }
+  function failCall(id, error) {
+    startedSinceAnswer = false;
+    settler(id, 1)(error);
+  }
   // Calls answered together (Runtime.deliverHeldAnswers): [id, value, id, value, ...].
   function answerCalls(list) {
+    startedSinceAnswer = false;
     for (let i = 0; i < list.length; i += 2) settler(list[i], 0)(list[i + 1]);
   }
   function refused(label, e) {
@@ -351,9 +390,10 @@
     svc.actions.map((action, aid) => {
       const label = svc.name + '.' + action;
       if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
+      const atTurnEnd = svc.atTurnEnd !== undefined && svc.atTurnEnd.indexOf(aid) >= 0;
       return {
         [action](options) {
-          return invoke(sid, aid, label, options);
+          return invoke(sid, aid, label, options, atTurnEnd);
         },
       }[action];
     })

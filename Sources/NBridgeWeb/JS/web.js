@@ -34,6 +34,11 @@
   deferred('crypto', ['Crypto', 'SubtleCrypto', 'crypto']);
   deferred('navigator', ['Navigator', 'navigator']);
   internal.url = deferred('url', ['URL', 'URLSearchParams']);
+  // WebAssembly's asynchronous compile refused (webassembly.js) on the first read of `WebAssembly`.
+  const webAssembly = global.WebAssembly;
+  if (typeof webAssembly === 'object' && webAssembly) {
+    internal.lazyGlobals(['WebAssembly'], () => native.loadDeferred('webassembly')(webAssembly));
+  }
 
   // events.js holds the `on<type>` attributes and the global error events: until it is loaded
   // (a first touch of an event global, or a script's own onerror) there is no listener to tell.

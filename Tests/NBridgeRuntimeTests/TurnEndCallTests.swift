@@ -1,0 +1,106 @@
+import NBridgePlugin
+import NBridgeTesting
+import Testing
+
+/// Calls of actions that start at the end of the turn (`Action.startsAtTurnEnd`, storage's
+/// writes): the calls a turn makes reach the runtime together, in order, and settle as any call does.
+@Suite struct TurnEndCallTests {
+  @Test func theCallsOfOneTurnStartTogetherInTheOrderTheyWereMade() async throws {
+    try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
+      let value = try await rt.evaluate(
+        """
+        const calls = [];
+        for (let i = 0; i < 50; i++) calls.push(nbridge.notes.note({ n: i }));
+        const answers = await Promise.all(calls);
+        return [answers.every((a) => a === null), await nbridge.notes.seen()];
+        """)
+      #expect(value == [true, .array((0..<50).map { .number(Double($0)) })])
+      // The first starts at once (as a call awaited on its own does); the 49 after it in one entry.
+      #expect(await rt.callsStartedTogether == 49)
+    }
+  }
+
+  @Test func anotherCallStartsAfterTheWaitingOnesAndSeesThem() async throws {
+    try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
+      let value = try await rt.evaluate(
+        """
+        const first = [nbridge.notes.note({ n: 1 }), nbridge.notes.note({ n: 2 }), nbridge.notes.note({ n: 3 })];
+        const seenThen = nbridge.notes.seen();
+        const later = nbridge.notes.note({ n: 4 });
+        await Promise.all([...first, later]);
+        return [await seenThen, await nbridge.notes.seen()];
+        """)
+      #expect(value == [[1, 2, 3], [1, 2, 3, 4]])
+      // 2 and 3 started together before seen(); 4 on its own at the end of the turn.
+      #expect(await rt.callsStartedTogether == 3)
+    }
+  }
+
+  @Test func aRefusedCallAmongThemRejectsWithItsCodeAndField() async throws {
+    try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
+      let value = try await rt.evaluate(
+        """
+        const outcomes = await Promise.allSettled([
+          nbridge.notes.note({ n: 1 }), nbridge.notes.note({ n: 'two' }), nbridge.notes.note({}),
+          nbridge.notes.note({ n: 4 }),
+        ]);
+        return [outcomes.map((o) => o.status), outcomes.filter((o) => o.reason).map((o) => [o.reason.code, o.reason.message]),
+                await nbridge.notes.seen()];
+        """)
+      #expect(value[0] == ["fulfilled", "rejected", "rejected", "fulfilled"])
+      #expect(
+        value[1] == [
+          ["invalid_parameter", "notes.note: \"n\" must be a number (got string)"],
+          ["invalid_parameter", "notes.note: \"n\" is required"],
+        ])
+      #expect(value[2] == [1, 4])
+      #expect(await rt.callsStartedTogether == 3)
+    }
+  }
+
+  @Test func aServiceTheAppMayNotUseRefusesThemEachWithPermissionDenied() async throws {
+    let value = try await NBridgeTest.evaluate(
+      """
+      const outcomes = await Promise.allSettled([nbridge.notes.note({ n: 1 }), nbridge.notes.note({ n: 2 })]);
+      return outcomes.map((o) => [o.status, o.reason && o.reason.code]);
+      """, plugins: [NotesPlugin.self], configure: { $0.deny = ["notes"] })
+    #expect(value == [["rejected", "permission_denied"], ["rejected", "permission_denied"]])
+  }
+}
+
+/// `notes.note({n})` (starts at the end of the turn, answered from a loop job) and `notes.seen()`.
+@BridgeActor
+final class NotesPlugin: Plugin {
+  struct Note: OptionsFromJSON {
+    let n: Double
+
+    init(from decoder: any Decoder) throws {
+      try self.init(n: try decoder.container(keyedBy: Field.self).decodeIfPresent(JSONValue.self, forKey: .n))
+    }
+
+    init(options: OptionsText) throws { try self.init(n: options.value("n")) }
+
+    private init(n: JSONValue?) throws {
+      guard let n else { throw BridgeError.invalidParameter("n", "is required") }
+      guard case .number(let number) = n else { throw BridgeError.invalidParameter("n", "must be a number (got \(n.kindName))") }
+      self.n = number
+    }
+
+    private enum Field: String, CodingKey { case n }
+  }
+
+  nonisolated static let definition = PluginDefinition<NotesPlugin>(
+    service: "notes", summary: "Test plugin: notes numbers.",
+    actions: [
+      Action("note", options: .fields(["n": .number]), startsAtTurnEnd: true) {
+        (plugin, options: Note, _, reply: Reply<JSONValue>) in
+        plugin.notes.append(options.n)
+        PluginContext.post { reply.resolve(.null) }
+      },
+      Action("seen", result: .array(.number)) { (plugin, _: JSONValue, _) in plugin.notes },
+    ])
+
+  var notes: [Double] = []
+
+  init(context: PluginContext) {}
+}
