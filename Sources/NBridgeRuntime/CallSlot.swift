@@ -14,14 +14,30 @@ enum Settlement {
   case slot(Int)
 }
 
-/// What a headless call started by `native.start` was answered with before it returned.
-enum StartedAnswer {
-  /// A value, or the error (its message prefixed with the call's label).
+/// What a call is answered with. A headless call's Promise takes bytes as a `Uint8Array` and JSON
+/// text as the value JavaScriptCore parses from it; a handler takes `outcome`.
+enum CallAnswer {
+  /// A value, or the error.
   case outcome(Result<JSONValue, BridgeError>)
   /// The bytes of a `Bytes` action, adopted by a `Uint8Array` without a copy.
   case bytes(ByteStore)
-  /// A value's JSON text, made into a JS value by JavaScriptCore's JSON parser.
+  /// A value's JSON text (a `Reply` that answers with text).
   case jsonText(String)
+
+  /// A value.
+  static func success(_ value: JSONValue) -> CallAnswer { .outcome(.success(value)) }
+
+  /// An error.
+  static func failure(_ error: BridgeError) -> CallAnswer { .outcome(.failure(error)) }
+
+  /// The answer as a value: bytes as Base64 text, JSON text parsed.
+  var outcome: Result<JSONValue, BridgeError> {
+    switch self {
+    case .outcome(let outcome): outcome
+    case .bytes(let store): .success(.string(Base64Text.encode(UnsafeRawBufferPointer(start: store.base, count: store.count))))
+    case .jsonText(let text): Result { try JSONValue(parsing: text) }.mapError { BridgeError(.unknownError, "\($0)") }
+    }
+  }
 }
 
 /// A native call not settled yet: how it settles, its streaming callback kept from the GC, its task or reply.

@@ -35,7 +35,7 @@ extension Runtime: ReplyReceiver {
   /// Dispatches headless call `id`; returns what it was answered with before this returned, or
   /// nil when it is answered later by id.
   private func begin(_ slot: ServiceSlot, _ aid: Int, id: Int, _ options: CallOptions, callback: JSObjectRef?)
-    -> StartedAnswer?
+    -> CallAnswer?
   {
     let outer = startingCall
     startingCall = (id, nil)
@@ -155,13 +155,7 @@ extension Runtime: ReplyReceiver {
       case .bytes(let body):
         do {
           let bytes = try body(options.value, plainCall(slot, aid, context, sink))
-          if case .call(let id) = settlement, startingCall?.id == id {
-            startingCall?.answer = .bytes((consume bytes).takeStore())
-          } else if case .slot(let waiting) = settlement, case .call? = callSlots[waiting]?.settlement {
-            closeCallSlot(waiting, bytes: (consume bytes).takeStore())
-          } else {
-            settle(settlement, .success(.string(bytes.withUnsafeBytes { Base64Text.encode($0) })), label: label)
-          }
+          settle(settlement, .bytes((consume bytes).takeStore()), label: label)
         } catch {
           settle(settlement, .failure(bridgeError(from: error)), label: label)
         }
@@ -217,26 +211,32 @@ extension Runtime: ReplyReceiver {
     return call
   }
 
-  /// Settles a call: resolves or rejects its Promise (the error's message prefixed with the label), or calls its handler.
-  /// A headless call answered while `native.start` is still starting it returns its answer from there.
-  func settle(_ settlement: Settlement, _ outcome: Result<JSONValue, BridgeError>, label: String) {
+  /// Settles a call: resolves or rejects its Promise (an error's message prefixed with the
+  /// label), calls its handler, or closes the slot it waited in. A headless call answered while
+  /// `native.start` is still starting it returns its answer from there.
+  func settle(_ settlement: Settlement, _ answer: CallAnswer, label: String) {
     switch settlement {
     case .call(let id):
-      let labelled = outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") }
       if startingCall?.id == id {
-        startingCall?.answer = .outcome(labelled)
+        if case .outcome(.failure(let error)) = answer {
+          startingCall?.answer = .failure(BridgeError(error.code, "\(label): \(error.message)"))
+        } else {
+          startingCall?.answer = answer
+        }
         return
       }
-      guard let (answer, fail, _) = answerFunctions else { return }
+      guard let (resolve, fail, _) = answerFunctions else { return }
       let number = JSValueMakeNumber(js.ref, Double(id))
-      switch labelled {
-      case .success(let value): js.settle(answer, number, js.value(value))
-      case .failure(let error): js.settle(fail, number, makeError(error.code, error.message))
+      switch answer {
+      case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
+      case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, "\(label): \(error.message)"))
+      case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
+      case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
       }
     case .handler(let handler):
-      handler(outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
+      handler(answer.outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
     case .slot(let id):
-      closeCallSlot(id, outcome.mapError { $0 })
+      closeCallSlot(id, answer)
     }
   }
 
@@ -266,7 +266,7 @@ extension Runtime: ReplyReceiver {
     let task = Task.immediate { @BridgeActor [weak self] in
       let outcome: Result<JSONValue, any Error>
       do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
-      self?.closeCallSlot(id, outcome)
+      self?.replied(id, outcome)
     }
     callSlots[id]?.task = task
     return id
@@ -290,71 +290,41 @@ extension Runtime: ReplyReceiver {
     return id
   }
 
-  func closeCallSlot(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
+  /// Closes call slot `id` with `answer`: returned from `native.start` when the call is still
+  /// being started, held while answers are batched (`AnswerBatch`), else settled in JS.
+  func closeCallSlot(_ id: Int, _ answer: CallAnswer) {
     guard let callSlot = callSlots.removeValue(forKey: id) else { return }
     if let timer = callSlot.timer { loop.cancelTimer(timer) }
     guard exitCode == nil else { return }
     if case .call(let jsID) = callSlot.settlement, startingCall?.id == jsID {
       // Answered inside `native.start`: it returns the answer, and JS makes no Promise to settle.
-      return settle(callSlot.settlement, outcome.mapError { bridgeError(from: $0) }, label: callSlot.label)
+      return settle(callSlot.settlement, answer, label: callSlot.label)
     }
     if AnswerBatch.depth > 0, !lifecycle.isSuspended {
       if heldAnswers.isEmpty { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
-      heldAnswers.append((callSlot, outcome.mapError { bridgeError(from: $0) }))
+      heldAnswers.append((callSlot, answer))
       return
     }
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
-      self.settle(callSlot.settlement, outcome.mapError { self.bridgeError(from: $0) }, label: callSlot.label)
+      self.settle(callSlot.settlement, answer, label: callSlot.label)
       self.afterCallback()
     }
   }
 
-  /// A `Reply`'s answer to call slot `id` (`AnyReply`).
-  package func replied(_ id: Int, _ outcome: Result<JSONValue, any Error>) { closeCallSlot(id, outcome) }
+  /// The answer to call slot `id` of a `Reply` (`AnyReply`) or an async action.
+  package func replied(_ id: Int, _ outcome: Result<JSONValue, any Error>) {
+    closeCallSlot(id, .outcome(outcome.mapError { bridgeError(from: $0) }))
+  }
 
   /// A `Reply`'s answer to call slot `id` as a value's JSON text.
-  package func replied(_ id: Int, jsonText: String) { closeCallSlot(id, jsonText: jsonText) }
-
-  /// Closes a headless call's slot with a `Bytes` action's answer: its Promise resolves with a
-  /// `Uint8Array` that adopts the bytes (no copy, no Base64).
-  func closeCallSlot(_ id: Int, bytes store: ByteStore) {
-    guard let callSlot = callSlots.removeValue(forKey: id) else { return }
-    if let timer = callSlot.timer { loop.cancelTimer(timer) }
-    guard exitCode == nil, case .call(let jsID) = callSlot.settlement else { return }
-    deliverToJS { [weak self] in
-      guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
-      self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.uint8Array(adopting: store))
-      self.afterCallback()
-    }
-  }
-
-  /// Closes a call's slot with a value's JSON text: a headless call's Promise resolves with the
-  /// value JavaScriptCore parses from it; any other call, or one answered while answers are held
-  /// (they settle in order), takes the text parsed.
-  func closeCallSlot(_ id: Int, jsonText text: String) {
-    guard let callSlot = callSlots[id], case .call(let jsID) = callSlot.settlement,
-      startingCall?.id == jsID || AnswerBatch.depth == 0
-    else { return closeCallSlot(id, Result { try JSONValue(parsing: text) }) }
-    callSlots.removeValue(forKey: id)
-    if let timer = callSlot.timer { loop.cancelTimer(timer) }
-    guard exitCode == nil else { return }
-    if startingCall?.id == jsID {
-      startingCall?.answer = .jsonText(text)
-      return
-    }
-    deliverToJS { [weak self] in
-      guard let self, self.exitCode == nil, let (answer, _, _) = self.answerFunctions else { return }
-      self.js.settle(answer, JSValueMakeNumber(self.js.ref, Double(jsID)), self.js.value(jsonText: text))
-      self.afterCallback()
-    }
-  }
+  package func replied(_ id: Int, jsonText: String) { closeCallSlot(id, .jsonText(jsonText)) }
 
   /// Settles the answers held during an `AnswerBatch`, in order: Promises resolved with a value
   /// that needs no allocation (null, a boolean, a number) go to JS in one call of the
   /// prelude's `answerAll`; any other answer is settled on its own, after those before it.
   func deliverHeldAnswers() {
-    var held: [(CallSlot, Result<JSONValue, BridgeError>)] = []
+    var held: [(CallSlot, CallAnswer)] = []
     swap(&held, &heldAnswers)
     // The next batch reuses this one's buffer: a burst's answers are not regrown from empty each time.
     defer {
@@ -363,10 +333,10 @@ extension Runtime: ReplyReceiver {
     }
     guard exitCode == nil else { return }
     if lifecycle.isSuspended {
-      for (callSlot, outcome) in held {
+      for (callSlot, answer) in held {
         deliverToJS { [weak self] in
           guard let self, self.exitCode == nil else { return }
-          self.settle(callSlot.settlement, outcome, label: callSlot.label)
+          self.settle(callSlot.settlement, answer, label: callSlot.label)
           self.afterCallback()
         }
       }
@@ -375,8 +345,8 @@ extension Runtime: ReplyReceiver {
     // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.
     var list: [JSValueRef?] = []
     list.reserveCapacity(held.count * 2)
-    for (callSlot, outcome) in held {
-      if case .call(let id) = callSlot.settlement, case .success(let value) = outcome,
+    for (callSlot, answer) in held {
+      if case .call(let id) = callSlot.settlement, case .outcome(.success(let value)) = answer,
         let immediate = js.immediateValue(value)
       {
         list.append(JSValueMakeNumber(js.ref, Double(id)))
@@ -384,7 +354,7 @@ extension Runtime: ReplyReceiver {
         continue
       }
       answerAll(&list)
-      settle(callSlot.settlement, outcome, label: callSlot.label)
+      settle(callSlot.settlement, answer, label: callSlot.label)
     }
     answerAll(&list)
     afterCallback()

@@ -28,11 +28,11 @@ public final class Runtime {
   var answerFunctions: (one: JSObjectRef, fail: JSObjectRef, all: JSObjectRef)?
   /// The headless call being started by `native.start` (its id), and what it was answered with
   /// before it returned, if it was: its Promise is made in JS after `native.start` returns.
-  var startingCall: (id: Int, answer: StartedAnswer?)?
+  var startingCall: (id: Int, answer: CallAnswer?)?
   var exitCode: Int32?
   var callSlots: [Int: CallSlot] = [:]
   /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
-  var heldAnswers: [(CallSlot, Result<JSONValue, BridgeError>)] = []
+  var heldAnswers: [(CallSlot, CallAnswer)] = []
   /// How many calls started together in `native.startAll` (for tests of the batching).
   package internal(set) var callsStartedTogether = 0
   var nextCallID = 1
