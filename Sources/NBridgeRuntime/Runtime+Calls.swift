@@ -16,7 +16,7 @@ extension Runtime: ReplyReceiver {
     let options: CallOptions
     do throws(BridgeError) {
       if let json {
-        options = slot.definition.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
+        options = slot.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
       } else {
         options = .value(.object(JSONObject()))
       }
@@ -86,7 +86,7 @@ extension Runtime: ReplyReceiver {
     callsStartedTogether += 1
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard id >= 0, slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else { return }
+    guard id >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else { return }
     let slot = slots[sid]
     let label = slot.labels[aid]
     if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
@@ -98,7 +98,7 @@ extension Runtime: ReplyReceiver {
         throw BridgeError.optionsTooLong(json.utf16.count)
       }
       do {
-        options = slot.definition.actions[aid].readsOptionsText
+        options = slot.actions[aid].readsOptionsText
           ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
       } catch {
         throw BridgeError(optionsParsing: error)
@@ -127,7 +127,7 @@ extension Runtime: ReplyReceiver {
     if let permissions, !permissions.contains(slot.definition.permission) {
       return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names()))
     }
-    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
+    guard !slot.allowed, !slot.actions[aid].answersWithoutPermission else { return nil }
     return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names()))
   }
 
@@ -138,7 +138,7 @@ extension Runtime: ReplyReceiver {
     _ slot: ServiceSlot, _ aid: Int, _ options: CallOptions, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Int? {
-    let action = slot.definition.actions[aid]
+    let action = slot.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
     switch slot.state {
@@ -206,7 +206,7 @@ extension Runtime: ReplyReceiver {
     _ slot: ServiceSlot, _ aid: Int, _ context: PluginContext, _ sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    let call = Call(service: slot.definition.service, action: slot.actions[aid].name, context: context, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }

@@ -59,12 +59,12 @@ extension Runtime {
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
-        "actions": .array(slot.definition.actions.map { .string($0.name) }),
-        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+        "actions": .array(slot.actions.map { .string($0.name) }),
+        "events": .array(slot.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
       ]
       // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
-      let atTurnEnd = slot.definition.actions.indices.filter { slot.definition.actions[$0].startsAtTurnEnd }
+      let atTurnEnd = slot.actions.indices.filter { slot.actions[$0].startsAtTurnEnd }
       if !atTurnEnd.isEmpty, case .object(var object) = service {
         object["atTurnEnd"] = .array(atTurnEnd.map { .number(Double($0)) })
         services.append(.object(object))
@@ -167,7 +167,7 @@ private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
+    guard runtime.slots.indices.contains(sid), runtime.slots[sid].actions.indices.contains(aid) else {
       return nil
     }
     let id = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))
