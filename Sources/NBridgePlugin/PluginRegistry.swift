@@ -65,7 +65,7 @@ public struct AnyPluginDefinition: Sendable {
             readsOptionsText: $0.readsOptionsText, startsAtTurnEnd: $0.startsAtTurnEnd)
         }, events: definition.events)
     }
-    makePluginBody = { context in AnyPlugin(try P(context: context), definition: P.definition) }
+    makePluginBody = { context in AnyPlugin(try P(context: context)) }
   }
 
   /// Whether its definition was built (a test's view of the laziness).
@@ -159,18 +159,22 @@ package final class AnyPlugin {
 
   /// The plugin object, for its hooks.
   package let object: any Plugin
-  /// Each action's invocation, by index.
-  package let invocations: [Invocation]
+  /// Each action's invocation, by index: made from the plugin's definition on its first call
+  /// (a plugin that starts at launch is made and started at every start, most never called).
+  package private(set) lazy var invocations: [Invocation] = makeInvocations()
+  private let makeInvocations: @BridgeActor () -> [Invocation]
 
-  init<P: Plugin>(_ plugin: P, definition: PluginDefinition<P>) {
+  init<P: Plugin>(_ plugin: P) {
     object = plugin
-    invocations = definition.actions.map { action in
-      switch action.body {
-      case .sync(let body): .sync { json, call in try body(plugin, json, call) }
-      case .async(let body): .async { json, call in try await body(plugin, json, call) }
-      case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
-      case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
-      case .deferredText(let body): .deferredText { text, call, reply in try body(plugin, text, call, reply) }
+    makeInvocations = {
+      P.definition.actions.map { action in
+        switch action.body {
+        case .sync(let body): .sync { json, call in try body(plugin, json, call) }
+        case .async(let body): .async { json, call in try await body(plugin, json, call) }
+        case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
+        case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
+        case .deferredText(let body): .deferredText { text, call, reply in try body(plugin, text, call, reply) }
+        }
       }
     }
   }
