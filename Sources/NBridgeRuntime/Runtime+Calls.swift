@@ -23,13 +23,8 @@ extension Runtime: ReplyReceiver {
     } catch {
       throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
     }
-    switch begin(slot, aid, id: id, options, callback: callback) {
-    case nil: return nativeObject?.value
-    case .outcome(.success(let value)): return js.value(value)
-    case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
-    case .bytes(let store): return js.uint8Array(adopting: store)
-    case .jsonText(let text): return js.value(jsonText: text)
-    }
+    guard let answer = begin(slot, aid, id: id, options, callback: callback) else { return nativeObject?.value }
+    return try jsValue(answer)
   }
 
   /// Dispatches headless call `id`; returns what it was answered with before this returned, or
@@ -106,16 +101,8 @@ extension Runtime: ReplyReceiver {
     } catch {
       return settle(.call(id), .failure(error), label: label)
     }
-    guard let answer = begin(slot, aid, id: id, options, callback: nil),
-      let (resolve, fail, _) = answerFunctions
-    else { return }
-    let number = JSValueMakeNumber(js.ref, Double(id))
-    switch answer {
-    case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
-    case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, error.message))
-    case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
-    case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
-    }
+    guard let answer = begin(slot, aid, id: id, options, callback: nil) else { return }
+    settlePromise(id, answer)
   }
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
@@ -217,26 +204,35 @@ extension Runtime: ReplyReceiver {
   func settle(_ settlement: Settlement, _ answer: CallAnswer, label: String) {
     switch settlement {
     case .call(let id):
+      var answer = answer
+      if case .outcome(.failure(let error)) = answer { answer = .failure(BridgeError(error.code, "\(label): \(error.message)")) }
       if startingCall?.id == id {
-        if case .outcome(.failure(let error)) = answer {
-          startingCall?.answer = .failure(BridgeError(error.code, "\(label): \(error.message)"))
-        } else {
-          startingCall?.answer = answer
-        }
+        startingCall?.answer = answer
         return
       }
-      guard let (resolve, fail, _) = answerFunctions else { return }
-      let number = JSValueMakeNumber(js.ref, Double(id))
-      switch answer {
-      case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
-      case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, "\(label): \(error.message)"))
-      case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
-      case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
-      }
+      settlePromise(id, answer)
     case .handler(let handler):
       handler(answer.outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
     case .slot(let id):
       closeCallSlot(id, answer)
+    }
+  }
+
+  /// Resolves or rejects headless call `id`'s Promise with `answer` (an error's message as it is).
+  private func settlePromise(_ id: Int, _ answer: CallAnswer) {
+    guard let (resolve, fail, _) = answerFunctions else { return }
+    let number = JSValueMakeNumber(js.ref, Double(id))
+    do { js.settle(resolve, number, try jsValue(answer)) } catch { js.settle(fail, number, error.value) }
+  }
+
+  /// What a headless call's Promise resolves with: a value, a `Uint8Array` over the bytes, the
+  /// value JSON text holds; an error is thrown as its `NBridgeError`.
+  private func jsValue(_ answer: CallAnswer) throws(JSException) -> JSValueRef {
+    switch answer {
+    case .outcome(.success(let value)): return js.value(value)
+    case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
+    case .bytes(let store): return js.uint8Array(adopting: store)
+    case .jsonText(let text): return js.value(jsonText: text)
     }
   }
 
