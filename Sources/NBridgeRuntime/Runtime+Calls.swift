@@ -128,44 +128,35 @@ extension Runtime: ReplyReceiver {
     let action = slot.definition.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
+    // An answer now (a sync or bytes action's), what it throws rejecting.
+    func answer(_ body: () throws -> CallAnswer) -> Int? {
+      do {
+        settle(settlement, try body(), label: label)
+      } catch {
+        settle(settlement, .failure(bridgeError(from: error)), label: label)
+      }
+      return nil
+    }
+    // A `Reply` the action answers later through its call slot, what it throws rejecting.
+    func replying(takesText: Bool, _ body: (AnyReply) throws -> Void) -> Int {
+      let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+      let reply = AnyReply(self, id: id, takesText: takesText)
+      callSlots[id]?.reply = reply
+      do { try body(reply) } catch { reply.settle(.failure(error)) }
+      return id
+    }
     switch slot.state {
     case .ready(let plugin):
-      let context = slot.context!
+      let call = plainCall(slot, aid, sink)
       switch plugin.invocations[aid] {
-      case .sync(let body):
-        do {
-          settle(settlement, .success(try body(options.value, plainCall(slot, aid, context, sink))), label: label)
-        } catch {
-          settle(settlement, .failure(bridgeError(from: error)), label: label)
-        }
-        return nil
-      case .bytes(let body):
-        do {
-          let bytes = try body(options.value, plainCall(slot, aid, context, sink))
-          settle(settlement, .bytes((consume bytes).takeStore()), label: label)
-        } catch {
-          settle(settlement, .failure(bridgeError(from: error)), label: label)
-        }
-        return nil
+      case .sync(let body): return answer { .success(try body(options.value, call)) }
+      case .bytes(let body): return answer { .bytes(try body(options.value, call).takeStore()) }
       case .async(let body):
         return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
-          let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
-          return try await body(options.value, call)
+          try await body(options.value, call)
         }
-      case .deferred(let body):
-        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply(self, id: id)
-        callSlots[id]?.reply = reply
-        do { try body(options.value, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
-        return id
-      case .deferredText(let body):
-        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply(self, id: id, takesText: true)
-        callSlots[id]?.reply = reply
-        do { try body(try options.text(), plainCall(slot, aid, context, sink), reply) } catch {
-          reply.settle(.failure(error))
-        }
-        return id
+      case .deferred(let body): return replying(takesText: false) { try body(options.value, call, $0) }
+      case .deferredText(let body): return replying(takesText: true) { try body(try options.text(), call, $0) }
       }
     case .starting(let start):
       // The call waits in a slot of its own (its time limit runs from now) until the plugin has
@@ -189,11 +180,10 @@ extension Runtime: ReplyReceiver {
 
   /// The `Call` of an action: without a sink, one object per action, made once (a `Call` holds
   /// nothing of one call but its sink), rather than one per call.
-  private func plainCall(
-    _ slot: ServiceSlot, _ aid: Int, _ context: PluginContext, _ sink: (@BridgeActor (JSONValue) -> Void)?
-  ) -> Call {
+  private func plainCall(_ slot: ServiceSlot, _ aid: Int, _ sink: (@BridgeActor (JSONValue) -> Void)?) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    let action = slot.definition.actions[aid].name
+    let call = Call(service: slot.definition.service, action: action, context: slot.context!, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }
