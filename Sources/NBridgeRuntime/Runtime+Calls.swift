@@ -241,7 +241,6 @@ extension Runtime: ReplyReceiver {
   }
 
   /// Runs an action as a task on the loop; it starts inline and settles whenever it returns.
-  @discardableResult
   private func startAsync(
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
@@ -291,6 +290,11 @@ extension Runtime: ReplyReceiver {
       heldAnswers.append((callSlot, answer))
       return
     }
+    settleInItsTurn(callSlot, answer)
+  }
+
+  /// Settles `callSlot` with `answer` in a callback of its own (`deliverToJS`: later, while the app is suspended).
+  private func settleInItsTurn(_ callSlot: CallSlot, _ answer: CallAnswer) {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
       self.settle(callSlot.settlement, answer, label: callSlot.label)
@@ -319,13 +323,7 @@ extension Runtime: ReplyReceiver {
     }
     guard exitCode == nil else { return }
     if lifecycle.isSuspended {
-      for (callSlot, answer) in held {
-        deliverToJS { [weak self] in
-          guard let self, self.exitCode == nil else { return }
-          self.settle(callSlot.settlement, answer, label: callSlot.label)
-          self.afterCallback()
-        }
-      }
+      for (callSlot, answer) in held { settleInItsTurn(callSlot, answer) }
       return
     }
     // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.
