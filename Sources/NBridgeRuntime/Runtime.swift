@@ -159,17 +159,11 @@ public final class Runtime {
     sources[name] = text
     if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].hooks.entryRan != nil }) {
       handEntry(to: taker, source: source, refused: refused, claim: claim, path: name)
-    } else if let refused {
-      reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
-    } else if let claim {
-      do {
-        try runClaimedEntry(claim, path: name, source: source)
-      } catch {
-        reportUncaught(error.value)
-      }
     } else {
       do {
-        try evaluateAllowingTopLevelAwait(source, url: name)
+        if let promise = try runEntry(source, refused: refused, claim: claim, path: name) {
+          try reportRejection(of: promise)
+        }
       } catch {
         reportUncaught(error.value)
       }
