@@ -69,7 +69,7 @@ extension Runtime: PluginHost {
     return slot.allowed
   }
 
-  public var glibMainContext: OpaquePointer? { loop.glibContext }
+  public var glibMainContext: OpaquePointer? { loop.glib }
 
   public var window: (any WindowHost)? { page as? any WindowHost }
 
