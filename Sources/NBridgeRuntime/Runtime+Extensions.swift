@@ -4,11 +4,6 @@ import NBridgePlugin
 /// The runtime's side of `RuntimeExtension`: each extension's state, its native functions on
 /// `internal.native`, its JS files, and its hooks.
 extension Runtime {
-  /// Makes each extension's state for this run (in the runtime's initializer).
-  func makeExtensionStates() {
-    extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
-  }
-
   /// Each extension with its state for this run, in order.
   private var extensionsAndStates: Zip2Sequence<[RuntimeExtension], [AnyObject]> {
     zip(configuration.extensions, extensionStates)
@@ -80,29 +75,15 @@ extension Runtime {
     extensionsAndStates.flatMap { item, state in item.hooks.clearCaches?(state, extensionHost) ?? [] }
   }
 
-  /// Runs each extension's `start` hook.
-  func startExtensions() {
-    for (item, state) in extensionsAndStates { item.hooks.start?(state, extensionHost) }
-  }
-
-  /// Runs each extension's `ready` hook.
-  func extensionsReady() {
-    for (item, state) in extensionsAndStates { item.hooks.ready?(state, extensionHost) }
-  }
-
-  /// Runs each extension's `close` hook.
-  func closeExtensions() {
-    for (item, state) in extensionsAndStates { item.hooks.close?(state, extensionHost) }
+  /// Runs each extension's `hook` (`\.start`, `\.close`...), in order or last first.
+  func runHooks(_ hook: KeyPath<RuntimeExtension.Hooks<AnyObject>, RunHook?>, lastFirst: Bool = false) {
+    let extensions = Array(extensionsAndStates)
+    for (item, state) in lastFirst ? extensions.reversed() : extensions { item.hooks[keyPath: hook]?(state, extensionHost) }
   }
 
   /// Runs each extension's `output` hook.
   func extensionsSaw(output text: String, level: LogLevel) {
     for (item, state) in extensionsAndStates { item.hooks.output?(state, extensionHost, text, level) }
-  }
-
-  /// Runs each extension's `end` hook, last first.
-  func endExtensions() {
-    for (item, state) in extensionsAndStates.reversed() { item.hooks.end?(state, extensionHost) }
   }
 
   /// The class of extension functions: callable objects whose private data is their number + 1.

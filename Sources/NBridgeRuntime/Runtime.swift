@@ -92,7 +92,7 @@ public final class Runtime {
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
-    makeExtensionStates()
+    extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
   }
 
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
@@ -134,7 +134,7 @@ public final class Runtime {
       let runtime = Runtime(configuration: configuration)
       Runtime.current = runtime
       defer { Runtime.current = nil }
-      defer { runtime.closeExtensions() }
+      defer { runtime.runHooks(\.close) }
       return body(runtime)
     }
   }
@@ -179,7 +179,7 @@ public final class Runtime {
       return ExitStatus.usage
     }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
-    startExtensions()
+    runHooks(\.start)
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
     startLaunchPlugins()
@@ -189,16 +189,16 @@ public final class Runtime {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    extensionsReady()
+    runHooks(\.ready)
     return exitCode
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
-    closeExtensions()
+    runHooks(\.close)
     stopPlugins()
-    endExtensions()
+    runHooks(\.end, lastFirst: true)
     return endStatus()
   }
 

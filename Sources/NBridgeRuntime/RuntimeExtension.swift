@@ -76,16 +76,16 @@ package struct RuntimeExtension: Sendable {
   /// What the runtime tells an extension of the run, each hook given the extension's state.
   package struct Hooks<State: AnyObject>: Sendable {
     /// The run begins: the folders exist, no plugin has started, no JS has run.
-    package var start: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var start: Hook?
     /// The run is set up: the launch plugins have started and the globals are installed.
-    package var ready: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var ready: Hook?
     /// The run printed `text` (console output, an error report) at `level`; it is already written.
     package var output: (@BridgeActor @Sendable (State, ExtensionHost, String, LogLevel) -> Void)?
     /// The run takes nothing more from outside: the loop is done, the plugins not yet stopped;
     /// called again when the runtime is let go (also after a run that failed to set up).
-    package var close: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var close: Hook?
     /// The run ends: the loop is done and the plugins have stopped.
-    package var end: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var end: Hook?
     /// Whether the extension runs the run's entry `path` itself, its text `source` (types
     /// erased) given: asked before the run is set up (no JS has run), or, in `nbridge test`,
     /// before the test file runs. The first extension that claims it runs it (`startEntry`).
@@ -107,13 +107,14 @@ package struct RuntimeExtension: Sendable {
     /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
     package var transformSource: SourceTransform<State>?
 
+    /// A hook told only that the run reached a point: the extension's state and the host.
+    package typealias Hook = @BridgeActor @Sendable (State, ExtensionHost) -> Void
+
     /// Hooks; each is optional.
     package init(
-      start: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
-      ready: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
+      start: Hook? = nil, ready: Hook? = nil,
       output: (@BridgeActor @Sendable (State, ExtensionHost, String, LogLevel) -> Void)? = nil,
-      close: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
-      end: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil
+      close: Hook? = nil, end: Hook? = nil
     ) {
       self.start = start
       self.ready = ready
@@ -185,6 +186,9 @@ package struct RuntimeExtension: Sendable {
     self.hooks = erased
   }
 }
+
+/// A hook of `RuntimeExtension.Hooks` told only that the run reached a point, its state erased.
+typealias RunHook = RuntimeExtension.Hooks<AnyObject>.Hook
 
 /// What an extension sees of the runtime running it.
 @BridgeActor
