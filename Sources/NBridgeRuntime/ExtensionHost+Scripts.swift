@@ -115,7 +115,7 @@ extension ExtensionHost {
 
   /// An `Error` with `message` and, when given, a `code` property.
   package func error(_ message: String, code: String?) -> ScriptValue {
-    let error = runtime.thrownError(message).value
+    let error = js.error(message)
     if let code, let object = js.object(error) { js.setProperty(object, "code", js.string(code)) }
     return wrap(error)
   }

@@ -63,8 +63,7 @@ extension JSContext {
       let base = bytes.baseAddress ?? malloc(1)!
       return JSObjectMakeArrayBufferWithBytesNoCopy(ref, base, bytes.count, freeBytes, nil, nil)
     case .error(let message):
-      var argument: JSValueRef? = string(message)
-      throw JSException(value: JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref))
+      throw JSException(value: error(message))
     case .value(let value):
       return value.ref
     case .thrown(let value):

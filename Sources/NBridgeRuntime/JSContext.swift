@@ -158,6 +158,12 @@ final class JSContext {
     return JSValueMakeString(ref, string)
   }
 
+  /// A JS `Error` with `message`.
+  func error(_ message: String) -> JSValueRef {
+    var argument: JSValueRef? = string(message)
+    return JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref)
+  }
+
   /// A value as a Swift string (`String(value)` in JS).
   func toString(_ value: JSValueRef?) -> String {
     guard let value else { return "undefined" }

@@ -95,11 +95,3 @@ extension Runtime: PluginHost {
     slot.plugin?.object.listenersChanged(event: event, count: count)
   }
 }
-
-extension Runtime {
-  /// A JS `Error` with `message`, to throw from a native function.
-  func thrownError(_ message: String) -> JSException {
-    var argument: JSValueRef? = js.string(message)
-    return JSException(value: JSObjectMakeError(js.ref, 1, &argument, nil) ?? JSValueMakeUndefined(js.ref))
-  }
-}
