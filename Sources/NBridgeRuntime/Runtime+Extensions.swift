@@ -43,14 +43,15 @@ extension Runtime {
     return nil
   }
 
-  /// Calls the extension function named `name` (a page's message carries its arguments).
-  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
+  /// Calls the extension function named `name` for a page's message, which carries its
+  /// arguments (`nbridge.log`'s); the page gets no answer.
+  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) {
     for (item, state) in extensionsAndStates {
       if let function = item.functions.first(where: { $0.name == name }) {
-        return function.body(state, extensionHost, arguments)?.jsonValue
+        _ = function.body(state, extensionHost, arguments)
+        return
       }
     }
-    return nil
   }
 
   /// The extension that runs the entry `path` (text `source`) itself, if one claims it.

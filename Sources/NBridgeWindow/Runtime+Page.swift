@@ -89,7 +89,7 @@ extension Runtime {
       let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
       let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
       // The log extension's `native.log(level, message, stack)`, as a headless run's log.js calls it.
-      _ = callExtensionFunction(
+      callExtensionFunction(
         named: "log", ExtensionArguments(values: [.number(Double(level.rawValue)), .utf16(text), .utf16(stack)]))
     case "k":
       // NBridgeKit's `nBridge.callFromWeb(json)` (`nbridgekit.js`): answered in the page.
