@@ -53,24 +53,18 @@ extension Runtime {
   /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
   /// `permissions`: a remote page's (`remote` in the manifest); a service outside them is not allowed.
   package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
-    var services: [JSONValue] = []
-    for slot in slots {
-      let service: JSONValue = [
+    let services: [JSONValue] = slots.map { slot in
+      let actions = slot.definition.actions
+      return [
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
-        "actions": .array(slot.definition.actions.map { .string($0.name) }),
+        "actions": .array(actions.map { .string($0.name) }),
         "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
+        // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
+        "atTurnEnd": .array(actions.indices.filter { actions[$0].startsAtTurnEnd }.map { .number(Double($0)) }),
       ]
-      // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
-      let atTurnEnd = slot.definition.actions.indices.filter { slot.definition.actions[$0].startsAtTurnEnd }
-      if !atTurnEnd.isEmpty, case .object(var object) = service {
-        object["atTurnEnd"] = .array(atTurnEnd.map { .number(Double($0)) })
-        services.append(.object(object))
-      } else {
-        services.append(service)
-      }
     }
     let (codes, messages) = BridgeMessages.prelude
     return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]

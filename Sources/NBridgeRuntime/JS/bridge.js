@@ -390,7 +390,7 @@
     svc.actions.map((action, aid) => {
       const label = svc.name + '.' + action;
       if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
-      const atTurnEnd = svc.atTurnEnd !== undefined && svc.atTurnEnd.indexOf(aid) >= 0;
+      const atTurnEnd = svc.atTurnEnd.indexOf(aid) >= 0;
       return {
         [action](options) {
           return invoke(sid, aid, label, options, atTurnEnd);
