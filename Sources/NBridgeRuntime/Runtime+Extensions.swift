@@ -43,15 +43,9 @@ extension Runtime {
     return nil
   }
 
-  /// Calls the extension function named `name` for a page's message, which carries its
-  /// arguments (`nbridge.log`'s); the page gets no answer.
-  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) {
-    for (item, state) in extensionsAndStates {
-      if let function = item.functions.first(where: { $0.name == name }) {
-        _ = function.body(state, extensionHost, arguments)
-        return
-      }
-    }
+  /// Hands a window's page message to the `pageMessage` hook of the extension named `name`.
+  package func deliver(pageMessage text: Substring, to name: String) {
+    for (item, state) in extensionsAndStates where item.name == name { item.hooks.pageMessage?(state, extensionHost, text) }
   }
 
   /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
