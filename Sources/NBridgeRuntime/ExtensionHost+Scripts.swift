@@ -82,8 +82,8 @@ extension ExtensionHost {
   package func evaluateUserScript(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
     runtime.sources[url] = source
     guard !url.hasPrefix("nbridge:") else { return try evaluate(source, url: url) }
-    let script = runtime.runnableScript(source, url: url)
-    if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
+    let (script, shifts) = runtime.runnableScript(source, url: url)
+    runtime.registerColumnShifts(url, shifts)
     return try evaluate(script, url: url)
   }
 

@@ -62,8 +62,8 @@ extension Runtime {
       """
     scopedEvaluations[id] = done
     do {
-      let script = runnableScript(source, url: url)
-      registerColumnShifts(url, columnShifts.removeValue(forKey: url) ?? [])
+      let (script, shifts) = runnableScript(source, url: url)
+      registerColumnShifts(url, shifts)
       sources[url] = script
       let function = try js.evaluate(script, url: url)
       guard let function = js.object(function) else { return }

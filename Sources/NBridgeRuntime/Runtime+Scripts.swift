@@ -33,11 +33,9 @@ extension Runtime {
     return (text, shifts)
   }
 
-  /// A script's source as it runs (`SourceStage.script`); the columns inserted wait in `columnShifts[url]`.
-  func runnableScript(_ source: String, url: String) -> String {
-    guard let (text, shifts) = try? transformed(source, url: url, at: .script) else { return source }
-    if !shifts.isEmpty { columnShifts[url] = shifts }
-    return text
+  /// A script's source as it runs (`SourceStage.script`), and the columns the change inserted.
+  func runnableScript(_ source: String, url: String) -> (String, [[Int]]) {
+    (try? transformed(source, url: url, at: .script)) ?? (source, [])
   }
 
   /// Tells the prelude's stack formatting the widths a rewrite inserted into `url`.

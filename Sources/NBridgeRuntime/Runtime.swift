@@ -45,8 +45,6 @@ public final class Runtime {
   var sources: [String: String] = [:]
   /// The prelude's native object, which extensions' JS shares.
   var nativeObject: Protected?
-  /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
-  var columnShifts: [String: [[Int]]] = [:]
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -326,8 +324,7 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = runnableScript(source, url: url)
-    var shifts = columnShifts.removeValue(forKey: url) ?? []
+    var (script, shifts) = runnableScript(source, url: url)
     if !js.isValidScript(script) {
       let head = "(async () => {"
       let wrapped = head + ScriptSyntax.hashbangAsComment(script) + "\n})();"
