@@ -25,12 +25,20 @@ extension Runtime {
     return deferred.first { $0.name == name } ?? extensionScripts.first { $0.name == name }
   }
 
-  /// Puts every extension's native functions on `native`, numbered in order.
-  func installExtensionFunctions(on native: JSObjectRef) {
-    for (index, function) in configuration.extensions.flatMap(\.functions).enumerated() {
-      let object = JSObjectMake(js.ref, Runtime.extensionFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
-      js.setProperty(native, function.name, object)
+  /// Puts the core's native functions, then every extension's, on `native`, numbered in that order.
+  func installNativeFunctions(on native: JSObjectRef) {
+    let names = Runtime.nativeFunctions.map(\.name) + configuration.extensions.flatMap(\.functions).map(\.name)
+    for (index, name) in names.enumerated() {
+      let function = JSObjectMake(js.ref, Runtime.nativeFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
+      js.setProperty(native, name, function)
     }
+  }
+
+  /// Calls native function `index`: one of the core's (`nativeFunctions`), then the extensions' in order.
+  func callNativeFunction(_ index: Int, _ args: NativeArguments) throws(JSException) -> JSValueRef? {
+    if index < Runtime.nativeFunctions.count { return try Runtime.nativeFunctions[index].body(self, args) }
+    let result = callExtensionFunction(index - Runtime.nativeFunctions.count, ExtensionArguments(js: js, args))
+    return try result.map { result throws(JSException) in try js.value(result) }
   }
 
   /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
@@ -45,7 +53,9 @@ extension Runtime {
 
   /// Hands a window's page message to the `pageMessage` hook of the extension named `name`.
   package func deliver(pageMessage text: Substring, to name: String) {
-    for (item, state) in extensionsAndStates where item.name == name { item.hooks.pageMessage?(state, extensionHost, text) }
+    for (item, state) in extensionsAndStates where item.name == name {
+      item.hooks.pageMessage?(state, extensionHost, text)
+    }
   }
 
   /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
@@ -73,7 +83,9 @@ extension Runtime {
   /// Runs each extension's `hook` (`\.start`, `\.close`...), in order or last first.
   func runHooks(_ hook: KeyPath<RuntimeExtension.Hooks<AnyObject>, RunHook?>, lastFirst: Bool = false) {
     let extensions = Array(extensionsAndStates)
-    for (item, state) in lastFirst ? extensions.reversed() : extensions { item.hooks[keyPath: hook]?(state, extensionHost) }
+    for (item, state) in lastFirst ? extensions.reversed() : extensions {
+      item.hooks[keyPath: hook]?(state, extensionHost)
+    }
   }
 
   /// Runs each extension's `output` hook.
@@ -81,23 +93,21 @@ extension Runtime {
     for (item, state) in extensionsAndStates { item.hooks.output?(state, extensionHost, text, level) }
   }
 
-  /// The class of extension functions: callable objects whose private data is their number + 1.
-  static let extensionFunctionClass: JSClassRef = {
+  /// The class of native functions: callable objects whose private data is their number + 1.
+  static let nativeFunctionClass: JSClassRef = {
     var definition = kJSClassDefinitionEmpty
-    definition.className = UnsafeRawPointer(("ExtensionFunction" as StaticString).utf8Start)
+    definition.className = UnsafeRawPointer(("NativeFunction" as StaticString).utf8Start)
       .assumingMemoryBound(to: CChar.self)
-    definition.callAsFunction = callExtensionFunctionCallback
+    definition.callAsFunction = callNativeFunctionCallback
     return JSClassCreate(&definition)
   }()
 }
 
-/// An extension function's call from JS.
-private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
+/// A native function's call from JS.
+private let callNativeFunctionCallback: JSObjectCallAsFunctionCallback = { _, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js, args)) else {
-      return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
-    }
-    return try runtime.js.value(result)
+    // A callback's NULL would reach JS as null.
+    try runtime.callNativeFunction(index, args) ?? JSValueMakeUndefined(runtime.js.ref)
   }
 }

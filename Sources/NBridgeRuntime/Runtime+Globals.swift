@@ -8,16 +8,10 @@ extension Runtime {
   func installGlobals(entry: String) throws(JSException) {
     let ctx = js.ref
     let native = JSObjectMake(ctx, nil, nil)!
-    let functions: [(String, JSObjectCallAsFunctionCallback)] = [
-      ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
-      ("reportError", nativeReportError), ("start", nativeStart), ("startAll", nativeStartAll),
-      ("listeners", nativeListeners),
-      ("bridgeTables", nativeBridgeTables), ("loadDeferred", nativeLoadDeferred),
-    ]
-    for (name, callback) in functions + BytesNatives.functions {
+    for (name, callback) in [("start", nativeStart), ("startAll", nativeStartAll)] {
       js.setProperty(native, name, js.function(name, callback))
     }
-    installExtensionFunctions(on: native)
+    installNativeFunctions(on: native)
 
     nativeObject = Protected(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
@@ -77,7 +71,65 @@ extension Runtime {
   }
 }
 
-// MARK: - Native functions (C callbacks; they run on the loop thread inside a JS call)
+// MARK: - Native functions (they run on the loop thread inside a JS call)
+
+/// A function of the prelude's `internal.native`: its name and its body (nil answers `undefined`).
+struct NativeFunction: Sendable {
+  let name: String
+  let body: @BridgeActor @Sendable (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
+}
+
+extension Runtime {
+  /// The core's functions on `internal.native` (besides `start` and `startAll`).
+  static let nativeFunctions: [NativeFunction] = [
+    .init(name: "print") { runtime, args in
+      // The console's level (0 debug ... 3 error), for the log viewer.
+      let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: runtime.number(args[2]))) : nil
+      runtime.emitOutput(runtime.number(args[0]) == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
+      return nil
+    },
+    .init(name: "timer") { runtime, args in
+      // (function, milliseconds, repeats, weak: it does not keep the run alive)
+      guard let function = runtime.js.object(args[0]) else { return nil }
+      let ms = runtime.number(args[1])
+      let (repeats, keepsAlive) = (runtime.bool(args[2]), !runtime.bool(args[3]))
+      let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: keepsAlive)
+      return JSValueMakeNumber(runtime.js.ref, Double(id))
+    },
+    .init(name: "clearTimer") { runtime, args in
+      runtime.clearJSTimer(Int(saturating: runtime.number(args[0])))
+      return nil
+    },
+    .init(name: "reportError") { runtime, args in
+      if let value = args[0] { runtime.reportUncaught(value) }
+      return nil
+    },
+    .init(name: "listeners") { runtime, args in
+      // (service number, event, count)
+      let sid = Int(saturating: runtime.number(args[0]))
+      let count = Int(saturating: runtime.number(args[2]))
+      guard runtime.slots.indices.contains(sid) else { return nil }
+      runtime.listenersChanged(slot: runtime.slots[sid], event: runtime.js.toString(args[1]), count: count)
+      return nil
+    },
+    // What `bridge.js` is built from (`Runtime.bridgeTables()`).
+    .init(name: "bridgeTables") { runtime, _ in runtime.js.value(runtime.bridgeTables()) },
+    // `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
+    // extension's deferred or `nbridge` file) and returns its function.
+    .init(name: "loadDeferred") { runtime, args throws(JSException) in
+      let name = runtime.js.toString(args[0])
+      guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
+      else { return nil }
+      return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
+    },
+  ] + BytesNatives.functions
+
+  /// `value` as a number (`Number(value)`; NaN when missing).
+  private func number(_ value: JSValueRef?) -> Double { JSValueToNumber(js.ref, value, nil) }
+
+  /// `value` as a boolean (`Boolean(value)`; false when missing).
+  private func bool(_ value: JSValueRef?) -> Bool { JSValueToBoolean(js.ref, value) }
+}
 
 /// The arguments of a native call, carried into `@BridgeActor` code (it is the same thread).
 struct NativeArguments: @unchecked Sendable {
@@ -111,50 +163,8 @@ func withRuntime(
   return result.value
 }
 
-private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let fd = Int32(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
-    // The console's level (0 debug ... 3 error), for the log viewer.
-    let level =
-      args.count > 2 ? LogLevel(rawValue: Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
-    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
-    return nil
-  }
-}
-
-private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    guard let function = runtime.js.object(args[0]) else { return nil }
-    let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
-    let repeats = JSValueToBoolean(runtime.js.ref, args[2])
-    let weak = JSValueToBoolean(runtime.js.ref, args[3])
-    let id = runtime.addJSTimer(
-      function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: !weak)
-    return JSValueMakeNumber(runtime.js.ref, Double(id))
-  }
-}
-
-/// `native.bridgeTables()`: what `bridge.js` is built from (`Runtime.bridgeTables()`).
-private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
-}
-
-private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    runtime.clearJSTimer(Int(saturating: id))
-    return nil
-  }
-}
-
-private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    if let value = args[0] { runtime.reportUncaught(value) }
-    return nil
-  }
-}
-
-/// `native.start(code, id[, json[, callback]])`: starts a call of `nbridge.<service>.<action>`
+/// `native.start(code, id[, json[, callback]])` (a function of its own, as is `startAll`: a call
+/// of either is the bridge's hot path): starts a call of `nbridge.<service>.<action>`
 /// (code = sid * 65536 + aid) that bridge.js keeps in flight under `id`.
 private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
@@ -177,29 +187,6 @@ private let nativeStartAll: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
   withRuntime(argc, argv, exception) { runtime, args in
     if let records = args[0] { runtime.startAll(records) }
     return nil
-  }
-}
-
-private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let sid = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
-    let event = runtime.js.toString(args[1])
-    let count = Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))
-    if runtime.slots.indices.contains(sid) {
-      runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count)
-    }
-    return nil
-  }
-}
-
-/// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
-/// extension's deferred or `nbridge` file) and returns its function.
-private let nativeLoadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    let name = runtime.js.toString(args[0])
-    guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
-    else { return JSValueMakeUndefined(runtime.js.ref) }
-    return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
   }
 }
 
