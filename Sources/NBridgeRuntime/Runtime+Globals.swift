@@ -26,15 +26,9 @@ extension Runtime {
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { Protected($0, in: js) }
-    makeErrorFunction = js.object(js.property(hooks, "makeError"))
-    emitFunction = js.object(js.property(hooks, "emit"))
-    formatErrorFunction = js.object(js.property(hooks, "formatError"))
-    if let one = js.object(js.property(hooks, "answer")), let fail = js.object(js.property(hooks, "fail")),
-      let all = js.object(js.property(hooks, "answerAll"))
-    {
-      answerFunctions = (one, fail, all)
-    }
-    if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+    (makeErrorFunction, emitFunction, formatErrorFunction) = (hook("makeError"), hook("emit"), hook("formatError"))
+    if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") { answerFunctions = (one, fail, all) }
+    if let setEntry = hook("setEntry") { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
     let readable = configuration.readableFolder ?? folder
     readableFolder = (readable, PageFolder(readable))
@@ -64,9 +58,12 @@ extension Runtime {
     return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]
   }
 
+  /// The prelude's hook `name` (`hooks[name]`) as an object, if it is one.
+  private func hook(_ name: String) -> JSObjectRef? { js.object(js.property(hooks, name)) }
+
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
   func callHook(_ name: String, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef? {
-    guard let function = js.object(js.property(hooks, name)) else { return nil }
+    guard let function = hook(name) else { return nil }
     return try js.call(function, arguments)
   }
 }
