@@ -27,12 +27,7 @@ extension ExtensionHost {
   package var native: ScriptValue? { runtime.nativeObject.map { wrap($0.value) } }
 
   /// The prelude's hook `name` (`hooks.js`: `shiftColumns`, `requireFile`, `Promise`, ...).
-  package func hook(_ name: String) -> ScriptValue? {
-    guard let hooks = runtime.hooks, let value = js.property(hooks, name), !JSValueIsUndefined(js.ref, value) else {
-      return nil
-    }
-    return wrap(value)
-  }
+  package func hook(_ name: String) -> ScriptValue? { runtime.hook(name).map(wrap) }
 
   /// `undefined`.
   package var undefined: ScriptValue { wrap(JSValueMakeUndefined(js.ref)) }

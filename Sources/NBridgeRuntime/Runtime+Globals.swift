@@ -59,7 +59,7 @@ extension Runtime {
   }
 
   /// The prelude's hook `name` (`hooks[name]`) as an object, if it is one.
-  private func hook(_ name: String) -> JSObjectRef? { js.object(js.property(hooks, name)) }
+  func hook(_ name: String) -> JSObjectRef? { hooks.flatMap { js.object(js.property($0, name)) } }
 
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
   func callHook(_ name: String, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef? {
