@@ -24,7 +24,7 @@ extension ExtensionHost {
   }
 
   /// The prelude's `internal.native`: the runtime's native functions and the extensions'.
-  package var native: ScriptValue? { runtime.nativeObject.map { wrap($0.value) } }
+  package var native: ScriptValue? { runtime.nativeObject }
 
   /// The prelude's hook `name` (`hooks.js`: `shiftColumns`, `requireFile`, `Promise`, ...).
   package func hook(_ name: String) -> ScriptValue? { runtime.hook(name).map(wrap) }

@@ -23,7 +23,7 @@ extension Runtime: ReplyReceiver {
     } catch {
       throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
     }
-    guard let answer = begin(slot, aid, id: id, options, callback: callback) else { return nativeObject?.value }
+    guard let answer = begin(slot, aid, id: id, options, callback: callback) else { return nativeObject?.ref }
     return try jsValue(answer)
   }
 
@@ -229,11 +229,11 @@ extension Runtime: ReplyReceiver {
   private func sink(_ callback: JSObjectRef?) -> (@BridgeActor (JSONValue) -> Void)? {
     guard let callback else { return nil }
     // Weak, like the tasks below: a plugin may stream after the run that made the call has ended.
-    let held = Protected(callback, in: js)
+    let held = ScriptValue(callback, in: js)
     return { [weak self] value in
       self?.deliverToJS {
         guard let self, self.exitCode == nil else { return }
-        do { try self.js.call(held.value, [self.js.value(value)]) } catch let error as JSException {
+        do { try self.js.call(held.ref, [self.js.value(value)]) } catch let error as JSException {
           self.reportUncaught(error.value)
         } catch {}
       }

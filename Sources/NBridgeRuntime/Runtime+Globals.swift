@@ -13,7 +13,7 @@ extension Runtime {
     }
     installNativeFunctions(on: native)
 
-    nativeObject = Protected(native, in: js)
+    nativeObject = ScriptValue(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
@@ -25,7 +25,7 @@ extension Runtime {
       immortal: PreludeText.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
-    protectedHooks = js.object(result).map { Protected($0, in: js) }
+    protectedHooks = js.object(result).map { ScriptValue($0, in: js) }
     (makeErrorFunction, emitFunction, formatErrorFunction) = (hook("makeError"), hook("emit"), hook("formatError"))
     if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") { answerFunctions = (one, fail, all) }
     if let setEntry = hook("setEntry") { try js.call(setEntry, [js.string(entry)]) }
@@ -190,7 +190,7 @@ private let nativeStartAll: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
 private let nativeUnhandled: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     guard let promise = args[0], let reason = args[1] else { return nil }
-    runtime.unhandled.append((Protected(promise, in: runtime.js), Protected(reason, in: runtime.js)))
+    runtime.unhandled.append((ScriptValue(promise, in: runtime.js), ScriptValue(reason, in: runtime.js)))
     return nil
   }
 }

@@ -83,7 +83,7 @@ extension Runtime {
   /// Reports a rejection of `promise` (a claimed entry's) as uncaught.
   func reportRejection(of promise: JSValueRef) throws(JSException) {
     guard let object = js.object(promise), let then = js.object(js.property(object, "then")),
-      let report = js.property(nativeObject!.value, "reportError")
+      let report = js.property(nativeObject!.ref, "reportError")
     else { return }
     try js.call(then, this: object, [JSValueMakeUndefined(js.ref), report])
   }

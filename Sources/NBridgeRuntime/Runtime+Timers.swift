@@ -6,13 +6,13 @@ extension Runtime {
   /// A JS timer; `keepsAlive: false` for one that must not hold the run open by itself
   /// (`AbortSignal.timeout`).
   func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool) -> Int {
-    let held = Protected(function, in: js)
+    let held = ScriptValue(function, in: js)
     let delay = Duration(clampingMilliseconds: milliseconds)
     let box = TimerID()
     let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, .milliseconds(1)) : nil, keepsAlive: keepsAlive) {
       [unowned self] in
       if !repeats { self.jsTimers[box.id] = nil }
-      do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+      do { try self.js.call(held.ref, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
       self.afterCallback()
     }
     box.id = id

@@ -19,8 +19,8 @@ public final class Runtime {
   let loop: EventLoop
   var slots: [ServiceSlot] = []
   /// The prelude's hooks object, kept for the run.
-  var protectedHooks: Protected?
-  var hooks: JSObjectRef! { protectedHooks?.value }
+  var protectedHooks: ScriptValue?
+  var hooks: JSObjectRef! { protectedHooks?.ref }
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
   var formatErrorFunction: JSObjectRef!
@@ -36,15 +36,15 @@ public final class Runtime {
   /// How many calls started together in `native.startAll` (for tests of the batching).
   package internal(set) var callsStartedTogether = 0
   var nextCallID = 1
-  var jsTimers: [Int: Protected] = [:]
-  var unhandled: [(promise: Protected, reason: Protected)] = []
+  var jsTimers: [Int: ScriptValue] = [:]
+  var unhandled: [(promise: ScriptValue, reason: ScriptValue)] = []
   var watchdog: Watchdog?
   /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
   let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
   /// The prelude's native object, which extensions' JS shares.
-  var nativeObject: Protected?
+  var nativeObject: ScriptValue?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -74,7 +74,7 @@ public final class Runtime {
   var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
   var nextScopedEvaluation = 1
   /// The native function a scoped evaluation settles through, made on first use.
-  var scopedSettleFunction: Protected?
+  var scopedSettleFunction: ScriptValue?
 
   static var current: Runtime?
 
@@ -225,10 +225,10 @@ public final class Runtime {
   func afterCallback() {
     while !unhandled.isEmpty, exitCode == nil {
       let rejection = unhandled.removeFirst()
-      let prevented = try? callHook("unhandledRejection", [rejection.promise.value, rejection.reason.value])
+      let prevented = try? callHook("unhandledRejection", [rejection.promise.ref, rejection.reason.ref])
       if let prevented, JSValueToBoolean(js.ref, prevented) { continue }
       unhandled.removeAll()
-      reportUncaught(rejection.reason.value, prefix: "Uncaught (in promise)", firesEvent: false)
+      reportUncaught(rejection.reason.ref, prefix: "Uncaught (in promise)", firesEvent: false)
     }
   }
 
