@@ -132,7 +132,7 @@ public final class Runtime {
       let runtime = Runtime(configuration: configuration)
       Runtime.current = runtime
       defer { Runtime.current = nil }
-      defer { runtime.runHooks(\.close) }
+      defer { runtime.runHooks { $0.close } }
       return body(runtime)
     }
   }
@@ -177,7 +177,7 @@ public final class Runtime {
       return ExitStatus.usage
     }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
-    runHooks(\.start)
+    runHooks { $0.start }
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
     startLaunchPlugins()
@@ -187,16 +187,16 @@ public final class Runtime {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    runHooks(\.ready)
+    runHooks { $0.ready }
     return exitCode
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
-    runHooks(\.close)
+    runHooks { $0.close }
     stopPlugins()
-    runHooks(\.end, lastFirst: true)
+    runHooks(lastFirst: true) { $0.end }
     return endStatus()
   }
 
