@@ -16,7 +16,7 @@ extension Runtime: ReplyReceiver {
     let options: CallOptions
     do throws(BridgeError) {
       if let json {
-        options = slot.definition.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
+        options = slot.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
       } else {
         options = .value(.object(JSONObject()))
       }
@@ -81,7 +81,7 @@ extension Runtime: ReplyReceiver {
     callsStartedTogether += 1
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard id >= 0, slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else { return }
+    guard id >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else { return }
     let slot = slots[sid]
     let label = slot.labels[aid]
     if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
@@ -93,7 +93,7 @@ extension Runtime: ReplyReceiver {
         throw BridgeError.optionsTooLong(json.utf16.count)
       }
       do {
-        options = slot.definition.actions[aid].readsOptionsText
+        options = slot.actions[aid].readsOptionsText
           ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
       } catch {
         throw BridgeError(optionsParsing: error)
@@ -114,7 +114,7 @@ extension Runtime: ReplyReceiver {
     if let permissions, !permissions.contains(slot.definition.permission) {
       return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names()))
     }
-    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
+    guard !slot.allowed, !slot.actions[aid].answersWithoutPermission else { return nil }
     return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names()))
   }
 
@@ -125,7 +125,7 @@ extension Runtime: ReplyReceiver {
     _ slot: ServiceSlot, _ aid: Int, _ options: CallOptions, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Int? {
-    let action = slot.definition.actions[aid]
+    let action = slot.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
     // An answer now (a sync or bytes action's), what it throws rejecting.
@@ -182,8 +182,7 @@ extension Runtime: ReplyReceiver {
   /// nothing of one call but its sink), rather than one per call.
   private func plainCall(_ slot: ServiceSlot, _ aid: Int, _ sink: (@BridgeActor (JSONValue) -> Void)?) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let action = slot.definition.actions[aid].name
-    let call = Call(service: slot.definition.service, action: action, context: slot.context!, sink: sink)
+    let call = Call(service: slot.definition.service, action: slot.actions[aid].name, context: slot.context!, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }

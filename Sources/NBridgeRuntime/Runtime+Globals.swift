@@ -42,13 +42,13 @@ extension Runtime {
   /// `permissions`: a remote page's (`remote` in the manifest); a service outside them is not allowed.
   package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
     let services: [JSONValue] = slots.map { slot in
-      let actions = slot.definition.actions
+      let actions = slot.actions
       return [
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
         "actions": .array(actions.map { .string($0.name) }),
-        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+        "events": .array(slot.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
         // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
         "atTurnEnd": .array(actions.indices.filter { actions[$0].startsAtTurnEnd }.map { .number(Double($0)) }),
@@ -168,7 +168,7 @@ private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, arg
     let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
+    guard runtime.slots.indices.contains(sid), runtime.slots[sid].actions.indices.contains(aid) else {
       return nil
     }
     let id = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))

@@ -7,7 +7,7 @@ extension Runtime: PluginHost {
   public func emit(service: String, event: String, payload: JSONValue) {
     guard exitCode == nil, let sid = slots.firstIndex(where: { $0.definition.service == service }) else { return }
     guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
-    let coalesces = slots[sid].definition.events.contains { $0.name == event && $0.coalescesWhileSuspended }
+    let coalesces = slots[sid].events.contains { $0.name == event && $0.coalescesWhileSuspended }
     deliverToJS(coalescing: coalesces ? "\(sid):\(event)" : nil) { [weak self] in
       guard let self, self.exitCode == nil, (self.slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
       self.deliverEvent(sid: sid, event: event, payload: payload)
@@ -84,7 +84,7 @@ extension Runtime: PluginHost {
     let before = slot.listenerCounts[event] ?? 0
     slot.listenerCounts[event] = count
     guard before != count else { return }
-    if let spec = slot.definition.events.first(where: { $0.name == event }), spec.keepsAlive {
+    if let spec = slot.events.first(where: { $0.name == event }), spec.keepsAlive {
       if count > 0, slot.listenerHolds[event] == nil {
         slot.listenerHolds[event] = loop.hold("\(slot.definition.service) '\(event)' listener")
       } else if count == 0, let hold = slot.listenerHolds.removeValue(forKey: event) {
