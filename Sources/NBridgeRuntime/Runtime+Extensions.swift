@@ -27,7 +27,8 @@ extension Runtime {
 
   /// Puts the core's native functions, then every extension's, on `native`, numbered in that order.
   func installNativeFunctions(on native: JSObjectRef) {
-    let names = Runtime.nativeFunctions.map { $0.name } + configuration.extensions.flatMap { $0.functions.map { $0.name } }
+    var names = Runtime.nativeFunctions.map { $0.name }
+    for item in configuration.extensions { names += item.functions.map { $0.name } }
     for (index, name) in names.enumerated() {
       let function = JSObjectMake(js.ref, Runtime.nativeFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
       js.setProperty(native, name, function)
@@ -37,15 +38,12 @@ extension Runtime {
   /// Calls native function `index`: one of the core's (`nativeFunctions`), then the extensions' in order.
   func callNativeFunction(_ index: Int, _ args: NativeArguments) throws(JSException) -> JSValueRef? {
     if index < Runtime.nativeFunctions.count { return try Runtime.nativeFunctions[index].body(self, args) }
-    let result = callExtensionFunction(index - Runtime.nativeFunctions.count, ExtensionArguments(js: js, args))
-    return try result.map { result throws(JSException) in try js.value(result) }
-  }
-
-  /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
-  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> ExtensionResult? {
-    var index = index
+    var index = index - Runtime.nativeFunctions.count
     for (item, state) in extensionsAndStates {
-      if index < item.functions.count { return item.functions[index].body(state, extensionHost, arguments) }
+      if index < item.functions.count {
+        let result = item.functions[index].body(state, extensionHost, ExtensionArguments(js: js, args))
+        return try result.map { result throws(JSException) in try js.value(result) }
+      }
       index -= item.functions.count
     }
     return nil
