@@ -128,7 +128,7 @@ extension Runtime: ReplyReceiver {
     let action = slot.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
-    // An answer now (a sync or bytes action's), what it throws rejecting.
+    // Settles the call now with what `body` answers (a sync or bytes action), or with what it throws.
     func answer(_ body: () throws -> CallAnswer) -> Int? {
       do {
         settle(settlement, try body(), label: label)
@@ -137,7 +137,7 @@ extension Runtime: ReplyReceiver {
       }
       return nil
     }
-    // A `Reply` the action answers later through its call slot, what it throws rejecting.
+    // Opens the call's slot, which the action answers later through its `Reply`; what `body` throws rejects.
     func replying(takesText: Bool, _ body: (AnyReply) throws -> Void) -> Int {
       let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
       let reply = AnyReply(self, id: id, takesText: takesText)
@@ -182,7 +182,8 @@ extension Runtime: ReplyReceiver {
   /// nothing of one call but its sink), rather than one per call.
   private func plainCall(_ slot: ServiceSlot, _ aid: Int, _ sink: (@BridgeActor (JSONValue) -> Void)?) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let call = Call(service: slot.definition.service, action: slot.actions[aid].name, context: slot.context!, sink: sink)
+    let action = slot.actions[aid].name
+    let call = Call(service: slot.definition.service, action: action, context: slot.context!, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }
