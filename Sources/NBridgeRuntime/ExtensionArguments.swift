@@ -15,6 +15,9 @@ package struct ExtensionArguments {
   /// How many arguments the caller passed.
   package var count: Int { arguments.count }
 
+  /// Argument `i` as it is (nil when missing), for the core's own functions.
+  subscript(_ i: Int) -> JSValueRef? { arguments[i] }
+
   /// Argument `i` as a number (`Number(value)`; NaN when it is missing).
   package func number(_ i: Int) -> Double {
     arguments[i].map { JSValueToNumber(js.ref, $0, nil) } ?? .nan

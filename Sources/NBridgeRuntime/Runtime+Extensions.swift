@@ -37,11 +37,12 @@ extension Runtime {
 
   /// Calls native function `index`: one of the core's (`nativeFunctions`), then the extensions' in order.
   func callNativeFunction(_ index: Int, _ args: NativeArguments) throws(JSException) -> JSValueRef? {
-    if index < Runtime.nativeFunctions.count { return try Runtime.nativeFunctions[index].body(self, args) }
+    let arguments = ExtensionArguments(js: js, args)
+    if index < Runtime.nativeFunctions.count { return try Runtime.nativeFunctions[index].body(self, arguments) }
     var index = index - Runtime.nativeFunctions.count
     for (item, state) in extensionsAndStates {
       if index < item.functions.count {
-        let result = item.functions[index].body(state, extensionHost, ExtensionArguments(js: js, args))
+        let result = item.functions[index].body(state, extensionHost, arguments)
         return try result.map { result throws(JSException) in try js.value(result) }
       }
       index -= item.functions.count

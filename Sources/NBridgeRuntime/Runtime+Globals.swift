@@ -27,7 +27,9 @@ extension Runtime {
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { ScriptValue($0, in: js) }
     (makeErrorFunction, emitFunction, formatErrorFunction) = (hook("makeError"), hook("emit"), hook("formatError"))
-    if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") { answerFunctions = (one, fail, all) }
+    if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") {
+      answerFunctions = (one, fail, all)
+    }
     if let setEntry = hook("setEntry") { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
     let readable = configuration.readableFolder ?? folder
@@ -70,10 +72,11 @@ extension Runtime {
 
 // MARK: - Native functions (they run on the loop thread inside a JS call)
 
-/// A function of the prelude's `internal.native`: its name and its body (nil answers `undefined`).
+/// A function of the prelude's `internal.native`: its name and its body, which reads its
+/// arguments as an extension's do (and the raw values, `args[i]`); nil answers `undefined`.
 struct NativeFunction: Sendable {
   let name: String
-  let body: @BridgeActor @Sendable (Runtime, NativeArguments) throws(JSException) -> JSValueRef?
+  let body: @BridgeActor @Sendable (Runtime, ExtensionArguments) throws(JSException) -> JSValueRef?
 }
 
 extension Runtime {
@@ -81,20 +84,19 @@ extension Runtime {
   static let nativeFunctions: [NativeFunction] = [
     .init(name: "print") { runtime, args in
       // The console's level (0 debug ... 3 error), for the log viewer.
-      let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: runtime.number(args[2]))) : nil
-      runtime.emitOutput(runtime.number(args[0]) == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
+      let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: args.number(2))) : nil
+      runtime.emitOutput(args.number(0) == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
       return nil
     },
     .init(name: "timer") { runtime, args in
       // (function, milliseconds, repeats, weak: it does not keep the run alive)
       guard let function = runtime.js.object(args[0]) else { return nil }
-      let ms = runtime.number(args[1])
-      let (repeats, keepsAlive) = (runtime.bool(args[2]), !runtime.bool(args[3]))
-      let id = runtime.addJSTimer(function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: keepsAlive)
+      let ms = args.number(1).isFinite ? max(args.number(1), 0) : 0
+      let id = runtime.addJSTimer(function, milliseconds: ms, repeats: args.bool(2), keepsAlive: !args.bool(3))
       return JSValueMakeNumber(runtime.js.ref, Double(id))
     },
     .init(name: "clearTimer") { runtime, args in
-      runtime.clearJSTimer(Int(saturating: runtime.number(args[0])))
+      runtime.clearJSTimer(Int(saturating: args.number(0)))
       return nil
     },
     .init(name: "reportError") { runtime, args in
@@ -103,8 +105,8 @@ extension Runtime {
     },
     .init(name: "listeners") { runtime, args in
       // (service number, event, count)
-      let sid = Int(saturating: runtime.number(args[0]))
-      let count = Int(saturating: runtime.number(args[2]))
+      let sid = Int(saturating: args.number(0))
+      let count = Int(saturating: args.number(2))
       guard runtime.slots.indices.contains(sid) else { return nil }
       runtime.listenersChanged(slot: runtime.slots[sid], event: runtime.js.toString(args[1]), count: count)
       return nil
@@ -120,12 +122,6 @@ extension Runtime {
       return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
     },
   ] + BytesNatives.functions
-
-  /// `value` as a number (`Number(value)`; NaN when missing).
-  private func number(_ value: JSValueRef?) -> Double { JSValueToNumber(js.ref, value, nil) }
-
-  /// `value` as a boolean (`Boolean(value)`; false when missing).
-  private func bool(_ value: JSValueRef?) -> Bool { JSValueToBoolean(js.ref, value) }
 }
 
 /// The arguments of a native call, carried into `@BridgeActor` code (it is the same thread).
