@@ -26,7 +26,8 @@ package final class EventLoop {
   private var watches: [(id: Int, fd: Int32, events: Int16, body: @BridgeActor () -> Void)] = []
   private var holds: [Int: String] = [:]
   private var nextID = 1
-  private let glib: OpaquePointer?
+  /// The GLib main context this loop iterates.
+  let glib: OpaquePointer?
   private var glibFDs: [GPollFD] = Array(repeating: GPollFD(), count: 16)
   /// Extra descriptors the loop always polls (signals), with their handlers.
   var alwaysPolled: [(fd: Int32, body: @BridgeActor () -> Void)] = []
@@ -45,9 +46,6 @@ package final class EventLoop {
     glib = g_main_context_default()
   }
 
-  /// The GLib main context this loop iterates.
-  var glibContext: OpaquePointer? { glib }
-
   private func makeID() -> Int {
     defer { nextID += 1 }
     return nextID
@@ -60,9 +58,13 @@ package final class EventLoop {
     let id = makeID()
     timerRecords[id] = TimerRecord(body: body, interval: interval, keepsAlive: keepsAlive)
     if keepsAlive { aliveTimers += 1 }
-    let deadline = clock.now() + delay
-    if keepsAlive { jsTimers.insert(id: id, deadline: deadline) } else { timers.insert(id: id, deadline: deadline) }
+    schedule(id, at: clock.now() + delay, keepsAlive: keepsAlive)
     return id
+  }
+
+  /// Puts timer `id` in its queue: JS timers (they keep the run alive) in the one a suspended app freezes.
+  private func schedule(_ id: Int, at deadline: LoopInstant, keepsAlive: Bool) {
+    if keepsAlive { jsTimers.insert(id: id, deadline: deadline) } else { timers.insert(id: id, deadline: deadline) }
   }
 
   /// Cancels a timer (its queue drops it when it surfaces); unknown or fired ids are ignored.
@@ -161,12 +163,7 @@ package final class EventLoop {
     while let id = popDue(now: now) {
       guard let record = timerRecords[id] else { continue }
       if let interval = record.interval {
-        let deadline = max(now, clock.now()) + max(interval, .nanoseconds(1))
-        if record.keepsAlive {
-          jsTimers.insert(id: id, deadline: deadline)
-        } else {
-          timers.insert(id: id, deadline: deadline)
-        }
+        schedule(id, at: max(now, clock.now()) + max(interval, .nanoseconds(1)), keepsAlive: record.keepsAlive)
       } else {
         timerRecords[id] = nil
         if record.keepsAlive { aliveTimers -= 1 }

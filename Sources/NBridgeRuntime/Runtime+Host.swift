@@ -69,7 +69,7 @@ extension Runtime: PluginHost {
     return slot.allowed
   }
 
-  public var glibMainContext: OpaquePointer? { loop.glibContext }
+  public var glibMainContext: OpaquePointer? { loop.glib }
 
   public var window: (any WindowHost)? { page as? any WindowHost }
 
@@ -93,13 +93,5 @@ extension Runtime: PluginHost {
     }
     activate(slot)
     slot.plugin?.object.listenersChanged(event: event, count: count)
-  }
-}
-
-extension Runtime {
-  /// A JS `Error` with `message`, to throw from a native function.
-  func thrownError(_ message: String) -> JSException {
-    var argument: JSValueRef? = js.string(message)
-    return JSException(value: JSObjectMakeError(js.ref, 1, &argument, nil) ?? JSValueMakeUndefined(js.ref))
   }
 }
