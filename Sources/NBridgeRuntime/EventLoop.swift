@@ -126,9 +126,22 @@ package final class EventLoop {
       LoopExecutor.shared.runQueued()
       if stopRequested || done() { return }
       if whileAlive && !isAlive { return }
+      // Work queued again (a call answered in this turn started another): the next turn runs
+      // it without a poll(2) and GLib's prepare/query/check, up to `turnsBetweenPolls` turns in
+      // a row, so descriptors, GLib sources and signals are still looked at within a few turns.
+      if turnsWithoutPoll < Self.turnsBetweenPolls && LoopExecutor.shared.hasWork {
+        turnsWithoutPoll += 1
+        continue
+      }
+      turnsWithoutPoll = 0
       wait()
     }
   }
+
+  /// How many turns in a row may run queued work without polling.
+  static let turnsBetweenPolls = 8
+  /// Turns run since the last poll.
+  private var turnsWithoutPoll = 0
 
   /// Runs posted work only (no timers, descriptors or GLib) until `done()` holds: what a scoped
   /// run does once the script has ended, so its caller can still look at it.
