@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/debug/nbridge
 APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite3-dev libx11-dev libxfixes-dev \
-	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 \
+	libwebkit2gtk-4.1-dev fonts-dejavu-core xvfb xclip dunst dbus dbus-bin dbus-x11 systemd python3 python3-xlib \
 	openbox xdotool x11-utils python3-dbus python3-gi xdg-utils desktop-file-utils util-linux iproute2 strace \
 	libssl-dev gnome-keyring lintian rpm appstream binutils geoclue-2.0 xdg-desktop-portal xdg-desktop-portal-gtk \
 	x11-apps imagemagick

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   uint32_t domain;
@@ -1098,8 +1099,19 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     rect.x += allocation.x;
     rect.y += allocation.y;
   }
-  CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
+  // GTK shows a menu only if it can grab the pointer and keyboard, and gives up silently when
+  // another program holds either (a window manager does for a moment while it focuses a clicked
+  // window): try again for up to half a second, then say it could not be shown.
   gtk_menu_popup_at_rect_(menu, window, &rect, 1 /* GDK_GRAVITY_NORTH_WEST */, 1, NULL);
+  for (int tries = 0; !gtk_widget_get_mapped_(menu) && tries < 25; tries++) {
+    usleep(20000);
+    gtk_menu_popup_at_rect_(menu, window, &rect, 1, 1, NULL);
+  }
+  if (!gtk_widget_get_mapped_(menu)) {
+    gtk_widget_destroy_(menu);
+    return 2;
+  }
+  CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
   return 1;
 }
 

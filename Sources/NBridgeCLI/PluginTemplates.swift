@@ -54,9 +54,11 @@ enum PluginTemplates {
     /// `nbridge.\#(p.service)`: says hello, and tells its listeners whom it greeted.
     @BridgeActor
     public final class \#(p.target): Plugin {
+      /// The service's name, read at every start: the definition below is built on its first call.
+      public nonisolated static let declaration = PluginDeclaration(service: "\#(p.service)")
       /// The service, its action and its event: what JS can call, and what `\#(p.executable) types` prints.
       public nonisolated static let definition = PluginDefinition<\#(p.target)>(
-        service: "\#(p.service)", summary: "Says hello, and tells listeners whom it greeted.",
+        declaration, summary: "Says hello, and tells listeners whom it greeted.",
         actions: [
           // The options' shape, { name: string }, is read from HelloOptions; the result's is declared.
           Action(

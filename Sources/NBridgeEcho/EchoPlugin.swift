@@ -27,9 +27,11 @@ public final class EchoPlugin: Plugin {
     var payload: JSONValue
   }
 
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "echo")
   /// `echo`, `echoAsync`, `echoReply`, `typed`, `stream`, `fail`, `crash`, `wait`, `slow`, `later`, `dropReply`, `warn` and `emit`; events `ping` and `watch`.
   public nonisolated static let definition = PluginDefinition<EchoPlugin>(
-    service: "echo", summary: "Test plugin: echoes its options.",
+    declaration, summary: "Test plugin: echoes its options.",
     actions: [
       Action("echo", options: .any, result: .any, summary: "Resolves with its options.") {
         (_, options: JSONValue, _) in options

@@ -11,6 +11,7 @@ package enum LogExtension {
   /// everything else the run prints forwarded to a viewer (`nbridge logs`).
   package static func make(destination: LogDestination? = nil) -> RuntimeExtension {
     var hooks = RuntimeExtension.Hooks<LogState>()
+    hooks.pageMessage = { state, host, text in state.log(pageMessage: text, host) }
     if let destination {
       hooks.start = { state, host in state.startForwarding(to: destination, host) }
       hooks.output = { state, _, text, level in state.forward(output: text, level: level) }
@@ -71,6 +72,18 @@ final class LogState {
       args.withUTF16(2) { stack in log(level: level, message: message, stack: stack, host) }
     }
     return nil
+  }
+
+  /// `nbridge.log` in a window's page (page.js's `log`): the level's digit, the stack with tabs
+  /// for its line breaks, a line break, the message.
+  func log(pageMessage body: Substring, _ host: ExtensionHost) {
+    guard let level = body.first?.wholeNumberValue.flatMap(LogLevel.init(rawValue:)) else { return }
+    let newline = body.firstIndex(of: "\n") ?? body.endIndex
+    let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
+    let message = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
+    message.withUnsafeBufferPointer { message in
+      stack.withUnsafeBufferPointer { stack in log(level: level, message: message, stack: stack, host) }
+    }
   }
 
   /// One `nbridge.log` call: `[INFO] index.js:12 message` on stdout (warn and error on stderr),

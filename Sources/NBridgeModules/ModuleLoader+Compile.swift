@@ -108,7 +108,7 @@ extension ModuleLoader {
   func evaluateBody(_ args: ExtensionArguments, _ host: ExtensionHost) throws(ThrownValue) -> ScriptValue? {
     let number = args.number(0)
     let handle = number.isFinite && number >= 0 && number < Double(bodies.count) ? Int(number) : -1
-    let context = args.value(1, in: host)
+    let context = args.value(1)
     guard handle >= 0, let body = bodies[handle], host.isObject(context) else {
       throw ThrownValue(value: host.string("no module body \(handle)"))
     }

@@ -25,7 +25,10 @@ public final class Lifecycle {
   /// When (on the run's loop clock) the app last entered background, while it is there.
   public private(set) var backgroundSince: LoopInstant?
 
-  private var observers: [Int: @BridgeActor (AppStateChange) -> Void] = [:]
+  /// In the order they began observing (ids grow). A list, not a dictionary keyed by id: the
+  /// background plugin observes at every start, and a dictionary of closures made its type at
+  /// run time (about 0.28 M instructions of each start under callgrind).
+  private var observers: [(id: Int, body: @BridgeActor (AppStateChange) -> Void)] = []
   private var holds: [Int: String] = [:]
   private var nextID = 1
 
@@ -64,15 +67,15 @@ public final class Lifecycle {
     state = newState
     if change.entersBackground { backgroundSince = now() }
     if change.leavesBackground { backgroundSince = nil }
-    for (_, observer) in observers.sorted(by: { $0.key < $1.key }) { observer(change) }
+    for observer in observers { observer.body(change) }
     return change
   }
 
   /// Calls `body` after each move, before the script hears of it; keep the observation to keep observing.
   public func observe(_ body: @escaping @BridgeActor (AppStateChange) -> Void) -> LifecycleObservation {
     let id = makeID()
-    observers[id] = body
-    return LifecycleObservation { [weak self] in self?.observers[id] = nil }
+    observers.append((id, body))
+    return LifecycleObservation { [weak self] in self?.observers.removeAll { $0.id == id } }
   }
 
   /// Keeps the app from being suspended (and wakes it if it is) until the hold is released:

@@ -7,6 +7,10 @@
 public protocol Plugin: AnyObject, Sendable {
   /// The service name, actions, events and permission: what JS can call.
   nonisolated static var definition: PluginDefinition<Self> { get }
+  /// The service name, permission and launch, read at every start without building
+  /// `definition` (which is then built on the service's first call or listing). Optional: by
+  /// default it is `definition`'s, built at registration.
+  nonisolated static var declaration: PluginDeclaration { get }
   /// Creates the plugin for one run; keep it cheap, do slow work in `start()` or lazily.
   init(context: PluginContext) throws
   /// Runs once per launch, before the script when `startsAtLaunch` is set, else before the first call.

@@ -26,36 +26,50 @@ public struct PluginRegistry: Sendable {
 }
 
 /// A plugin's definition with its type erased, as the registry holds it: its declarations and how to make the plugin.
+///
+/// The service name, permission and launch come from the plugin's ``PluginDeclaration``; the
+/// rest (summary, actions, events) from its ``PluginDefinition``, built on the first read of any
+/// of them: a run builds the definitions of the services it calls, not of every registered one.
 public struct AnyPluginDefinition: Sendable {
   /// The name under `nbridge` that JS calls it by.
   public let service: String
   /// The permission guarding it.
   public let permission: String
-  /// The definition's one-line summary, for `nbridge plugins`.
-  public let summary: String
   /// Whether it starts at launch.
   public let startsAtLaunch: Bool
+  /// The definition's one-line summary, for `nbridge plugins`.
+  public var summary: String { details.value.summary }
   /// Its actions' declarations (names, shapes, summaries), in definition order.
-  public let actions: [ActionInfo]
+  public var actions: [ActionInfo] { details.value.actions }
   /// The events JS can listen to, with their payload shapes.
-  public let events: [EventSpec]
+  public var events: [EventSpec] { details.value.events }
+  private let details: LazyDefinition
   private let makePluginBody: @BridgeActor @Sendable (PluginContext) throws -> AnyPlugin
 
   init<P: Plugin>(_ type: P.Type) {
-    let definition = P.definition
-    service = definition.service
-    permission = definition.permission
-    summary = definition.summary
-    startsAtLaunch = definition.startsAtLaunch
-    actions = definition.actions.map {
-      ActionInfo(
-        name: $0.name, lazyOptions: $0.lazyOptions, result: $0.result, streams: $0.streams, summary: $0.summary,
-        timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission,
-        readsOptionsText: $0.readsOptionsText, startsAtTurnEnd: $0.startsAtTurnEnd)
+    let declaration = P.declaration
+    service = declaration.service
+    permission = declaration.permission
+    startsAtLaunch = declaration.startsAtLaunch
+    details = LazyDefinition {
+      let definition = P.definition
+      precondition(
+        definition.declaration == declaration,
+        "\(P.self): its declaration \(declaration) differs from its definition's \(definition.declaration)")
+      return LazyDefinition.Details(
+        summary: definition.summary,
+        actions: definition.actions.map {
+          ActionInfo(
+            name: $0.name, lazyOptions: $0.lazyOptions, result: $0.result, streams: $0.streams, summary: $0.summary,
+            timeLimit: $0.timeLimit, answersWithoutPermission: $0.answersWithoutPermission,
+            readsOptionsText: $0.readsOptionsText, startsAtTurnEnd: $0.startsAtTurnEnd)
+        }, events: definition.events)
     }
-    events = definition.events
-    makePluginBody = { context in AnyPlugin(try P(context: context), definition: definition) }
+    makePluginBody = { context in AnyPlugin(try P(context: context)) }
   }
+
+  /// Whether its definition was built (a test's view of the laziness).
+  package var isBuilt: Bool { details.isBuilt }
 
   /// Creates the plugin for a run.
   @BridgeActor
@@ -145,18 +159,22 @@ package final class AnyPlugin {
 
   /// The plugin object, for its hooks.
   package let object: any Plugin
-  /// Each action's invocation, by index.
-  package let invocations: [Invocation]
+  /// Each action's invocation, by index: made from the plugin's definition on its first call
+  /// (a plugin that starts at launch is made and started at every start, most never called).
+  package private(set) lazy var invocations: [Invocation] = makeInvocations()
+  private let makeInvocations: @BridgeActor () -> [Invocation]
 
-  init<P: Plugin>(_ plugin: P, definition: PluginDefinition<P>) {
+  init<P: Plugin>(_ plugin: P) {
     object = plugin
-    invocations = definition.actions.map { action in
-      switch action.body {
-      case .sync(let body): .sync { json, call in try body(plugin, json, call) }
-      case .async(let body): .async { json, call in try await body(plugin, json, call) }
-      case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
-      case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
-      case .deferredText(let body): .deferredText { text, call, reply in try body(plugin, text, call, reply) }
+    makeInvocations = {
+      P.definition.actions.map { action in
+        switch action.body {
+        case .sync(let body): .sync { json, call in try body(plugin, json, call) }
+        case .async(let body): .async { json, call in try await body(plugin, json, call) }
+        case .deferred(let body): .deferred { json, call, reply in try body(plugin, json, call, reply) }
+        case .bytes(let body): .bytes { json, call in try body(plugin, json, call) }
+        case .deferredText(let body): .deferredText { text, call, reply in try body(plugin, text, call, reply) }
+        }
       }
     }
   }

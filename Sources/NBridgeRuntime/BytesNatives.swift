@@ -6,42 +6,32 @@ import NBridgePlugin
 /// array in the options turned into Base64 text, without a JavaScript loop over the bytes.
 enum BytesNatives {
   /// The functions added to the prelude's `internal.native`.
-  static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
-    ("base64ToBytes", base64ToBytes), ("bytesToBase64", bytesToBase64),
+  static let functions: [NativeFunction] = [
+    // `base64ToBytes(text)`: a `Uint8Array` of the bytes Base64 `text` holds (what the plugin's
+    // `Bytes` wrote), or null when it is not Base64.
+    .init(name: "base64ToBytes") { runtime, args in
+      let ctx = runtime.js.ref
+      guard let value = args[0], JSValueIsString(ctx, value), let text = JSValueToStringCopy(ctx, value, nil) else {
+        return JSValueMakeNull(ctx)
+      }
+      defer { JSStringRelease(text) }
+      guard let start = JSStringGetCharactersPtr(text) else { return JSValueMakeNull(ctx) }
+      let units = UnsafeBufferPointer(start: start, count: JSStringGetLength(text))
+      guard let end = Base64Text.digitCount(units) else { return JSValueMakeNull(ctx) }
+      let capacity = end * 3 / 4
+      let out = malloc(max(capacity, 1))!.assumingMemoryBound(to: UInt8.self)
+      guard Base64Text.decode(units, digits: end, into: out) != nil else {
+        free(out)
+        return JSValueMakeNull(ctx)
+      }
+      return JSObjectMakeTypedArrayWithBytesNoCopy(ctx, kJSTypedArrayTypeUint8Array, out, capacity, freeBytes, nil, nil)
+    },
+    // `bytesToBase64(view)`: the Base64 text of a typed array, `DataView` or `ArrayBuffer`; null for another value.
+    .init(name: "bytesToBase64") { runtime, args in
+      guard let buffer = runtime.js.bufferBytes(args[0]) else { return JSValueMakeNull(runtime.js.ref) }
+      return runtime.js.string(buffer.count > 0 ? Base64Text.encode(buffer) : "")
+    },
   ]
-}
-
-/// `base64ToBytes(text)`: a `Uint8Array` of the bytes Base64 `text` holds (what the plugin's
-/// `Bytes` wrote), or null when it is not Base64.
-private let base64ToBytes: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let ctx = runtime.js.ref
-    guard let value = args[0], JSValueIsString(ctx, value), let text = JSValueToStringCopy(ctx, value, nil) else {
-      return JSValueMakeNull(ctx)
-    }
-    defer { JSStringRelease(text) }
-    guard let start = JSStringGetCharactersPtr(text) else { return JSValueMakeNull(ctx) }
-    let units = UnsafeBufferPointer(start: start, count: JSStringGetLength(text))
-    guard let end = Base64Text.digitCount(units) else { return JSValueMakeNull(ctx) }
-    let capacity = end * 3 / 4
-    let out = malloc(max(capacity, 1))!.assumingMemoryBound(to: UInt8.self)
-    guard Base64Text.decode(units, digits: end, into: out) != nil else {
-      free(out)
-      return JSValueMakeNull(ctx)
-    }
-    return JSObjectMakeTypedArrayWithBytesNoCopy(
-      ctx, kJSTypedArrayTypeUint8Array, out, capacity, freeBytes, nil, nil)
-  }
-}
-
-/// `bytesToBase64(view)`: the Base64 text of a typed array, `DataView` or `ArrayBuffer`; null for another value.
-private let bytesToBase64: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let ctx = runtime.js.ref
-    guard let buffer = runtime.js.bufferBytes(args[0]) else { return JSValueMakeNull(ctx) }
-    guard buffer.count > 0 else { return runtime.js.string("") }
-    return runtime.js.string(Base64Text.encode(buffer))
-  }
 }
 
 extension JSContext {

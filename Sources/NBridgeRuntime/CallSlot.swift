@@ -45,7 +45,8 @@ enum CallAnswer {
 final class CallSlot {
   let label: String
   let settlement: Settlement
-  let callback: JSObjectRef?
+  /// The streaming callback, protected from the GC while the call is pending.
+  nonisolated(unsafe) let callback: JSObjectRef?
   var task: Task<Void, Never>?
   /// The reply of a `Reply` action, not kept alive by the slot, so a reply the plugin drops is
   /// seen (and rejects). Unowned rather than weak (a weak reference allocates a side table per
@@ -56,10 +57,10 @@ final class CallSlot {
   /// The call this one went on as once its plugin had started (this slot waited for the start):
   /// cancelling this one cancels that one.
   var goesOnAs: CallSlot?
-  /// The context its callback is protected in (kept alive with it), when it has one.
+  /// The context the callback is protected in, kept alive with it (nil without a callback).
   private let context: JSContext?
-  /// The callback, protected while the call is pending.
-  private let protected: ProtectedFunction?
+  /// `context`'s reference, for the destructor.
+  nonisolated(unsafe) private let contextRef: JSGlobalContextRef?
 
   /// A pending call; `context` is asked for only when there is a callback to keep. The callback
   /// is protected here and unprotected in the destructor, with no allocation of its own. A
@@ -68,14 +69,14 @@ final class CallSlot {
     self.label = label
     self.settlement = settlement
     self.callback = callback
-    let held = callback != nil ? context() : nil
-    self.context = held
-    protected = held.map { ProtectedFunction(context: $0.ref, callback) }
+    self.context = callback != nil ? context() : nil
+    contextRef = self.context?.ref
+    if let callback, let contextRef { JSValueProtect(contextRef, callback) }
   }
 
   // Not isolated: it only unprotects, which JavaScriptCore allows from the thread that drops the
   // slot (the loop's, in practice), and an isolated destructor costs a check of the executor.
-  deinit { protected?.unprotect() }
+  deinit { if let callback, let contextRef { JSValueUnprotect(contextRef, callback) } }
 
   func cancel() {
     task?.cancel()
@@ -83,21 +84,5 @@ final class CallSlot {
     let cancelled = reply
     reply = nil
     cancelled?.cancel()
-  }
-}
-
-/// A JS function protected from the GC while a call is pending, unprotected by `unprotect()`.
-private struct ProtectedFunction: @unchecked Sendable {
-  let context: JSGlobalContextRef
-  let function: JSObjectRef?
-
-  init(context: JSGlobalContextRef, _ function: JSObjectRef?) {
-    self.context = context
-    self.function = function
-    if let function { JSValueProtect(context, function) }
-  }
-
-  func unprotect() {
-    if let function { JSValueUnprotect(context, function) }
   }
 }

@@ -6,12 +6,12 @@ import NBridgePlugin
 /// handler) and calls later from the loop, kept from the collector while this object lives.
 @BridgeActor
 package final class ExtensionCallback {
-  private let function: Protected
+  private let function: ScriptValue
   /// Weak: the runtime keeps the extension's state, which keeps this.
   private weak var runtime: Runtime?
 
   init(_ function: JSObjectRef, runtime: Runtime) {
-    self.function = Protected(function, in: runtime.js)
+    self.function = ScriptValue(function, in: runtime.js)
     self.runtime = runtime
   }
 
@@ -26,7 +26,7 @@ package final class ExtensionCallback {
     let js = runtime.js
     var kept = KeptValues(in: js.ref)
     for argument in arguments { kept.append((try? js.value(argument)) ?? JSValueMakeUndefined(js.ref)) }
-    do { try js.call(function.value, kept.values) } catch { runtime.reportUncaught(error.value) }
+    do { try js.call(function.ref, kept.values) } catch { runtime.reportUncaught(error.value) }
     runtime.afterCallback()
   }
 }

@@ -24,15 +24,10 @@ extension ExtensionHost {
   }
 
   /// The prelude's `internal.native`: the runtime's native functions and the extensions'.
-  package var native: ScriptValue? { runtime.nativeObject.map { wrap($0.value) } }
+  package var native: ScriptValue? { runtime.nativeObject }
 
   /// The prelude's hook `name` (`hooks.js`: `shiftColumns`, `requireFile`, `Promise`, ...).
-  package func hook(_ name: String) -> ScriptValue? {
-    guard let hooks = runtime.hooks, let value = js.property(hooks, name), !JSValueIsUndefined(js.ref, value) else {
-      return nil
-    }
-    return wrap(value)
-  }
+  package func hook(_ name: String) -> ScriptValue? { runtime.hook(name).map(wrap) }
 
   /// `undefined`.
   package var undefined: ScriptValue { wrap(JSValueMakeUndefined(js.ref)) }
@@ -82,8 +77,8 @@ extension ExtensionHost {
   package func evaluateUserScript(_ source: String, url: String) throws(ThrownValue) -> ScriptValue {
     runtime.sources[url] = source
     guard !url.hasPrefix("nbridge:") else { return try evaluate(source, url: url) }
-    let script = runtime.runnableScript(source, url: url)
-    if let shifts = runtime.columnShifts.removeValue(forKey: url) { runtime.registerColumnShifts(url, shifts) }
+    let (script, shifts) = runtime.runnableScript(source, url: url)
+    runtime.registerColumnShifts(url, shifts)
     return try evaluate(script, url: url)
   }
 
@@ -115,7 +110,7 @@ extension ExtensionHost {
 
   /// An `Error` with `message` and, when given, a `code` property.
   package func error(_ message: String, code: String?) -> ScriptValue {
-    let error = runtime.thrownError(message).value
+    let error = js.error(message)
     if let code, let object = js.object(error) { js.setProperty(object, "code", js.string(code)) }
     return wrap(error)
   }

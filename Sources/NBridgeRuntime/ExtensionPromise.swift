@@ -9,8 +9,8 @@ import NBridgePlugin
 package final class ExtensionPromise {
   /// The Promise, to answer with (`.value(promise.value)`).
   package let value: ScriptValue
-  private let resolveFunction: Protected
-  private let rejectFunction: Protected
+  private let resolveFunction: ScriptValue
+  private let rejectFunction: ScriptValue
   /// Weak: the extension's state keeps this, and the runtime keeps the state.
   private weak var runtime: Runtime?
   private var settled = false
@@ -23,8 +23,8 @@ package final class ExtensionPromise {
       return nil
     }
     value = ScriptValue(promise, in: js)
-    resolveFunction = Protected(resolve, in: js)
-    rejectFunction = Protected(reject, in: js)
+    resolveFunction = ScriptValue(resolve, in: js)
+    rejectFunction = ScriptValue(reject, in: js)
     self.runtime = runtime
   }
 
@@ -37,9 +37,9 @@ package final class ExtensionPromise {
       let js = runtime.js
       do throws(JSException) {
         let value: JSValueRef = if let result { try js.value(result) } else { JSValueMakeUndefined(js.ref) }
-        js.settle(resolveFunction.value, value)
+        js.settle(resolveFunction.ref, value)
       } catch {
-        js.settle(rejectFunction.value, error.value)
+        js.settle(rejectFunction.ref, error.value)
       }
       runtime.afterCallback()
     }

@@ -30,19 +30,6 @@ package enum ExtensionResult {
     if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
     return .arrayBuffer(UnsafeMutableRawBufferPointer(start: copy, count: bytes.count))
   }
-
-  /// The value as JSON, for a window's page that gets its answer in a message: UTF-16 as a
-  /// string, bytes as an array of numbers, an error as `null`.
-  package var jsonValue: JSONValue {
-    switch self {
-    case .json(let value): value
-    case .utf16(let units): .string(String(decoding: units, as: UTF16.self))
-    case .utf8(let text): .string(text.map { String(cString: $0) } ?? "")
-    case .array(let items): .array(items.map(\.jsonValue))
-    case .arrayBuffer(let bytes): .array(bytes.map { .number(Double($0)) })
-    case .error, .value, .thrown: .null
-    }
-  }
 }
 
 extension JSContext {
@@ -63,8 +50,7 @@ extension JSContext {
       let base = bytes.baseAddress ?? malloc(1)!
       return JSObjectMakeArrayBufferWithBytesNoCopy(ref, base, bytes.count, freeBytes, nil, nil)
     case .error(let message):
-      var argument: JSValueRef? = string(message)
-      throw JSException(value: JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref))
+      throw JSException(value: error(message))
     case .value(let value):
       return value.ref
     case .thrown(let value):

@@ -91,9 +91,7 @@ final class JSContext {
 
   /// Whether `source` parses as a script.
   func isValidScript(_ source: String) -> Bool {
-    let script = source.makeJSString()
-    defer { JSStringRelease(script) }
-    return JSCheckScriptSyntax(ref, script, nil, 1, nil)
+    releasing(source.makeJSString()) { JSCheckScriptSyntax(ref, $0, nil, 1, nil) }
   }
 
   /// Calls `function` with `this` (nil: the C API's, the global object) and `arguments`; throws the JS exception.
@@ -125,45 +123,46 @@ final class JSContext {
 
   /// Reads `object[name]`.
   func property(_ object: JSObjectRef, _ name: String) -> JSValueRef? {
-    let key = name.makeJSString()
-    defer { JSStringRelease(key) }
-    return JSObjectGetProperty(ref, object, key, nil)
+    releasing(name.makeJSString()) { JSObjectGetProperty(ref, object, $0, nil) }
   }
 
   /// Sets `object[name] = value`.
   func setProperty(_ object: JSObjectRef, _ name: String, _ value: JSValueRef?) {
-    let key = name.makeJSString()
-    defer { JSStringRelease(key) }
-    JSObjectSetProperty(ref, object, key, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+    releasing(name.makeJSString()) {
+      JSObjectSetProperty(ref, object, $0, value, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+    }
   }
 
   /// A JS string value.
-  func string(_ text: String) -> JSValueRef {
-    let s = text.makeJSString()
-    defer { JSStringRelease(s) }
-    return JSValueMakeString(ref, s)
-  }
+  func string(_ text: String) -> JSValueRef { releasing(text.makeJSString()) { JSValueMakeString(ref, $0) } }
 
   /// A JS string of the UTF-16 `units`, as they are (no Swift string made on the way).
-  func string(units: [UInt16]) -> JSValueRef {
-    let s = units.makeJSString()
-    defer { JSStringRelease(s) }
-    return JSValueMakeString(ref, s)
-  }
+  func string(units: [UInt16]) -> JSValueRef { releasing(units.makeJSString()) { JSValueMakeString(ref, $0) } }
 
   /// A JS string of NUL-terminated UTF-8 (`""` for NULL), made without a Swift `String`.
   func utf8String(_ text: UnsafePointer<CChar>?) -> JSValueRef {
-    let string = text.map { JSStringCreateWithUTF8CString($0) } ?? JSStringCreateWithUTF8CString("")
+    releasing(text.map { JSStringCreateWithUTF8CString($0) } ?? JSStringCreateWithUTF8CString("")) {
+      JSValueMakeString(ref, $0)
+    }
+  }
+
+  /// What `body` makes of `string`, which this releases after.
+  private func releasing<R>(_ string: JSStringRef, _ body: (JSStringRef) -> R) -> R {
     defer { JSStringRelease(string) }
-    return JSValueMakeString(ref, string)
+    return body(string)
+  }
+
+  /// A JS `Error` with `message`.
+  func error(_ message: String) -> JSValueRef {
+    var argument: JSValueRef? = string(message)
+    return JSObjectMakeError(ref, 1, &argument, nil) ?? JSValueMakeUndefined(ref)
   }
 
   /// A value as a Swift string (`String(value)` in JS).
   func toString(_ value: JSValueRef?) -> String {
     guard let value else { return "undefined" }
     guard let s = JSValueToStringCopy(ref, value, nil) else { return "" }
-    defer { JSStringRelease(s) }
-    return String(jsString: s)
+    return releasing(s) { String(jsString: $0) }
   }
 
   /// A value as an object, if it is one.
@@ -210,19 +209,16 @@ final class JSContext {
     case .number(let n): return JSValueMakeNumber(ref, n)
     case .string(let s): return string(s)
     case .array, .object:
-      return json.withJSONTextUTF16 { units in
-        let text = JSStringCreateWithCharacters(units.baseAddress, units.count)
-        defer { JSStringRelease(text) }
-        return JSValueMakeFromJSONString(ref, text) ?? JSValueMakeNull(ref)
-      }
+      return json.withJSONTextUTF16 { value(parsing: JSStringCreateWithCharacters($0.baseAddress, $0.count)) }
     }
   }
 
   /// The JS value `text` (JSON text, checked) holds, parsed by JavaScriptCore: no `JSONValue` between.
-  func value(jsonText text: String) -> JSValueRef {
-    let string = text.makeJSString()
-    defer { JSStringRelease(string) }
-    return JSValueMakeFromJSONString(ref, string) ?? JSValueMakeNull(ref)
+  func value(jsonText text: String) -> JSValueRef { value(parsing: text.makeJSString()) }
+
+  /// The JS value the JSON text `text` holds (null if it holds none); this releases `text`.
+  private func value(parsing text: JSStringRef) -> JSValueRef {
+    releasing(text) { JSValueMakeFromJSONString(ref, $0) ?? JSValueMakeNull(ref) }
   }
 
   /// `value` as a JS value when making it allocates nothing (null, a boolean, a number), else nil.
@@ -266,9 +262,7 @@ final class JSContext {
 
   /// Makes a function object that calls `callback`.
   func function(_ name: String, _ callback: JSObjectCallAsFunctionCallback) -> JSObjectRef {
-    let n = name.makeJSString()
-    defer { JSStringRelease(n) }
-    return JSObjectMakeFunctionWithCallback(ref, n, callback)
+    releasing(name.makeJSString()) { JSObjectMakeFunctionWithCallback(ref, $0, callback) }
   }
 }
 

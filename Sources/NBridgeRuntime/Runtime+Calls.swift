@@ -16,20 +16,15 @@ extension Runtime: ReplyReceiver {
     let options: CallOptions
     do throws(BridgeError) {
       if let json {
-        options = slot.definition.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
+        options = slot.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
       } else {
         options = .value(.object(JSONObject()))
       }
     } catch {
       throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
     }
-    switch begin(slot, aid, id: id, options, callback: callback) {
-    case nil: return nativeObject?.value
-    case .outcome(.success(let value)): return js.value(value)
-    case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
-    case .bytes(let store): return js.uint8Array(adopting: store)
-    case .jsonText(let text): return js.value(jsonText: text)
-    }
+    guard let answer = begin(slot, aid, id: id, options, callback: callback) else { return nativeObject?.ref }
+    return try jsValue(answer)
   }
 
   /// Dispatches headless call `id`; returns what it was answered with before this returned, or
@@ -86,7 +81,7 @@ extension Runtime: ReplyReceiver {
     callsStartedTogether += 1
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard id >= 0, slots.indices.contains(sid), slots[sid].definition.actions.indices.contains(aid) else { return }
+    guard id >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else { return }
     let slot = slots[sid]
     let label = slot.labels[aid]
     if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
@@ -98,7 +93,7 @@ extension Runtime: ReplyReceiver {
         throw BridgeError.optionsTooLong(json.utf16.count)
       }
       do {
-        options = slot.definition.actions[aid].readsOptionsText
+        options = slot.actions[aid].readsOptionsText
           ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
       } catch {
         throw BridgeError(optionsParsing: error)
@@ -106,16 +101,8 @@ extension Runtime: ReplyReceiver {
     } catch {
       return settle(.call(id), .failure(error), label: label)
     }
-    guard let answer = begin(slot, aid, id: id, options, callback: nil),
-      let (resolve, fail, _) = answerFunctions
-    else { return }
-    let number = JSValueMakeNumber(js.ref, Double(id))
-    switch answer {
-    case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
-    case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, error.message))
-    case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
-    case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
-    }
+    guard let answer = begin(slot, aid, id: id, options, callback: nil) else { return }
+    settlePromise(id, answer)
   }
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
@@ -127,7 +114,7 @@ extension Runtime: ReplyReceiver {
     if let permissions, !permissions.contains(slot.definition.permission) {
       return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.remotePermissionDenied, names()))
     }
-    guard !slot.allowed, !slot.definition.actions[aid].answersWithoutPermission else { return nil }
+    guard !slot.allowed, !slot.actions[aid].answersWithoutPermission else { return nil }
     return BridgeError(.permissionDenied, BridgeMessages.fill(BridgeMessages.permissionDenied, names()))
   }
 
@@ -138,47 +125,38 @@ extension Runtime: ReplyReceiver {
     _ slot: ServiceSlot, _ aid: Int, _ options: CallOptions, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Int? {
-    let action = slot.definition.actions[aid]
+    let action = slot.actions[aid]
     let label = slot.labels[aid]
     activate(slot)
+    // Settles the call now with what `body` answers (a sync or bytes action), or with what it throws.
+    func answer(_ body: () throws -> CallAnswer) -> Int? {
+      do {
+        settle(settlement, try body(), label: label)
+      } catch {
+        settle(settlement, .failure(bridgeError(from: error)), label: label)
+      }
+      return nil
+    }
+    // Opens the call's slot, which the action answers later through its `Reply`; what `body` throws rejects.
+    func replying(takesText: Bool, _ body: (AnyReply) throws -> Void) -> Int {
+      let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+      let reply = AnyReply(self, id: id, takesText: takesText)
+      callSlots[id]?.reply = reply
+      do { try body(reply) } catch { reply.settle(.failure(error)) }
+      return id
+    }
     switch slot.state {
     case .ready(let plugin):
-      let context = slot.context!
+      let call = plainCall(slot, aid, sink)
       switch plugin.invocations[aid] {
-      case .sync(let body):
-        do {
-          settle(settlement, .success(try body(options.value, plainCall(slot, aid, context, sink))), label: label)
-        } catch {
-          settle(settlement, .failure(bridgeError(from: error)), label: label)
-        }
-        return nil
-      case .bytes(let body):
-        do {
-          let bytes = try body(options.value, plainCall(slot, aid, context, sink))
-          settle(settlement, .bytes((consume bytes).takeStore()), label: label)
-        } catch {
-          settle(settlement, .failure(bridgeError(from: error)), label: label)
-        }
-        return nil
+      case .sync(let body): return answer { .success(try body(options.value, call)) }
+      case .bytes(let body): return answer { .bytes(try body(options.value, call).takeStore()) }
       case .async(let body):
         return startAsync(label: label, settlement, callback: callback, timeLimit: action.timeLimit) {
-          let call = Call(service: slot.definition.service, action: action.name, context: context, sink: sink)
-          return try await body(options.value, call)
+          try await body(options.value, call)
         }
-      case .deferred(let body):
-        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply(self, id: id)
-        callSlots[id]?.reply = reply
-        do { try body(options.value, plainCall(slot, aid, context, sink), reply) } catch { reply.settle(.failure(error)) }
-        return id
-      case .deferredText(let body):
-        let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-        let reply = AnyReply(self, id: id, takesText: true)
-        callSlots[id]?.reply = reply
-        do { try body(try options.text(), plainCall(slot, aid, context, sink), reply) } catch {
-          reply.settle(.failure(error))
-        }
-        return id
+      case .deferred(let body): return replying(takesText: false) { try body(options.value, call, $0) }
+      case .deferredText(let body): return replying(takesText: true) { try body(try options.text(), call, $0) }
       }
     case .starting(let start):
       // The call waits in a slot of its own (its time limit runs from now) until the plugin has
@@ -202,11 +180,10 @@ extension Runtime: ReplyReceiver {
 
   /// The `Call` of an action: without a sink, one object per action, made once (a `Call` holds
   /// nothing of one call but its sink), rather than one per call.
-  private func plainCall(
-    _ slot: ServiceSlot, _ aid: Int, _ context: PluginContext, _ sink: (@BridgeActor (JSONValue) -> Void)?
-  ) -> Call {
+  private func plainCall(_ slot: ServiceSlot, _ aid: Int, _ sink: (@BridgeActor (JSONValue) -> Void)?) -> Call {
     if sink == nil, let reused = slot.plainCalls[aid] { return reused }
-    let call = Call(service: slot.definition.service, action: slot.definition.actions[aid].name, context: context, sink: sink)
+    let action = slot.actions[aid].name
+    let call = Call(service: slot.definition.service, action: action, context: slot.context!, sink: sink)
     if sink == nil { slot.plainCalls[aid] = call }
     return call
   }
@@ -217,22 +194,13 @@ extension Runtime: ReplyReceiver {
   func settle(_ settlement: Settlement, _ answer: CallAnswer, label: String) {
     switch settlement {
     case .call(let id):
+      var answer = answer
+      if case .outcome(.failure(let error)) = answer { answer = .failure(BridgeError(error.code, "\(label): \(error.message)")) }
       if startingCall?.id == id {
-        if case .outcome(.failure(let error)) = answer {
-          startingCall?.answer = .failure(BridgeError(error.code, "\(label): \(error.message)"))
-        } else {
-          startingCall?.answer = answer
-        }
+        startingCall?.answer = answer
         return
       }
-      guard let (resolve, fail, _) = answerFunctions else { return }
-      let number = JSValueMakeNumber(js.ref, Double(id))
-      switch answer {
-      case .outcome(.success(let value)): js.settle(resolve, number, js.value(value))
-      case .outcome(.failure(let error)): js.settle(fail, number, makeError(error.code, "\(label): \(error.message)"))
-      case .bytes(let store): js.settle(resolve, number, js.uint8Array(adopting: store))
-      case .jsonText(let text): js.settle(resolve, number, js.value(jsonText: text))
-      }
+      settlePromise(id, answer)
     case .handler(let handler):
       handler(answer.outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
     case .slot(let id):
@@ -240,14 +208,32 @@ extension Runtime: ReplyReceiver {
     }
   }
 
+  /// Resolves or rejects headless call `id`'s Promise with `answer` (an error's message as it is).
+  private func settlePromise(_ id: Int, _ answer: CallAnswer) {
+    guard let (resolve, fail, _) = answerFunctions else { return }
+    let number = JSValueMakeNumber(js.ref, Double(id))
+    do { js.settle(resolve, number, try jsValue(answer)) } catch { js.settle(fail, number, error.value) }
+  }
+
+  /// What a headless call's Promise resolves with: a value, a `Uint8Array` over the bytes, the
+  /// value JSON text holds; an error is thrown as its `NBridgeError`.
+  private func jsValue(_ answer: CallAnswer) throws(JSException) -> JSValueRef {
+    switch answer {
+    case .outcome(.success(let value)): return js.value(value)
+    case .outcome(.failure(let error)): throw JSException(value: makeError(error.code, error.message))
+    case .bytes(let store): return js.uint8Array(adopting: store)
+    case .jsonText(let text): return js.value(jsonText: text)
+    }
+  }
+
   private func sink(_ callback: JSObjectRef?) -> (@BridgeActor (JSONValue) -> Void)? {
     guard let callback else { return nil }
     // Weak, like the tasks below: a plugin may stream after the run that made the call has ended.
-    let held = Protected(callback, in: js)
+    let held = ScriptValue(callback, in: js)
     return { [weak self] value in
       self?.deliverToJS {
         guard let self, self.exitCode == nil else { return }
-        do { try self.js.call(held.value, [self.js.value(value)]) } catch let error as JSException {
+        do { try self.js.call(held.ref, [self.js.value(value)]) } catch let error as JSException {
           self.reportUncaught(error.value)
         } catch {}
       }
@@ -255,7 +241,6 @@ extension Runtime: ReplyReceiver {
   }
 
   /// Runs an action as a task on the loop; it starts inline and settles whenever it returns.
-  @discardableResult
   private func startAsync(
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
@@ -305,6 +290,11 @@ extension Runtime: ReplyReceiver {
       heldAnswers.append((callSlot, answer))
       return
     }
+    settleInItsTurn(callSlot, answer)
+  }
+
+  /// Settles `callSlot` with `answer` in a callback of its own (`deliverToJS`: later, while the app is suspended).
+  private func settleInItsTurn(_ callSlot: CallSlot, _ answer: CallAnswer) {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
       self.settle(callSlot.settlement, answer, label: callSlot.label)
@@ -333,13 +323,7 @@ extension Runtime: ReplyReceiver {
     }
     guard exitCode == nil else { return }
     if lifecycle.isSuspended {
-      for (callSlot, answer) in held {
-        deliverToJS { [weak self] in
-          guard let self, self.exitCode == nil else { return }
-          self.settle(callSlot.settlement, answer, label: callSlot.label)
-          self.afterCallback()
-        }
-      }
+      for (callSlot, answer) in held { settleInItsTurn(callSlot, answer) }
       return
     }
     // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.

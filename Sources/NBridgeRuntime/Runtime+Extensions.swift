@@ -4,11 +4,6 @@ import NBridgePlugin
 /// The runtime's side of `RuntimeExtension`: each extension's state, its native functions on
 /// `internal.native`, its JS files, and its hooks.
 extension Runtime {
-  /// Makes each extension's state for this run (in the runtime's initializer).
-  func makeExtensionStates() {
-    extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
-  }
-
   /// Each extension with its state for this run, in order.
   private var extensionsAndStates: Zip2Sequence<[RuntimeExtension], [AnyObject]> {
     zip(configuration.extensions, extensionStates)
@@ -30,32 +25,36 @@ extension Runtime {
     return deferred.first { $0.name == name } ?? extensionScripts.first { $0.name == name }
   }
 
-  /// Puts every extension's native functions on `native`, numbered in order.
-  func installExtensionFunctions(on native: JSObjectRef) {
-    for (index, function) in configuration.extensions.flatMap(\.functions).enumerated() {
-      let object = JSObjectMake(js.ref, Runtime.extensionFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
-      js.setProperty(native, function.name, object)
+  /// Puts the core's native functions, then every extension's, on `native`, numbered in that order.
+  func installNativeFunctions(on native: JSObjectRef) {
+    var names = Runtime.nativeFunctions.map { $0.name }
+    for item in configuration.extensions { names += item.functions.map { $0.name } }
+    for (index, name) in names.enumerated() {
+      let function = JSObjectMake(js.ref, Runtime.nativeFunctionClass, UnsafeMutableRawPointer(bitPattern: index + 1))
+      js.setProperty(native, name, function)
     }
   }
 
-  /// Calls the extension function numbered `index` (in the order of `configuration.extensions`).
-  func callExtensionFunction(_ index: Int, _ arguments: ExtensionArguments) -> ExtensionResult? {
-    var index = index
+  /// Calls native function `index`: one of the core's (`nativeFunctions`), then the extensions' in order.
+  func callNativeFunction(_ index: Int, _ args: NativeArguments) throws(JSException) -> JSValueRef? {
+    let arguments = ExtensionArguments(js: js, args)
+    if index < Runtime.nativeFunctions.count { return try Runtime.nativeFunctions[index].body(self, arguments) }
+    var index = index - Runtime.nativeFunctions.count
     for (item, state) in extensionsAndStates {
-      if index < item.functions.count { return item.functions[index].body(state, extensionHost, arguments) }
+      if index < item.functions.count {
+        let result = item.functions[index].body(state, extensionHost, arguments)
+        return try result.map { result throws(JSException) in try js.value(result) }
+      }
       index -= item.functions.count
     }
     return nil
   }
 
-  /// Calls the extension function named `name` (a page's message carries its arguments).
-  package func callExtensionFunction(named name: String, _ arguments: ExtensionArguments) -> JSONValue? {
-    for (item, state) in extensionsAndStates {
-      if let function = item.functions.first(where: { $0.name == name }) {
-        return function.body(state, extensionHost, arguments)?.jsonValue
-      }
+  /// Hands a window's page message to the `pageMessage` hook of the extension named `name`.
+  package func deliver(pageMessage text: Substring, to name: String) {
+    for (item, state) in extensionsAndStates where item.name == name {
+      item.hooks.pageMessage?(state, extensionHost, text)
     }
-    return nil
   }
 
   /// The extension that runs the entry `path` (text `source`) itself, if one claims it.
@@ -80,19 +79,11 @@ extension Runtime {
     extensionsAndStates.flatMap { item, state in item.hooks.clearCaches?(state, extensionHost) ?? [] }
   }
 
-  /// Runs each extension's `start` hook.
-  func startExtensions() {
-    for (item, state) in extensionsAndStates { item.hooks.start?(state, extensionHost) }
-  }
-
-  /// Runs each extension's `ready` hook.
-  func extensionsReady() {
-    for (item, state) in extensionsAndStates { item.hooks.ready?(state, extensionHost) }
-  }
-
-  /// Runs each extension's `close` hook.
-  func closeExtensions() {
-    for (item, state) in extensionsAndStates { item.hooks.close?(state, extensionHost) }
+  /// Runs each extension's hook that `hook` picks (`{ $0.start }`), in order or last first.
+  /// (A closure, not a key path: making a key path costs ~40,000 instructions at each start.)
+  func runHooks(lastFirst: Bool = false, _ hook: (RuntimeExtension.Hooks<AnyObject>) -> RunHook?) {
+    let extensions = Array(extensionsAndStates)
+    for (item, state) in lastFirst ? extensions.reversed() : extensions { hook(item.hooks)?(state, extensionHost) }
   }
 
   /// Runs each extension's `output` hook.
@@ -100,28 +91,21 @@ extension Runtime {
     for (item, state) in extensionsAndStates { item.hooks.output?(state, extensionHost, text, level) }
   }
 
-  /// Runs each extension's `end` hook, last first.
-  func endExtensions() {
-    for (item, state) in extensionsAndStates.reversed() { item.hooks.end?(state, extensionHost) }
-  }
-
-  /// The class of extension functions: callable objects whose private data is their number + 1.
-  static let extensionFunctionClass: JSClassRef = {
+  /// The class of native functions: callable objects whose private data is their number + 1.
+  static let nativeFunctionClass: JSClassRef = {
     var definition = kJSClassDefinitionEmpty
-    definition.className = UnsafeRawPointer(("ExtensionFunction" as StaticString).utf8Start)
+    definition.className = UnsafeRawPointer(("NativeFunction" as StaticString).utf8Start)
       .assumingMemoryBound(to: CChar.self)
-    definition.callAsFunction = callExtensionFunctionCallback
+    definition.callAsFunction = callNativeFunctionCallback
     return JSClassCreate(&definition)
   }()
 }
 
-/// An extension function's call from JS.
-private let callExtensionFunctionCallback: JSObjectCallAsFunctionCallback = { ctx, function, _, argc, argv, exception in
+/// A native function's call from JS.
+private let callNativeFunctionCallback: JSObjectCallAsFunctionCallback = { _, function, _, argc, argv, exception in
   let index = Int(bitPattern: JSObjectGetPrivate(function)) - 1
   return withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    guard let result = runtime.callExtensionFunction(index, ExtensionArguments(js: runtime.js, args)) else {
-      return JSValueMakeUndefined(runtime.js.ref)  // a callback's NULL would reach JS as null
-    }
-    return try runtime.js.value(result)
+    // A callback's NULL would reach JS as null.
+    try runtime.callNativeFunction(index, args) ?? JSValueMakeUndefined(runtime.js.ref)
   }
 }

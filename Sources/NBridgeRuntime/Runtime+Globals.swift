@@ -8,18 +8,12 @@ extension Runtime {
   func installGlobals(entry: String) throws(JSException) {
     let ctx = js.ref
     let native = JSObjectMake(ctx, nil, nil)!
-    let functions: [(String, JSObjectCallAsFunctionCallback)] = [
-      ("print", nativePrint), ("timer", nativeTimer), ("clearTimer", nativeClearTimer),
-      ("reportError", nativeReportError), ("start", nativeStart), ("startAll", nativeStartAll),
-      ("listeners", nativeListeners),
-      ("bridgeTables", nativeBridgeTables), ("loadDeferred", nativeLoadDeferred),
-    ]
-    for (name, callback) in functions + BytesNatives.functions {
+    for (name, callback) in [("start", nativeStart), ("startAll", nativeStartAll)] {
       js.setProperty(native, name, js.function(name, callback))
     }
-    installExtensionFunctions(on: native)
+    installNativeFunctions(on: native)
 
-    nativeObject = Protected(native, in: js)
+    nativeObject = ScriptValue(native, in: js)
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
@@ -31,16 +25,12 @@ extension Runtime {
       immortal: PreludeText.headless(scripts: globalScripts.map(\.source)), url: "nbridge:prelude")
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
-    protectedHooks = js.object(result).map { Protected($0, in: js) }
-    makeErrorFunction = js.object(js.property(hooks, "makeError"))
-    emitFunction = js.object(js.property(hooks, "emit"))
-    formatErrorFunction = js.object(js.property(hooks, "formatError"))
-    if let one = js.object(js.property(hooks, "answer")), let fail = js.object(js.property(hooks, "fail")),
-      let all = js.object(js.property(hooks, "answerAll"))
-    {
+    protectedHooks = js.object(result).map { ScriptValue($0, in: js) }
+    (makeErrorFunction, emitFunction, formatErrorFunction) = (hook("makeError"), hook("emit"), hook("formatError"))
+    if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") {
       answerFunctions = (one, fail, all)
     }
-    if let setEntry = js.object(js.property(hooks, "setEntry")) { try js.call(setEntry, [js.string(entry)]) }
+    if let setEntry = hook("setEntry") { try js.call(setEntry, [js.string(entry)]) }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
     let readable = configuration.readableFolder ?? folder
     readableFolder = (readable, PageFolder(readable))
@@ -53,37 +43,86 @@ extension Runtime {
   /// service with its actions and events, the error codes, the messages of the bridge's errors and its limits.
   /// `permissions`: a remote page's (`remote` in the manifest); a service outside them is not allowed.
   package func bridgeTables(permissions: Set<String>? = nil) -> JSONValue {
-    var services: [JSONValue] = []
-    for slot in slots {
-      let service: JSONValue = [
+    let services: [JSONValue] = slots.map { slot in
+      let actions = slot.actions
+      return [
         "name": .string(slot.definition.service),
         "permission": .string(slot.definition.permission),
         "allowed": .bool(slot.allowed && (permissions?.contains(slot.definition.permission) ?? true)),
-        "actions": .array(slot.definition.actions.map { .string($0.name) }),
-        "events": .array(slot.definition.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
+        "actions": .array(actions.map { .string($0.name) }),
+        "events": .array(slot.events.map { .string($0.name) }), "answers": slot.definition.eventAnswers,
         "bytes": slot.definition.byteActions,
+        // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
+        "atTurnEnd": .array(actions.indices.filter { actions[$0].startsAtTurnEnd }.map { .number(Double($0)) }),
       ]
-      // The actions whose calls start together at the end of the turn (`ActionInfo.startsAtTurnEnd`), by index.
-      let atTurnEnd = slot.definition.actions.indices.filter { slot.definition.actions[$0].startsAtTurnEnd }
-      if !atTurnEnd.isEmpty, case .object(var object) = service {
-        object["atTurnEnd"] = .array(atTurnEnd.map { .number(Double($0)) })
-        services.append(.object(object))
-      } else {
-        services.append(service)
-      }
     }
     let (codes, messages) = BridgeMessages.prelude
     return ["services": .array(services), "codes": codes, "messages": messages, "limits": BridgeLimits.json]
   }
 
+  /// The prelude's hook `name` (`hooks[name]`) as an object, if it is one.
+  func hook(_ name: String) -> JSObjectRef? { hooks.flatMap { js.object(js.property($0, name)) } }
+
   /// Calls `hooks[name](args...)`, for the test prelude and other optional hooks.
   func callHook(_ name: String, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef? {
-    guard let function = js.object(js.property(hooks, name)) else { return nil }
+    guard let function = hook(name) else { return nil }
     return try js.call(function, arguments)
   }
 }
 
-// MARK: - Native functions (C callbacks; they run on the loop thread inside a JS call)
+// MARK: - Native functions (they run on the loop thread inside a JS call)
+
+/// A function of the prelude's `internal.native`: its name and its body, which reads its
+/// arguments as an extension's do (and the raw values, `args[i]`); nil answers `undefined`.
+struct NativeFunction: Sendable {
+  let name: String
+  let body: @BridgeActor @Sendable (Runtime, ExtensionArguments) throws(JSException) -> JSValueRef?
+}
+
+extension Runtime {
+  /// The core's functions on `internal.native` (besides `start` and `startAll`).
+  static let nativeFunctions: [NativeFunction] = [
+    .init(name: "print") { runtime, args in
+      // The console's level (0 debug ... 3 error), for the log viewer.
+      let level = args.count > 2 ? LogLevel(rawValue: Int(saturating: args.number(2))) : nil
+      runtime.emitOutput(args.number(0) == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
+      return nil
+    },
+    .init(name: "timer") { runtime, args in
+      // (function, milliseconds, repeats, weak: it does not keep the run alive)
+      guard let function = runtime.js.object(args[0]) else { return nil }
+      let ms = args.number(1).isFinite ? max(args.number(1), 0) : 0
+      let id = runtime.addJSTimer(function, milliseconds: ms, repeats: args.bool(2), keepsAlive: !args.bool(3))
+      return JSValueMakeNumber(runtime.js.ref, Double(id))
+    },
+    .init(name: "clearTimer") { runtime, args in
+      runtime.clearJSTimer(Int(saturating: args.number(0)))
+      return nil
+    },
+    .init(name: "reportError") { runtime, args in
+      if let value = args[0] { runtime.reportUncaught(value) }
+      return nil
+    },
+    .init(name: "listeners") { runtime, args in
+      // (service number, event, count)
+      let sid = Int(saturating: args.number(0))
+      let count = Int(saturating: args.number(2))
+      guard runtime.slots.indices.contains(sid) else { return nil }
+      runtime.listenersChanged(slot: runtime.slots[sid], event: runtime.js.toString(args[1]), count: count)
+      return nil
+    },
+    // What `bridge.js` is built from (`Runtime.bridgeTables()`).
+    .init(name: "bridgeTables") { runtime, _ in runtime.js.value(runtime.bridgeTables()) },
+    // `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
+    // extension's deferred or `nbridge` file) and returns its function.
+    .init(name: "loadDeferred") { runtime, args throws(JSException) in
+      let name = runtime.js.toString(args[0])
+      guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
+      else { return nil }
+      return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
+    },
+  ] + BytesNatives.functions
+}
 
 /// The arguments of a native call, carried into `@BridgeActor` code (it is the same thread).
 struct NativeArguments: @unchecked Sendable {
@@ -117,57 +156,15 @@ func withRuntime(
   return result.value
 }
 
-private let nativePrint: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let fd = Int32(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
-    // The console's level (0 debug ... 3 error), for the log viewer.
-    let level =
-      args.count > 2 ? LogLevel(rawValue: Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))) : nil
-    runtime.emitOutput(fd == 2 ? 2 : 1, runtime.js.toString(args[1]), level: level)
-    return nil
-  }
-}
-
-private let nativeTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    guard let function = runtime.js.object(args[0]) else { return nil }
-    let ms = JSValueToNumber(runtime.js.ref, args[1], nil)
-    let repeats = JSValueToBoolean(runtime.js.ref, args[2])
-    let weak = JSValueToBoolean(runtime.js.ref, args[3])
-    let id = runtime.addJSTimer(
-      function, milliseconds: ms.isFinite ? max(ms, 0) : 0, repeats: repeats, keepsAlive: !weak)
-    return JSValueMakeNumber(runtime.js.ref, Double(id))
-  }
-}
-
-/// `native.bridgeTables()`: what `bridge.js` is built from (`Runtime.bridgeTables()`).
-private let nativeBridgeTables: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, _ in runtime.js.value(runtime.bridgeTables()) }
-}
-
-private let nativeClearTimer: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let id = JSValueToNumber(runtime.js.ref, args[0], nil)
-    runtime.clearJSTimer(Int(saturating: id))
-    return nil
-  }
-}
-
-private let nativeReportError: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    if let value = args[0] { runtime.reportUncaught(value) }
-    return nil
-  }
-}
-
-/// `native.start(code, id[, json[, callback]])`: starts a call of `nbridge.<service>.<action>`
+/// `native.start(code, id[, json[, callback]])` (a function of its own, as is `startAll`: a call
+/// of either is the bridge's hot path): starts a call of `nbridge.<service>.<action>`
 /// (code = sid * 65536 + aid) that bridge.js keeps in flight under `id`.
 private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard runtime.slots.indices.contains(sid), runtime.slots[sid].definition.actions.indices.contains(aid) else {
+    guard runtime.slots.indices.contains(sid), runtime.slots[sid].actions.indices.contains(aid) else {
       return nil
     }
     let id = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))
@@ -186,33 +183,10 @@ private let nativeStartAll: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, 
   }
 }
 
-private let nativeListeners: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args in
-    let sid = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
-    let event = runtime.js.toString(args[1])
-    let count = Int(saturating: JSValueToNumber(runtime.js.ref, args[2], nil))
-    if runtime.slots.indices.contains(sid) {
-      runtime.listenersChanged(slot: runtime.slots[sid], event: event, count: count)
-    }
-    return nil
-  }
-}
-
-/// `loadDeferred(name)`: evaluates a deferred prelude file (`PreludeSource.deferred`, else an
-/// extension's deferred or `nbridge` file) and returns its function.
-private let nativeLoadDeferred: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
-  withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
-    let name = runtime.js.toString(args[0])
-    guard let source = PreludeSource.deferred[name] ?? runtime.extensionScript(named: name)?.source
-    else { return JSValueMakeUndefined(runtime.js.ref) }
-    return try runtime.js.evaluate(String(decoding: source, as: UTF8.self), url: "nbridge:\(name).js")
-  }
-}
-
 private let nativeUnhandled: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args in
     guard let promise = args[0], let reason = args[1] else { return nil }
-    runtime.unhandled.append((Protected(promise, in: runtime.js), Protected(reason, in: runtime.js)))
+    runtime.unhandled.append((ScriptValue(promise, in: runtime.js), ScriptValue(reason, in: runtime.js)))
     return nil
   }
 }

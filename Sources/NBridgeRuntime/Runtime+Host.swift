@@ -7,7 +7,7 @@ extension Runtime: PluginHost {
   public func emit(service: String, event: String, payload: JSONValue) {
     guard exitCode == nil, let sid = slots.firstIndex(where: { $0.definition.service == service }) else { return }
     guard (slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
-    let coalesces = slots[sid].definition.events.contains { $0.name == event && $0.coalescesWhileSuspended }
+    let coalesces = slots[sid].events.contains { $0.name == event && $0.coalescesWhileSuspended }
     deliverToJS(coalescing: coalesces ? "\(sid):\(event)" : nil) { [weak self] in
       guard let self, self.exitCode == nil, (self.slots[sid].listenerCounts[event] ?? 0) > 0 else { return }
       self.deliverEvent(sid: sid, event: event, payload: payload)
@@ -69,7 +69,7 @@ extension Runtime: PluginHost {
     return slot.allowed
   }
 
-  public var glibMainContext: OpaquePointer? { loop.glibContext }
+  public var glibMainContext: OpaquePointer? { loop.glib }
 
   public var window: (any WindowHost)? { page as? any WindowHost }
 
@@ -84,7 +84,7 @@ extension Runtime: PluginHost {
     let before = slot.listenerCounts[event] ?? 0
     slot.listenerCounts[event] = count
     guard before != count else { return }
-    if let spec = slot.definition.events.first(where: { $0.name == event }), spec.keepsAlive {
+    if let spec = slot.events.first(where: { $0.name == event }), spec.keepsAlive {
       if count > 0, slot.listenerHolds[event] == nil {
         slot.listenerHolds[event] = loop.hold("\(slot.definition.service) '\(event)' listener")
       } else if count == 0, let hold = slot.listenerHolds.removeValue(forKey: event) {
@@ -93,13 +93,5 @@ extension Runtime: PluginHost {
     }
     activate(slot)
     slot.plugin?.object.listenersChanged(event: event, count: count)
-  }
-}
-
-extension Runtime {
-  /// A JS `Error` with `message`, to throw from a native function.
-  func thrownError(_ message: String) -> JSException {
-    var argument: JSValueRef? = js.string(message)
-    return JSException(value: JSObjectMakeError(js.ref, 1, &argument, nil) ?? JSValueMakeUndefined(js.ref))
   }
 }

@@ -62,8 +62,8 @@ extension Runtime {
       """
     scopedEvaluations[id] = done
     do {
-      let script = runnableScript(source, url: url)
-      registerColumnShifts(url, columnShifts.removeValue(forKey: url) ?? [])
+      let (script, shifts) = runnableScript(source, url: url)
+      registerColumnShifts(url, shifts)
       sources[url] = script
       let function = try js.evaluate(script, url: url)
       guard let function = js.object(function) else { return }
@@ -87,9 +87,9 @@ extension Runtime {
 
   /// The native function `settle(id, jsonText)` of scoped evaluations.
   private func scopedSettle() -> JSObjectRef {
-    if let made = scopedSettleFunction, let function = js.object(made.value) { return function }
+    if let made = scopedSettleFunction, let function = js.object(made.ref) { return function }
     let function = js.function("settle", scopedSettleCallback)
-    scopedSettleFunction = Protected(function, in: js)
+    scopedSettleFunction = ScriptValue(function, in: js)
     return function
   }
 

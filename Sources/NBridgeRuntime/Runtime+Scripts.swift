@@ -33,11 +33,9 @@ extension Runtime {
     return (text, shifts)
   }
 
-  /// A script's source as it runs (`SourceStage.script`); the columns inserted wait in `columnShifts[url]`.
-  func runnableScript(_ source: String, url: String) -> String {
-    guard let (text, shifts) = try? transformed(source, url: url, at: .script) else { return source }
-    if !shifts.isEmpty { columnShifts[url] = shifts }
-    return text
+  /// A script's source as it runs (`SourceStage.script`), and the columns the change inserted.
+  func runnableScript(_ source: String, url: String) -> (String, [[Int]]) {
+    (try? transformed(source, url: url, at: .script)) ?? (source, [])
   }
 
   /// Tells the prelude's stack formatting the widths a rewrite inserted into `url`.
@@ -68,35 +66,35 @@ extension Runtime {
     }
   }
 
-  /// Runs the entry `path` (its text `source`, runnable) that the extension numbered `claim`
-  /// claimed; a load error throws, and a rejection of the Promise it answers is uncaught.
-  func runClaimedEntry(_ claim: Int, path: String, source: String) throws(JSException) {
-    guard let promise = try startClaimedEntry(claim, path: path, source: source), let object = js.object(promise),
-      let then = js.object(js.property(object, "then")), let report = js.property(nativeObject!.value, "reportError")
-    else { return }
-    var exception: JSValueRef?
-    let arguments: [JSValueRef?] = [JSValueMakeUndefined(js.ref), report]
-    _ = arguments.withUnsafeBufferPointer { JSObjectCallAsFunction(js.ref, then, object, 2, $0.baseAddress, &exception) }
-    if let exception { throw JSException(value: exception) }
+  /// Runs the entry `path` (its text `source`, runnable unless `refused`): the extension
+  /// numbered `claim` runs it and answers its Promise, if any, else it is evaluated. A load
+  /// error, and a refused entry's SyntaxError, throw.
+  func runEntry(_ source: String, refused: ModuleSyntaxError?, claim: Int?, path: String) throws(JSException)
+    -> JSValueRef?
+  {
+    if let refused {
+      throw JSException(value: syntaxError(refused.message, path: path, line: refused.line, column: refused.column))
+    }
+    if let claim { return try startClaimedEntry(claim, path: path, source: source) }
+    try evaluateAllowingTopLevelAwait(source, url: path)
+    return nil
   }
-}
 
-extension Runtime {
-  /// Runs the entry `path` (its text `source`, runnable unless `refused`; claimed by the
-  /// extension numbered `claim`, if any) and hands what it threw and a claimed entry's Promise
-  /// to the extension numbered `taker` (`RuntimeExtension.Hooks.entryRan`) instead of reporting them.
+  /// Reports a rejection of `promise` (a claimed entry's) as uncaught.
+  func reportRejection(of promise: JSValueRef) throws(JSException) {
+    guard let object = js.object(promise), let then = js.object(js.property(object, "then")),
+      let report = js.property(nativeObject!.ref, "reportError")
+    else { return }
+    try js.call(then, this: object, [JSValueMakeUndefined(js.ref), report])
+  }
+
+  /// Runs the entry as `runEntry` does and hands what it threw and a claimed entry's Promise to
+  /// the extension numbered `taker` (`RuntimeExtension.Hooks.entryRan`) instead of reporting them.
   func handEntry(to taker: Int, source: String, refused: ModuleSyntaxError?, claim: Int?, path: String) {
     var thrown: JSValueRef?
     var ready: JSValueRef?
     do throws(JSException) {
-      if let refused {
-        throw JSException(value: syntaxError(refused.message, path: path, line: refused.line, column: refused.column))
-      }
-      if let claim {
-        ready = try startClaimedEntry(claim, path: path, source: source)
-      } else {
-        try evaluateAllowingTopLevelAwait(source, url: path)
-      }
+      ready = try runEntry(source, refused: refused, claim: claim, path: path)
     } catch {
       thrown = error.value
     }

@@ -5,14 +5,14 @@ import NBridgePlugin
 extension Runtime {
   /// A JS timer; `keepsAlive: false` for one that must not hold the run open by itself
   /// (`AbortSignal.timeout`).
-  func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool = true) -> Int {
-    let held = Protected(function, in: js)
+  func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool) -> Int {
+    let held = ScriptValue(function, in: js)
     let delay = Duration(clampingMilliseconds: milliseconds)
     let box = TimerID()
     let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, .milliseconds(1)) : nil, keepsAlive: keepsAlive) {
       [unowned self] in
-      if !repeats { self.forgetJSTimer(box.id) }
-      do { try self.js.call(held.value, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
+      if !repeats { self.jsTimers[box.id] = nil }
+      do { try self.js.call(held.ref, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
       self.afterCallback()
     }
     box.id = id
@@ -20,14 +20,10 @@ extension Runtime {
     return id
   }
 
+  /// Cancels JS timer `id` (an id of no JS timer is ignored).
   func clearJSTimer(_ id: Int) {
-    guard jsTimers[id] != nil else { return }
+    guard jsTimers.removeValue(forKey: id) != nil else { return }
     loop.cancelTimer(id)
-    forgetJSTimer(id)
-  }
-
-  private func forgetJSTimer(_ id: Int) {
-    jsTimers[id] = nil
   }
 }
 

@@ -19,8 +19,8 @@ public final class Runtime {
   let loop: EventLoop
   var slots: [ServiceSlot] = []
   /// The prelude's hooks object, kept for the run.
-  var protectedHooks: Protected?
-  var hooks: JSObjectRef! { protectedHooks?.value }
+  var protectedHooks: ScriptValue?
+  var hooks: JSObjectRef! { protectedHooks?.ref }
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
   var formatErrorFunction: JSObjectRef!
@@ -36,17 +36,15 @@ public final class Runtime {
   /// How many calls started together in `native.startAll` (for tests of the batching).
   package internal(set) var callsStartedTogether = 0
   var nextCallID = 1
-  var jsTimers: [Int: Protected] = [:]
-  var unhandled: [(promise: Protected, reason: Protected)] = []
+  var jsTimers: [Int: ScriptValue] = [:]
+  var unhandled: [(promise: ScriptValue, reason: ScriptValue)] = []
   var watchdog: Watchdog?
   /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
   let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
   var sources: [String: String] = [:]
   /// The prelude's native object, which extensions' JS shares.
-  var nativeObject: Protected?
-  /// Widths a rewrite inserted into a script, by URL, until it is evaluated.
-  var columnShifts: [String: [[Int]]] = [:]
+  var nativeObject: ScriptValue?
   /// The entry's folder: where the manifest (and its import map) lives.
   var entryDirectory = "/"
   /// The entry file's absolute path.
@@ -76,7 +74,7 @@ public final class Runtime {
   var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
   var nextScopedEvaluation = 1
   /// The native function a scoped evaluation settles through, made on first use.
-  var scopedSettleFunction: Protected?
+  var scopedSettleFunction: ScriptValue?
 
   static var current: Runtime?
 
@@ -92,7 +90,7 @@ public final class Runtime {
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
     wireLifecycle()
-    makeExtensionStates()
+    extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
   }
 
   /// Runs `file` on the calling thread, which becomes the loop thread, and returns the exit status.
@@ -134,7 +132,7 @@ public final class Runtime {
       let runtime = Runtime(configuration: configuration)
       Runtime.current = runtime
       defer { Runtime.current = nil }
-      defer { runtime.closeExtensions() }
+      defer { runtime.runHooks { $0.close } }
       return body(runtime)
     }
   }
@@ -159,17 +157,11 @@ public final class Runtime {
     sources[name] = text
     if let taker = configuration.extensions.indices.first(where: { configuration.extensions[$0].hooks.entryRan != nil }) {
       handEntry(to: taker, source: source, refused: refused, claim: claim, path: name)
-    } else if let refused {
-      reportUncaught(syntaxError(refused.message, path: name, line: refused.line, column: refused.column))
-    } else if let claim {
-      do {
-        try runClaimedEntry(claim, path: name, source: source)
-      } catch {
-        reportUncaught(error.value)
-      }
     } else {
       do {
-        try evaluateAllowingTopLevelAwait(source, url: name)
+        if let promise = try runEntry(source, refused: refused, claim: claim, path: name) {
+          try reportRejection(of: promise)
+        }
       } catch {
         reportUncaught(error.value)
       }
@@ -185,7 +177,7 @@ public final class Runtime {
       return ExitStatus.usage
     }
     if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
-    startExtensions()
+    runHooks { $0.start }
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
     startLaunchPlugins()
@@ -195,16 +187,16 @@ public final class Runtime {
       writeError("nbridge: internal error installing globals: \(js.toString(error.value))\n")
       return ExitStatus.uncaught
     }
-    extensionsReady()
+    runHooks { $0.ready }
     return exitCode
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
   func finish() -> Int32 {
     if exitCode == nil { loop.run() }
-    closeExtensions()
+    runHooks { $0.close }
     stopPlugins()
-    endExtensions()
+    runHooks(lastFirst: true) { $0.end }
     return endStatus()
   }
 
@@ -233,10 +225,10 @@ public final class Runtime {
   func afterCallback() {
     while !unhandled.isEmpty, exitCode == nil {
       let rejection = unhandled.removeFirst()
-      let prevented = try? callHook("unhandledRejection", [rejection.promise.value, rejection.reason.value])
+      let prevented = try? callHook("unhandledRejection", [rejection.promise.ref, rejection.reason.ref])
       if let prevented, JSValueToBoolean(js.ref, prevented) { continue }
       unhandled.removeAll()
-      reportUncaught(rejection.reason.value, prefix: "Uncaught (in promise)", firesEvent: false)
+      reportUncaught(rejection.reason.ref, prefix: "Uncaught (in promise)", firesEvent: false)
     }
   }
 
@@ -332,8 +324,7 @@ public final class Runtime {
   /// function whose rejection is reported. The wrapper's head stays on the first line, so
   /// line numbers are unchanged, and stack traces take its width off first-line columns.
   func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var script = runnableScript(source, url: url)
-    var shifts = columnShifts.removeValue(forKey: url) ?? []
+    var (script, shifts) = runnableScript(source, url: url)
     if !js.isValidScript(script) {
       let head = "(async () => {"
       let wrapped = head + ScriptSyntax.hashbangAsComment(script) + "\n})();"

@@ -1,6 +1,5 @@
 import NBridgeModuleSyntax
 import NBridgePlugin
-import NBridgeSystem
 
 /// A concern that registers with the runtime instead of adding to it (Deno's extensions are the
 /// model): the JS files it adds to the `nbridge` object, the native functions those files call,
@@ -76,16 +75,16 @@ package struct RuntimeExtension: Sendable {
   /// What the runtime tells an extension of the run, each hook given the extension's state.
   package struct Hooks<State: AnyObject>: Sendable {
     /// The run begins: the folders exist, no plugin has started, no JS has run.
-    package var start: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var start: Hook?
     /// The run is set up: the launch plugins have started and the globals are installed.
-    package var ready: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var ready: Hook?
     /// The run printed `text` (console output, an error report) at `level`; it is already written.
     package var output: (@BridgeActor @Sendable (State, ExtensionHost, String, LogLevel) -> Void)?
     /// The run takes nothing more from outside: the loop is done, the plugins not yet stopped;
     /// called again when the runtime is let go (also after a run that failed to set up).
-    package var close: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var close: Hook?
     /// The run ends: the loop is done and the plugins have stopped.
-    package var end: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)?
+    package var end: Hook?
     /// Whether the extension runs the run's entry `path` itself, its text `source` (types
     /// erased) given: asked before the run is set up (no JS has run), or, in `nbridge test`,
     /// before the test file runs. The first extension that claims it runs it (`startEntry`).
@@ -106,14 +105,18 @@ package struct RuntimeExtension: Sendable {
     /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
     /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
     package var transformSource: SourceTransform<State>?
+    /// A window's page sent the extension a message (`nbridge.log` in a page): its text, as the
+    /// extension's page script wrote it.
+    package var pageMessage: (@BridgeActor @Sendable (State, ExtensionHost, Substring) -> Void)?
+
+    /// A hook told only that the run reached a point: the extension's state and the host.
+    package typealias Hook = @BridgeActor @Sendable (State, ExtensionHost) -> Void
 
     /// Hooks; each is optional.
     package init(
-      start: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
-      ready: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
+      start: Hook? = nil, ready: Hook? = nil,
       output: (@BridgeActor @Sendable (State, ExtensionHost, String, LogLevel) -> Void)? = nil,
-      close: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil,
-      end: (@BridgeActor @Sendable (State, ExtensionHost) -> Void)? = nil
+      close: Hook? = nil, end: Hook? = nil
     ) {
       self.start = start
       self.ready = ready
@@ -177,6 +180,7 @@ package struct RuntimeExtension: Sendable {
     }
     if let clear = hooks.clearCaches { erased.clearCaches = { clear(typed($0), $1) } }
     if let ran = hooks.entryRan { erased.entryRan = { ran(typed($0), $1, $2, $3) } }
+    if let message = hooks.pageMessage { erased.pageMessage = { message(typed($0), $1, $2) } }
     if let transform = hooks.transformSource {
       erased.transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in
         try transform(typed(state), host, stage, text, url)
@@ -186,75 +190,5 @@ package struct RuntimeExtension: Sendable {
   }
 }
 
-/// What an extension sees of the runtime running it.
-@BridgeActor
-package struct ExtensionHost {
-  /// Weak: an extension's state (a server's callbacks) keeps a host, and the runtime keeps the state.
-  private weak var weakRuntime: Runtime?
-  /// The runtime; an extension reaches it only while the run goes on.
-  var runtime: Runtime { weakRuntime! }
-
-  init(runtime: Runtime) { weakRuntime = runtime }
-
-  /// The run's configuration.
-  package var configuration: RuntimeConfiguration { runtime.configuration }
-
-  /// How far the top-level-await wrapper moved first-line columns, by script URL: a stack's
-  /// column on line 1 of such a script is this much too far right.
-  package var firstLineColumnShifts: [String: Int] { runtime.logColumnShifts }
-
-  /// Records that a wrapper like the top-level-await one moved the first line of `url` by `width`.
-  package func shiftFirstLineColumns(of url: String, by width: Int) { runtime.logColumnShifts[url] = width }
-
-  /// The source text of the script `url`, as written, that error reports point into.
-  package func source(of url: String) -> String? { runtime.sources[url] }
-
-  /// Keeps `text` as the source of `url` for error reports (a TypeScript file's own text, not the erased one).
-  package func setSource(_ text: String, of url: String) { runtime.sources[url] = text }
-
-  /// Whether the run is `nbridge test`'s: an extension takes the entry over (`Hooks.entryRan`)
-  /// and awaits a claimed entry's Promise itself.
-  package var runsTests: Bool { runtime.configuration.extensions.contains { $0.hooks.entryRan != nil } }
-
-  /// The run's entry file (absolute; empty before the entry is known).
-  package var entryPath: String { runtime.entryPath }
-
-  /// The entry's folder: where the manifest (and its import map) lives.
-  package var entryDirectory: String { runtime.entryDirectory }
-
-  /// The folder the run may read files from (`fetch` of `file:` URLs, the module loader): the
-  /// entry's, or the wider one `nbridge test` sets; as the entry's path spells it, and resolved.
-  package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder }
-
-  /// The run's loop: descriptor watches and timers for what the extension serves.
-  package var loop: EventLoop { runtime.loop }
-
-  /// When the run began, in milliseconds of wall-clock time (`performance.timeOrigin`).
-  package var timeOrigin: Double { runtime.timeOrigin.wallMilliseconds }
-
-  /// Milliseconds since the run began on the loop's clock, microsecond resolution (`performance.now()`).
-  package var sinceTimeOrigin: Double {
-    Double((runtime.loop.clock.now() - runtime.timeOrigin.instant).wholeNanoseconds / 1_000) / 1_000
-  }
-
-  /// Whether the run is ending (an exit was asked for, or the runtime is gone): nothing new should start.
-  package var isExiting: Bool { weakRuntime.map { $0.exitCode != nil } ?? true }
-
-  /// Whether the runtime still exists (an extension's state may outlive it in a C library's callback).
-  package var isAlive: Bool { weakRuntime != nil }
-
-  /// The handler plugins and the runtime registered for control op `op` (`PluginContext.handleControl`).
-  package func controlHandler(_ op: String) -> ControlHandler? { runtime.controlHandlers[op] }
-
-  /// The control ops registered, sorted.
-  package var controlOps: [String] { runtime.controlHandlers.keys.sorted() }
-
-  /// Runs what follows a callback into JS from outside (unhandled rejections reported).
-  package func afterCallback() { weakRuntime?.afterCallback() }
-
-  /// Writes `text` to the run's stdout (1) or stderr (2) (`RuntimeConfiguration.output` when set)
-  /// without forwarding it anywhere.
-  package func write(_ fd: Int32, _ text: String) {
-    if let output = runtime.configuration.output { output(fd, text) } else { writeAll(fd, text) }
-  }
-}
+/// A hook of `RuntimeExtension.Hooks` told only that the run reached a point, its state erased.
+typealias RunHook = RuntimeExtension.Hooks<AnyObject>.Hook

@@ -19,8 +19,10 @@ extension AppWindow {
   ) throws(BridgeError) {
     guard let view else { throw .unavailable("the window is closed") }
     let menu = Self.menu(items, bar: false, activated)
-    guard nbw_menu_popup(menu, view, Int32(point?.x ?? 0), Int32(point?.y ?? 0), point == nil ? 1 : 0) != 0 else {
-      throw .unavailable("the window is not shown (hidden or minimized): a context menu needs it on screen")
+    switch nbw_menu_popup(menu, view, Int32(point?.x ?? 0), Int32(point?.y ?? 0), point == nil ? 1 : 0) {
+    case 1: return
+    case 0: throw .unavailable("the window is not shown (hidden or minimized): a context menu needs it on screen")
+    default: throw .unavailable("another program holds the pointer or keyboard: the context menu could not be shown")
     }
   }
 

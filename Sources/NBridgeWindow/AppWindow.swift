@@ -132,6 +132,9 @@ final class AppWindow: PageHost {
     }
   }
 
+  /// WebKit's error for an async script whose Promise was collected unsettled.
+  static let unreachableScript = "Completion handler for function call is no longer reachable"
+
   func runScript(_ path: String) {
     guard let source = PageFolder.contents(of: path) else {
       runtime.report(2, "nbridge app: cannot read --script \(path): \(String(cString: strerror(errno)))")
@@ -144,6 +147,10 @@ final class AppWindow: PageHost {
   }
 
   func scriptSettled(json: String?, error: String?) {
+    // WebKit gives up on a script whose Promise the collector found nothing can settle (`await new
+    // Promise(() => {})`, a script that means to keep the window open): it never ends, so the app
+    // goes on as for any script still waiting.
+    if error == Self.unreachableScript { return }
     if let error {
       runtime.report(2, "nbridge app: --script failed: \(error)")
       return runtime.exitPage(ExitStatus.uncaught)

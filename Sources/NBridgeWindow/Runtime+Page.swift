@@ -83,14 +83,9 @@ extension Runtime {
       guard let fd = body.first, let level = body.dropFirst().first?.wholeNumberValue else { return }
       emitOutput(fd == "2" ? 2 : 1, String(body.dropFirst(2)), level: LogLevel(rawValue: level))
     case "g":
+      // `nbridge.log` in the page: the log extension reads its level, stack and text.
       reply(nil)
-      guard let level = body.first?.wholeNumberValue.flatMap(LogLevel.init(rawValue:)) else { return }
-      let newline = body.firstIndex(of: "\n") ?? body.endIndex
-      let stack = body[body.index(after: body.startIndex)..<newline].utf16.map { $0 == 0x09 ? 0x0A : $0 }
-      let text = Array((newline < body.endIndex ? body[body.index(after: newline)...] : "").utf16)
-      // The log extension's `native.log(level, message, stack)`, as a headless run's log.js calls it.
-      _ = callExtensionFunction(
-        named: "log", ExtensionArguments(values: [.number(Double(level.rawValue)), .utf16(text), .utf16(stack)]))
+      deliver(pageMessage: body, to: "log")
     case "k":
       // NBridgeKit's `nBridge.callFromWeb(json)` (`nbridgekit.js`): answered in the page.
       reply(nil)

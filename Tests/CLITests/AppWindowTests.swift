@@ -244,6 +244,28 @@ import Testing
     #expect(r.stderr.contains("--script failed") && r.stderr.contains("nope"), "\(r.stderr)")
   }
 
+  @Test func aScriptAwaitingWhatNothingCanSettleKeepsTheWindowOpen() throws {
+    let desktop = try Desktop()
+    let file = desktop.dir.file("forever.js")
+    // The awaited Promise is garbage at once; the page then makes the collector run many times
+    // over, and ends the app itself once it has.
+    try """
+      let rounds = 0;
+      const churn = setInterval(() => {
+        for (let i = 0; i < 20; i++) new Array(100000).fill(rounds);
+        if (++rounds === 150) {
+          clearInterval(churn);
+          console.log('churned');
+          nbridge.app.exit();
+        }
+      }, 1);
+      await new Promise(() => {});
+      """.write(toFile: file, atomically: true, encoding: .utf8)
+    let r = try desktop.app(["--script", file, "--exit-after-script"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("churned") && !r.stderr.contains("--script failed"), "\(r.stdout)\n\(r.stderr)")
+  }
+
   @Test func aCrashedWebProcessIsReportedAndThePageReloadedOnce() throws {
     let desktop = try Desktop()
     // A --script runs once the page has loaded; its printed result says the load is over (a

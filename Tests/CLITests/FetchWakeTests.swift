@@ -30,8 +30,11 @@ import Testing
         if (!(await nbridge.storage.get({ key: 'fetchedAt' }))) await nbridge.storage.set({ key: 'fetchedAt', value: now });
         return 'newData';
       });
-      const interval = nbridge.args[0] === 'stop' ? 'never' : 1;
-      await nbridge.background.setMinimumFetchInterval({ interval }).catch((e) => console.log(e.code));
+      // The runs the test starts set the schedule ('start') or end it ('stop'); a run the scheduler
+      // wakes has no arguments and leaves it as it is (else a woken run still going when the test
+      // says 'stop' would set it again after).
+      const interval = { start: 1, stop: 'never' }[nbridge.args[0]];
+      if (interval) await nbridge.background.setMinimumFetchInterval({ interval }).catch((e) => console.log(e.code));
       """)
     try dir.write("app/check.js", "console.log(await nbridge.storage.get({ key: 'fetchedAt', defaultValue: 0 }))")
   }
@@ -79,7 +82,7 @@ import Testing
 
   @Test mutating func theDaemonWakesAnAppThatHasExitedForItsFetch() throws {
     env["NBRIDGE_SCHEDULER"] = "daemon"
-    let first = try NBridgeTest.command(["run", entry], environment: env)
+    let first = try NBridgeTest.command(["run", entry, "--", "start"], environment: env)
     // When the schedule says the fetch is due (a second after the app set its interval).
     let record = dir.file("xdg_data_home/nbridge/fetch/dev.nbridge.waketest.json")
     let schedule = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
@@ -132,7 +135,7 @@ import Testing
   @Test mutating func aSystemdUserTimerWakesTheAppOrItsUnitsVerify() throws {
     env["NBRIDGE_SCHEDULER"] = "systemd"
     let managerAnswers = try ChildProcess.run("systemctl", ["--user", "show-environment"], environment: env).status == 0
-    let first = try NBridgeTest.command(["run", entry], environment: env)
+    let first = try NBridgeTest.command(["run", entry, "--", "start"], environment: env)
     defer { try? cleanUp(daemonPID: nil) }
     #expect(first.status == 0, "\(first.stderr)")
     let units = dir.file("xdg_config_home/systemd/user")

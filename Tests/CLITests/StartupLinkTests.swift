@@ -3,7 +3,8 @@ import NBridgeTesting
 import Testing
 
 /// How the shipped `nbridge` executable is linked for start-up (Package.swift; docs/architecture.md):
-/// at a fixed address, and with argv taken from glibc rather than from a scan of /proc/self/maps.
+/// at a fixed address, with argv taken from glibc rather than from a scan of /proc/self/maps, and
+/// with the shared libraries that most symbols bind to first in the dynamic linker's search order.
 @Suite(.onTestThreads) struct StartupLinkTests {
   @Test func theExecutableIsLinkedAtAFixedAddress() throws {
     let handle = try #require(FileHandle(forReadingAtPath: NBridgeTest.executable))
@@ -31,5 +32,19 @@ import Testing
     let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
       .filter { $0.contains("\"/proc/self/maps\"") }
     #expect(opens.count <= 1, "\(opens.joined(separator: "\n"))")
+  }
+
+  // The executable's DT_NEEDED order is the order the dynamic linker searches for each of the
+  // ~11,500 symbols the shared libraries bind at start: JavaScriptCore's references to itself,
+  // libstdc++'s and libc's are most of them (Plugins/DBus/CGio/module.modulemap sets the order).
+  @Test func theLibrariesMostSymbolsBindToAreSearchedFirst() throws {
+    let run = try ChildProcess.run("readelf", ["-d", NBridgeTest.executable], timeout: 60)
+    try #require(run.status == 0, "\(run.stderr)")
+    let needed = run.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+      line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
+    }
+    #expect(
+      Array(needed.prefix(3)) == ["libjavascriptcoregtk-4.1.so.0", "libstdc++.so.6", "libc.so.6"],
+      "\(needed)")
   }
 }

@@ -268,7 +268,10 @@ import Testing
     #expect(lines == ["receiver ready", "received \"text from seed 002\" (it launched the receiver)"])
     // Two data dirs: the sender's own, the receiver's default one under XDG_DATA_HOME.
     #expect(FileManager.default.fileExists(atPath: senderData + "/app.json"))
-    #expect(FileManager.default.fileExists(atPath: dataHome + "/nbridge/apps/\(receiverID)/app.json"))
+    // (The receiver counts its launch on a thread of its own: the file may land just after its first line.)
+    #expect(waitUntil(timeout: 10) {
+      FileManager.default.fileExists(atPath: dataHome + "/nbridge/apps/\(receiverID)/app.json")
+    })
     // The receiver read once and cleared; it is still running and gets the next hand-off too.
     r = try nbridge(["run", "--data-dir", senderData, examples + "/sender/index.js", "--", "second"])
     #expect(r.status == 0)

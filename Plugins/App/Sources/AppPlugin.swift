@@ -7,14 +7,15 @@ import NBridgeSystem
 /// It starts at launch to count the run, whether or not the script calls it.
 @BridgeActor
 public final class AppPlugin: Plugin {
+  /// The service name, permission and launch, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "app", startsAtLaunch: true)
   /// `appInfo`, `deviceInfo`, `exit`, `getState`, the URL hand-off, the desktop's (`openBrowser`,
   /// `goSettings`, `share`), the page's (`clearCache`, `screenshot`) and popup windows
   /// (`openWindow`, `closeWindow`); the lifecycle events.
   public nonisolated static let definition = PluginDefinition<AppPlugin>(
-    service: "app",
+    declaration,
     summary:
       "App info and launch history, device info, exit, the lifecycle state, and the desktop's browser, settings and mail.",
-    startsAtLaunch: true,
     actions: [
       Action(
         "appInfo", result: appInfoShape, summary: "The manifest's fields with the launch count and first launch date."

@@ -5,9 +5,11 @@ import NBridgeSystem
 /// entry (`$XDG_CONFIG_HOME/autostart/<app id>.desktop`) that starts it in background.
 @BridgeActor
 public final class AutostartPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "autostart")
   /// `enable`, `disable`, `isEnabled`.
   public nonisolated static let definition = PluginDefinition<AutostartPlugin>(
-    service: "autostart",
+    declaration,
     summary: "Starts the app with the user's session, in background, through an XDG autostart entry.",
     actions: [
       Action(

@@ -8,11 +8,12 @@ import NBridgePlugin
 /// or `nbridge daemon` when it is not running.
 @BridgeActor
 public final class BackgroundPlugin: Plugin {
+  /// The service name, permission and launch, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "background", startsAtLaunch: true)
   /// `beginTask`, `endTask`, `timeRemaining`; the `expiration` event; then the fetch actions and event.
   public nonisolated static let definition = PluginDefinition<BackgroundPlugin>(
-    service: "background",
+    declaration,
     summary: "Background tasks within the app's budget of background time, and periodic background fetch.",
-    startsAtLaunch: true,
     actions: [
       Action(
         "beginTask", result: .named("BackgroundTask", .fields(["id": .integer])),

@@ -8,9 +8,11 @@ import NBridgePlugin
 /// queues what the next dialogs answer. Cancelling resolves `null` (`false` for `confirm`).
 @BridgeActor
 public final class DialogPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "dialog")
   /// `open`, `save`, `message`, `confirm` and `simulate`.
   public nonisolated static let definition = PluginDefinition<DialogPlugin>(
-    service: "dialog",
+    declaration,
     summary: "Native dialogs: files to open, a file to save to, a message, a question; cancel resolves null.",
     actions: actions)
 

@@ -8,9 +8,11 @@ public final class FSPlugin: Plugin {
   /// The most a text or bytes read returns: 64 MiB.
   static let readLimit = 64 << 20
 
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "fs")
   /// The service's actions.
   public nonisolated static let definition = PluginDefinition<FSPlugin>(
-    service: "fs",
+    declaration,
     summary: "Files in the app's scope: its data, cache and config folders, the manifest's fs.scope, the user's picks.",
     actions: [
       Action("paths", result: FSShapes.paths, summary: "The app's own folders: {data, cache, config}.") {

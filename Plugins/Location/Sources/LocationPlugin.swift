@@ -4,9 +4,11 @@ import NBridgePlugin
 /// (or the Location portal in a Flatpak sandbox), once or as a stream.
 @BridgeActor
 public final class LocationPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "location")
   /// The service's actions.
   public nonisolated static let definition = PluginDefinition<LocationPlugin>(
-    service: "location",
+    declaration,
     summary: "The device's position from GeoClue2 (the Location portal in a sandbox): once, or as a stream.",
     actions: [
       Action(

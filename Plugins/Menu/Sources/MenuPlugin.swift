@@ -5,9 +5,11 @@ import NBridgePlugin
 /// valid menus answer `unavailable` (bad ones still `invalid_parameter`).
 @BridgeActor
 public final class MenuPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "menu")
   /// `setApplicationMenu` and `popup`; the `menuItem` event.
   public nonisolated static let definition = PluginDefinition<MenuPlugin>(
-    service: "menu",
+    declaration,
     summary: "The app window's menu bar and context menus (nbridge app); menuItem reports the item chosen.",
     actions: [
       Action(

@@ -32,6 +32,47 @@ import Testing
     #expect(app.waitForOutput("menuItem {\"id\":\"speak\"}", timeout: 10), "\(app.stdout)\n\(app.stderr)")
   }
 
+  @Test func aContextMenuIsRefusedWhileAnotherProgramHoldsTheKeyboardAndShownOnceItLetsGo() throws {
+    let desktop = try MenuDesktop()
+    let app = try desktop.start(
+      script: """
+        document.addEventListener('contextmenu', (event) => {
+          event.preventDefault();
+          nbridge.menu.popup({ items: [{ id: 'speak', label: 'Speak' }] })
+            .then(() => console.log('popped up'), (e) => console.log('failed ' + e.code + ': ' + e.message));
+        });
+        console.log('ready');
+        await new Promise(() => {});
+        """)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 30), "\(app.stdout)\n\(app.stderr)")
+    let window = try desktop.activeWindow("Menu Test")
+    let frame = try desktop.box(window)
+    // Another program grabs the keyboard (as a screen locker or a window manager does) and keeps it.
+    let grabber = try ChildProcess(
+      "/usr/bin/python3",  // Debian's, with python3-xlib
+      ["-c", """
+        import sys, time
+        from Xlib import X, display
+        d = display.Display()
+        status = d.screen().root.grab_keyboard(True, X.GrabModeAsync, X.GrabModeAsync, X.CurrentTime)
+        d.sync()
+        print('grabbed' if status == X.GrabSuccess else 'grab failed %d' % status, flush=True)
+        time.sleep(600)
+        """], environment: ["DISPLAY": desktop.display])
+    defer { grabber.stop() }
+    #expect(grabber.waitForOutput("grabbed", timeout: 20), "\(grabber.stdout)\(grabber.stderr)")
+    try desktop.click(frame.x + 150, frame.y + 120, button: 3)
+    #expect(
+      app.waitForOutput("failed unavailable: menu.popup: another program holds the pointer or keyboard", timeout: 10),
+      "\(app.stdout)\n\(app.stderr)")
+    #expect(!app.stdout.contains("popped up"))
+    grabber.stop()
+    try desktop.click(frame.x + 150, frame.y + 120, button: 3)
+    #expect(app.waitForOutput("popped up", timeout: 10), "\(app.stdout)\n\(app.stderr)")
+    #expect(try desktop.poppedUpMenu(besides: window) != nil, "no context menu popped up")
+  }
+
   @Test func aContextMenuOpensAtThePagesPoint() throws {
     let desktop = try MenuDesktop()
     let app = try desktop.start(

@@ -4,11 +4,12 @@ import NBridgePlugin
 /// scheduled ones that survive restarts, and clicks coming back as events.
 @BridgeActor
 public final class NotificationPlugin: Plugin {
+  /// The service name, permission and launch, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "notification", startsAtLaunch: true)
   /// The service's actions and events.
   public nonisolated static let definition = PluginDefinition<NotificationPlugin>(
-    service: "notification",
+    declaration,
     summary: "Local notifications: shown now or scheduled, on the desktop or on stderr.",
-    startsAtLaunch: true,
     actions: [
       Action(
         "show", options: NotificationShapes.show, result: NotificationShapes.id,

@@ -57,7 +57,15 @@ final class NotificationStore {
   /// Returns once every write asked for so far is on disk.
   func flush() async {
     guard let writeQueue else { return }
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in writeQueue.async { done.resume() } }
+    await Self.drain(writeQueue)
+  }
+
+  /// Returns once `queue` has run what it holds. Its own function: the continuation's type is
+  /// made at run time (about 0.19 M instructions under callgrind), which `flush`, inlined into
+  /// the plugin's `stop`, did at the end of every run, written or not.
+  @inline(never)
+  private static func drain(_ queue: DispatchQueue) async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
   }
 
   /// Queues a write of the newest snapshot for `path`; a write already queued and not yet

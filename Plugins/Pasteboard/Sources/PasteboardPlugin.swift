@@ -4,9 +4,11 @@ import NBridgePlugin
 /// shared by the user's nbridge apps, and `change` events.
 @BridgeActor
 public final class PasteboardPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "pasteboard")
   /// The service's actions and its `change` event.
   public nonisolated static let definition = PluginDefinition<PasteboardPlugin>(
-    service: "pasteboard",
+    declaration,
     summary: "The clipboard (X11, Wayland or nbridge's shared store), named pasteboards and change events.",
     actions: [
       Action("getString", result: Shape.string.orNull, summary: "The pasteboard's text, or null.")

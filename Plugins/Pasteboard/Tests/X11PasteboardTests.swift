@@ -119,22 +119,40 @@ import Testing
   @Test func aDisplayThatGoesAwayIsUnavailableAndTheRunGoesOn() async throws {
     let x = try XvfbServer()
     let shared = try TemporaryDirectory()
-    async let script = PasteboardHarness.evaluate(
-      """
-      const pb = nbridge.pasteboard;
-      const handle = pb.addListener('change', () => {});
-      await pb.setString({string: 'before'});
-      for (let i = 0; i < 400; i++) {
-        try { await pb.getString(); } catch (e) { handle.remove(); return e.code + ' ' + e.message; }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      handle.remove();
-      return 'the display never went away';
-      """, shared: shared.path, environment: PasteboardHarness.desktop(display: x.display))
-    try await Xclip.waitFor("before", display: x.display)
-    x.stop()
-    let outcome = try await script.stringValue ?? ""
-    #expect(outcome.hasPrefix("unavailable pasteboard.getString: "), "\(outcome)")
-    #expect(outcome.contains(x.display), "\(outcome)")
+    let environment = PasteboardHarness.desktop(display: x.display)
+    try await NBridgeTest.withRuntime(plugins: [PasteboardPlugin.self], realTime: true) { configuration in
+      configuration.sharedDirectory = shared.path
+      configuration.headless = false
+      configuration.environment = environment
+    } _: { rt in
+      // The display goes away only once the write has been answered.
+      _ = try await rt.evaluate(
+        """
+        globalThis.handle = nbridge.pasteboard.addListener('change', () => {});
+        await nbridge.pasteboard.setString({string: 'before'});
+        """)
+      #expect(try await Xclip.paste(display: x.display).stdout == "before")
+      x.stop()
+      let outcome = try await rt.evaluate(
+        """
+        for (let i = 0; i < 400; i++) {
+          try { await nbridge.pasteboard.getString(); } catch (e) { return e.code + ' ' + e.message; }
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        return 'the display never went away';
+        """
+      ).stringValue ?? ""
+      #expect(outcome.hasPrefix("unavailable pasteboard.getString: "), "\(outcome)")
+      #expect(outcome.contains(x.display), "\(outcome)")
+      // The run goes on: the listener comes off and a named pasteboard still answers.
+      let after = try await rt.evaluate(
+        """
+        handle.remove();
+        await nbridge.pasteboard.create({name: 'after'});
+        await nbridge.pasteboard.setString({name: 'after', string: 'still here'});
+        return await nbridge.pasteboard.getString({name: 'after'});
+        """)
+      #expect(after == "still here")
+    }
   }
 }

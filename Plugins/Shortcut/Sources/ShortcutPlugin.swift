@@ -4,9 +4,11 @@ import NBridgePlugin
 /// (X11 key grabs on the root window; without X11, the XDG GlobalShortcuts portal).
 @BridgeActor
 public final class ShortcutPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "shortcut")
   /// `register`, `unregister`, `isRegistered`.
   public nonisolated static let definition = PluginDefinition<ShortcutPlugin>(
-    service: "shortcut",
+    declaration,
     summary: "Global keyboard shortcuts that work while another program has the focus.",
     actions: [
       Action(

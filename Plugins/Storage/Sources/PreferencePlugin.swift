@@ -4,10 +4,12 @@ import NBridgePlugin
 /// `storage` (its default group), so WKBridgeKit web code runs unchanged.
 @BridgeActor
 public final class PreferencePlugin: Plugin {
+  /// The service name, permission and launch, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "preference", permission: "storage")
   /// `get`, `set` and `remove` with WKBridgeKit's option names (and `secure`, as NBridgeKit's
   /// SecureSharedPreferences); guarded by the `storage` permission.
   public nonisolated static let definition = PluginDefinition<PreferencePlugin>(
-    service: "preference", permission: "storage",
+    declaration,
     summary: "WKBridgeKit's preference service: the storage plugin's default group under its names.",
     actions: [
       Action(

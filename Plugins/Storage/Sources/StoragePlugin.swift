@@ -4,10 +4,12 @@ import NBridgePlugin
 /// NSUserDefaults and Capacitor Preferences; any JSON value comes back with its type.
 @BridgeActor
 public final class StoragePlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "storage")
   /// `get`, `set`, `remove`, `clear` and `keys`, each with an optional `group` namespace and
   /// `secure` (values encrypted with a key from the Secret Service).
   public nonisolated static let definition = PluginDefinition<StoragePlugin>(
-    service: "storage",
+    declaration,
     summary: "Key/value preferences in an SQLite database in the app's data dir; values keep their JSON type.",
     actions: [
       Action(

@@ -4,9 +4,11 @@ import NBridgePlugin
 /// over `com.canonical.dbusmenu`; no libappindicator), with clicks and menu picks as events.
 @BridgeActor
 public final class TrayPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "tray")
   /// `create`, `setIcon`, `setTooltip`, `setMenu`, `remove`; `click`, `doubleClick`, `menuItem`.
   public nonisolated static let definition = PluginDefinition<TrayPlugin>(
-    service: "tray",
+    declaration,
     summary: "The app's icon in the desktop's tray, with a tooltip and a menu; clicks come back as events.",
     actions: [
       Action(

@@ -5,9 +5,11 @@ import NBridgePlugin
 /// `unavailable`.
 @BridgeActor
 public final class WindowPlugin: Plugin {
+  /// The service name, read at every start; the definition is built on first use.
+  public nonisolated static let declaration = PluginDeclaration(service: "window")
   /// The setters, `getState`, `create`, `close`, `list` and `keepOpen`; the windows' events.
   public nonisolated static let definition = PluginDefinition<WindowPlugin>(
-    service: "window",
+    declaration,
     summary: "The app's windows (nbridge app): title, size, place and state, more windows, and their events.",
     actions: setterActions + windowActions,
     events: events)

@@ -12,7 +12,6 @@
   const hasOwn = Object.prototype.hasOwnProperty;
   const defineHidden = (obj, name, value) =>
     Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
-  const inspect = (v, depth, seen) => internal.inspect(v, depth, seen);
 
   class NBridgeError extends Error {
     constructor(code, message) {
@@ -390,7 +389,7 @@
     svc.actions.map((action, aid) => {
       const label = svc.name + '.' + action;
       if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
-      const atTurnEnd = svc.atTurnEnd !== undefined && svc.atTurnEnd.indexOf(aid) >= 0;
+      const atTurnEnd = svc.atTurnEnd.indexOf(aid) >= 0;
       return {
         [action](options) {
           return invoke(sid, aid, label, options, atTurnEnd);
@@ -426,7 +425,7 @@
         const known = svc.events.length
           ? svc.events.map((e) => "'" + e + "'").join(', ')
           : '(none: ' + svc.name + ' has no events)';
-        const got = inspect(event, 1, []);
+        const got = internal.inspect(event, 1, []);
         throw makeError(
           codes.invalidParameter,
           svc.name + '.addListener: "event" must be one of ' + known + ' (got ' + got + ')',
@@ -501,10 +500,9 @@
   // Hands a listener's return value (or its Promise's) to the action that answers the event,
   // as {id, result}; a throw or a rejection answers 'failed'. The action decides which answer wins.
   function answer(sid, action, payload, returned, threw) {
-    const aid = services[sid].actions.indexOf(action);
-    if (aid < 0) return;
     const send = (result) => {
-      if (result !== undefined) actions[sid][aid]({ id: payload.id, result }).catch((e) => native.reportError(e));
+      if (result === undefined) return;
+      callBuiltin(services[sid].name, action, { id: payload.id, result }).catch((e) => native.reportError(e));
     };
     if (threw) send('failed');
     else if (returned !== null && typeof returned === 'object' && typeof returned.then === 'function') {
