@@ -170,11 +170,13 @@ package enum Spawn {
     var result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     // ETXTBSY: the program was just written and a descriptor open for writing on it is still
     // held, often by a process another thread was starting at that moment (its copy of our
-    // descriptors lives until its exec). That lasts microseconds: try again a few times.
-    var retries = 0
-    while result == ETXTBSY && retries < 20 {
-      retries += 1
-      usleep(useconds_t(1000 * retries))
+    // descriptors lives until its exec). That lasts microseconds, longer on a loaded machine:
+    // try again, waiting a little longer each time, for up to two seconds in all.
+    var waited: useconds_t = 0
+    while result == ETXTBSY && waited < 2_000_000 {
+      let step = min(waited / 2 + 1000, 100_000)
+      usleep(step)
+      waited += step
       result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
     }
     guard result == 0 else {

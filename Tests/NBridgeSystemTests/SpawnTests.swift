@@ -51,7 +51,11 @@ import Testing
     let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
     #expect(fd >= 0)
     _ = "#!/bin/sh\necho started\n".withCString { write(fd, $0, strlen($0)) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { close(fd) }
+    // A thread of its own (not a queue shared with the other tests) closes it 20 ms from now.
+    let closer = Thread.start {
+      usleep(20_000)
+      close(fd)
+    }
     var standard = Spawn.Standard(stdin: false, capture: true)
     standard.errorPipe = false
     let child = try Spawn.launch([script], environment: Self.environment, standard: standard)
@@ -59,6 +63,7 @@ import Testing
     close(child.stdout)
     #expect(String(decoding: output, as: UTF8.self) == "started\n")
     #expect(Spawn.wait(child.pid) == 0)
+    closer.join()
   }
 
   /// A descriptor of ours without close-on-exec does not reach the child (only 0, 1 and 2 do).

@@ -152,7 +152,7 @@ import Testing
 nonisolated(unsafe) private var testSignalWriter: Int32 = -1
 
 /// A pthread running a closure, joined by the test.
-private struct Thread {
+struct Thread {
   let handle: pthread_t
 
   static func start(_ body: @escaping @Sendable () -> Void) -> Thread {

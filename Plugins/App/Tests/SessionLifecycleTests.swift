@@ -88,6 +88,9 @@ import Testing
     try Self.set("IdleHint", true, bus: bus)
     #expect(app.waitForOutput("state active\nstate inactive\n"), "\(app.stdout)")
     try Self.set("IdleHint", false, bus: bus)
+    // Each change waited for before the next: two sent together may reach the app in one read,
+    // which goes from inactive to background without the active state between them.
+    #expect(app.waitForOutput("state inactive\nstate active\n"), "\(app.stdout)")
     try Self.set("Active", false, bus: bus)
     #expect(app.waitForOutput("state inactive\nstate active\nstate background\npause\n"), "\(app.stdout)")
   }
