@@ -70,11 +70,6 @@ public final class Runtime {
   var heldDeliveries: [HeldDelivery] = []
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
-  /// A scoped run's evaluations waiting for their Promise, by id (`Runtime+Scope`).
-  var scopedEvaluations: [Int: @BridgeActor (JSONValue) -> Void] = [:]
-  var nextScopedEvaluation = 1
-  /// The native function a scoped evaluation settles through, made on first use.
-  var scopedSettleFunction: ScriptValue?
 
   static var current: Runtime?
 

@@ -17,11 +17,15 @@ public final class TestRuntime {
   public nonisolated let clock: ManualClock
   private nonisolated let output: CapturedOutput
   private let runtime: Runtime
+  private let evaluations: ScopedEvaluations
   private let url: String
   fileprivate var ended = false
 
-  fileprivate init(runtime: Runtime, clock: ManualClock, output: CapturedOutput, url: String) {
+  fileprivate init(
+    runtime: Runtime, evaluations: ScopedEvaluations, clock: ManualClock, output: CapturedOutput, url: String
+  ) {
     self.runtime = runtime
+    self.evaluations = evaluations
     self.clock = clock
     self.output = output
     self.url = url
@@ -33,7 +37,7 @@ public final class TestRuntime {
   /// the Promise settles: a body that waits on a timer needs `clock.advance` from another task.
   public func evaluate(_ body: String) async throws(ScriptError) -> JSONValue {
     let settled: JSONValue = await withCheckedContinuation { continuation in
-      runtime.evaluateScoped(body, url: url) { continuation.resume(returning: $0) }
+      evaluations.evaluate(body, url: url, status: runtime.exitStatus) { continuation.resume(returning: $0) }
     }
     if case .object(let e) = settled["error"] ?? .null {
       throw ScriptError(code: e["code"]?.stringValue, name: e["name"]?.stringValue ?? "Error", message: e["message"]?.stringValue ?? "")
@@ -94,6 +98,8 @@ extension NBridgeTest {
     var configuration = RuntimeConfiguration.forTesting(plugins: plugins, in: scratch)
     configuration.clock = realTime ? MonotonicClock() : clock
     configure(&configuration)
+    let evaluations = ScopedEvaluations()
+    configuration.extensions.append(evaluations.makeExtension())
     let output = CapturedOutput()
     configuration.output = { fd, text in output.append(fd, text) }
     let final = configuration
@@ -105,10 +111,13 @@ extension NBridgeTest {
       let status = Runtime.runScope(
         final, entry: url,
         started: { runtime in
-          let made = runtime.map { TestRuntime(runtime: $0, clock: clock, output: output, url: url) }
+          let made = runtime.map {
+            TestRuntime(runtime: $0, evaluations: evaluations, clock: clock, output: output, url: url)
+          }
           scope.runtime = made
           started.fulfill(made)
         },
+        endedEarly: { evaluations.failWaiting(status: scope.runtime?.status ?? 0) },
         ended: { scope.runtime?.ended ?? true })
       finished.fulfill(status)
     }

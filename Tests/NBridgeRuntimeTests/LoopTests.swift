@@ -80,6 +80,17 @@ import Testing
     }
   }
 
+  @Test func aStepThatDoesNotParseRejectsWithItsSyntaxErrorAndTheRunGoesOn() async throws {
+    try await NBridgeTest.withRuntime { rt in
+      let refused = await #expect(throws: ScriptError.self) { try await rt.evaluate("return (") }
+      #expect(refused?.name == "SyntaxError")
+      #expect(refused?.message.isEmpty == false)
+      let next = try await rt.evaluate("return 1 + 1")
+      #expect(next == 2)
+      #expect(await rt.status == nil)
+    }
+  }
+
   @Test func uncaughtErrorPrintsNameMessageAndStack() async throws {
     let outcome = try await NBridgeTest.run(
       """
