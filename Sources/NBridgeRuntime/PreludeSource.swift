@@ -46,21 +46,29 @@ package enum PreludeSource {
   }
 
   /// Where the body of a file `(function (a, b) {` starts (after that line) and its parameters' names.
+  /// Over the bytes: the names split and trimmed as Swift strings (by `Character`) cost a start
+  /// 0.15 M instructions under callgrind for the eight files' heads.
   private static func inlineHead(_ text: ArraySlice<UInt8>) -> (Int, [String])? {
     let opening = Array("(function (".utf8)
-    var lineStart = text.startIndex
-    while lineStart < text.endIndex {
-      let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-      let line = text[lineStart..<lineEnd]
-      if line.starts(with: opening) {
-        guard line.suffix(3).elementsEqual(") {".utf8) else { return nil }
-        let names = String(decoding: line.dropFirst(opening.count).dropLast(3), as: UTF8.self)
-          .split(separator: ",").map { String($0.filter { $0 != " " }) }
-        return (min(lineEnd + 1, text.endIndex), names)
+    let closing = Array(") {".utf8)
+    return text.withUnsafeBufferPointer { bytes -> (Int, [String])? in
+      var lineStart = 0
+      while lineStart < bytes.count {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
+        if line.starts(with: opening) {
+          guard line.count >= opening.count + closing.count, line.suffix(closing.count).elementsEqual(closing) else {
+            return nil
+          }
+          let names = line[opening.count..<(line.count - closing.count)].split(separator: UInt8(ascii: ","))
+            .map { String(decoding: $0.filter { $0 != UInt8(ascii: " ") }, as: UTF8.self) }
+          return (text.startIndex + min(lineEnd + 1, bytes.count), names)
+        }
+        lineStart = lineEnd + 1
       }
-      lineStart = lineEnd + 1
+      return nil
     }
-    return nil
   }
 
   /// `file` without the newlines, spaces and semicolons at its end.
