@@ -79,9 +79,11 @@ let package = Package(
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
-    // (inspect, format, formatStack), in a headless run and in a window's page.
+    // (inspect, format, formatStack), in a headless run and in a window's page; how an uncaught
+    // error prints (ErrorReport).
     .target(
-      name: "NBridgeConsole", dependencies: ["NBridgeRuntime"], resources: [.embedInCode("JS")], swiftSettings: strict),
+      name: "NBridgeConsole", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
     // `--timeout` (an extension of the runtime): a loop timer and JavaScriptCore's script time check.
     .target(name: "NBridgeWatchdog", dependencies: ["NBridgeRuntime", "NBridgePlugin"], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the

@@ -23,7 +23,6 @@ public final class Runtime {
   var hooks: JSObjectRef! { protectedHooks?.ref }
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
-  var formatErrorFunction: JSObjectRef!
   /// The prelude's `answer(id, value)`, `fail(id, error)` and `answerAll([id, value, ...])` (bridge.js's calls in flight).
   var answerFunctions: (one: JSObjectRef, fail: JSObjectRef, all: JSObjectRef)?
   /// The headless call being started by `native.start` (its id), and what it was answered with
@@ -231,7 +230,7 @@ public final class Runtime {
     if exitCode != nil { return }
     if firesEvent, let prevented = try? callHook("uncaught", [value]), JSValueToBoolean(js.ref, prevented) { return }
     if exitCode != nil { return }
-    emitOutput(2, ErrorReport.describe(value, in: self, prefix: prefix) + "\n")
+    emitOutput(2, describeUncaught(value, prefix: prefix) + "\n")
     requestExit(ExitStatus.uncaught)
   }
 

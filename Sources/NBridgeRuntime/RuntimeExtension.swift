@@ -105,6 +105,9 @@ package struct RuntimeExtension: Sendable {
     /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
     /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
     package var transformSource: SourceTransform<State>?
+    /// How an uncaught `value` prints after `Uncaught `; nil leaves it to the next extension, and
+    /// the runtime prints what none describes as JavaScriptCore gives it (NBridgeConsole's).
+    package var describeUncaught: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue) -> String?)?
     /// A window's page sent the extension a message (`nbridge.log` in a page): its text, as the
     /// extension's page script wrote it.
     package var pageMessage: (@BridgeActor @Sendable (State, ExtensionHost, Substring) -> Void)?
@@ -180,6 +183,7 @@ package struct RuntimeExtension: Sendable {
     }
     if let clear = hooks.clearCaches { erased.clearCaches = { clear(typed($0), $1) } }
     if let ran = hooks.entryRan { erased.entryRan = { ran(typed($0), $1, $2, $3) } }
+    if let describe = hooks.describeUncaught { erased.describeUncaught = { describe(typed($0), $1, $2) } }
     if let message = hooks.pageMessage { erased.pageMessage = { message(typed($0), $1, $2) } }
     if let transform = hooks.transformSource {
       erased.transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in
