@@ -141,7 +141,8 @@ package struct RuntimeExtension: Sendable {
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime),
   /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
-  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
+  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`;
+  /// one that needs the entry's path pushes a function of it onto `internal.onEntry`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]

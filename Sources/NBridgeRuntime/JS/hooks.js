@@ -12,7 +12,8 @@
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
-    setEntry: internal.setEntry,
+    // The entry is known: the extensions' global files push what to do then (CommonJS's globals, fetch's base).
+    setEntry: (path) => internal.onEntry?.forEach((handler) => handler(path)),
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
     uncaught: internal.uncaught,
