@@ -58,7 +58,7 @@ extension Runtime {
     guard exitCode == nil, lifecycle.state == .background, !lifecycle.isHeldAwake else { return }
     if !lifecycle.isSuspended {
       lifecycle.isSuspended = true
-      loop.jsTimersFrozen = true
+      holdDeliveries()
       page?.evaluateInPage("__nbridgeSuspend(true)")
     }
     if stopsWhenSuspended {
@@ -86,29 +86,8 @@ extension Runtime {
   func unsuspend() -> Bool {
     guard lifecycle.isSuspended else { return false }
     lifecycle.isSuspended = false
-    loop.jsTimersFrozen = false
+    openDeliveries()
     return true
-  }
-
-  /// Delivers, in order, what waited while the app was suspended.
-  func deliverHeld() {
-    while !lifecycle.isSuspended, exitCode == nil, !heldDeliveries.isEmpty {
-      let next = heldDeliveries.removeFirst()
-      next.body()
-    }
-  }
-
-  /// Runs `body` (which enters JS) now, or, while the app is suspended, when it wakes; a `key`
-  /// replaces a waiting delivery with the same key (a pasteboard `change` is coalesced).
-  func deliverToJS(coalescing key: String? = nil, _ body: @escaping @BridgeActor () -> Void) {
-    // Answers held in an AnswerBatch were given before this: they reach JS first.
-    if !heldAnswers.isEmpty { deliverHeldAnswers() }
-    guard lifecycle.isSuspended else { return body() }
-    if let key, let index = heldDeliveries.firstIndex(where: { $0.key == key }) {
-      heldDeliveries[index].body = body
-      return
-    }
-    heldDeliveries.append(HeldDelivery(key: key, body: body))
   }
 
   /// Calls WKBridgeKit's `nbridge.call<name>Listener()` if the script or page defines it.
@@ -120,11 +99,4 @@ extension Runtime {
     do { _ = try callHook("lifecycleListener", [js.string(name)]) } catch { reportUncaught(error.value) }
     afterCallback()
   }
-}
-
-/// A way into JS that waits while the app is suspended.
-struct HeldDelivery {
-  /// Deliveries with the same key are coalesced into the latest.
-  var key: String?
-  var body: @BridgeActor () -> Void
 }

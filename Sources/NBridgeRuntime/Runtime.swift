@@ -66,7 +66,9 @@ public final class Runtime {
   var controlHandlers: [String: ControlHandler] = [:]
   /// The app's lifecycle, shared with every plugin's context and the window.
   package let lifecycle: Lifecycle
-  /// What waits to enter JS while the app is suspended, in order.
+  /// Whether the delivery gate is closed (`Runtime+Delivery`): JS timers frozen, every other way into JS waiting.
+  var deliveriesHeld = false
+  /// What waits to enter JS while the delivery gate is closed, in order.
   var heldDeliveries: [HeldDelivery] = []
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
