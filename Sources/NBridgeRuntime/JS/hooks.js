@@ -8,7 +8,6 @@
     // been made and no listener added.
     makeError: (code, message) => (internal.loadBridge(), internal.makeError(code, message)),
     emit: (sid, event, payload) => internal.emit?.(sid, event, payload),
-    lifecycleListener: (name) => internal.lifecycleListener(name),
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
