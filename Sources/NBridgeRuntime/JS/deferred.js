@@ -20,19 +20,21 @@
   internal.loadBridge = bridge;
   // bridge.js replaces this with its own. WKBridgeKit's nbridge.callPauseListener(): a script that
   // never read `nbridge` cannot have set one, unless it assigned its own object (then the accessor is gone).
-  internal.lifecycleListener = (name) => {
+  internal.lifecycleListener = function (name) {
     if (typeof Object.getOwnPropertyDescriptor(global, 'nbridge')?.get === 'function') return;
     bridge();
     internal.lifecycleListener(name);
   };
 
-  internal.dirname = (path) => {
+  internal.dirname = function (path) {
     const i = path.lastIndexOf('/');
     return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
   };
   let commonJS;
   const loadCommonJS = () => (commonJS ??= native.loadDeferred('require')(global, internal));
-  internal.requireFile = (path, text) => loadCommonJS().requireFile(path, text);
+  internal.requireFile = function (path, text) {
+    return loadCommonJS().requireFile(path, text);
+  };
   // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
   Object.defineProperty(global, '$nbridge$import', {
     value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),

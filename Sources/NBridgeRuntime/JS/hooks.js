@@ -4,12 +4,21 @@
   // The console extension's formatting (NBridgeConsole); without it an error prints its stack as given.
   const inspect = internal.inspect ?? ((v) => String(v));
   const formatStack = internal.formatStack ?? ((stack) => stack ?? '');
+  // Methods, not arrows: JavaScriptCore parses and compiles an arrow function at every start for
+  // about 10 k instructions more than a method (none of these reads `this`).
   internal.hooks = {
     // bridge.js, built on first touch (deferred.js), defines these: before it runs no call can have
     // been made and no listener added.
-    makeError: (code, message) => (internal.loadBridge(), internal.makeError(code, message)),
-    emit: (sid, event, payload) => internal.emit?.(sid, event, payload),
-    lifecycleListener: (name) => internal.lifecycleListener(name),
+    makeError(code, message) {
+      internal.loadBridge();
+      return internal.makeError(code, message);
+    },
+    emit(sid, event, payload) {
+      return internal.emit?.(sid, event, payload);
+    },
+    lifecycleListener(name) {
+      return internal.lifecycleListener(name);
+    },
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
@@ -32,10 +41,18 @@
       return inspect(e, 1, []);
     },
     // A headless call's answers (bridge.js's calls in flight).
-    answer: (id, value) => internal.answerCall(id, value),
-    fail: (id, error) => internal.failCall(id, error),
-    answerAll: (list) => internal.answerCalls(list),
-    inspect: (v) => inspect(v, 0, []),
+    answer(id, value) {
+      return internal.answerCall(id, value);
+    },
+    fail(id, error) {
+      return internal.failCall(id, error);
+    },
+    answerAll(list) {
+      return internal.answerCalls(list);
+    },
+    inspect(v) {
+      return inspect(v, 0, []);
+    },
     formatStack,
   };
 });
