@@ -1,9 +1,8 @@
 // The functions the runtime calls into the prelude (last file: it reads what the others export).
 (function (_global, internal) {
   'use strict';
-  // The console extension's formatting (NBridgeConsole); without it an error prints its stack as given.
+  // The console extension's formatting (NBridgeConsole).
   const inspect = internal.inspect ?? ((v) => String(v));
-  const formatStack = internal.formatStack ?? ((stack) => stack ?? '');
   // Methods, not arrows: JavaScriptCore parses and compiles an arrow function at every start for
   // about 10 k instructions more than a method (none of these reads `this`).
   internal.hooks = {
@@ -22,24 +21,16 @@
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
-    setEntry: internal.setEntry,
+    // The entry is known: the extensions' global files push what to do then (CommonJS's globals, fetch's base).
+    setEntry(path) {
+      return internal.onEntry?.forEach((handler) => handler(path));
+    },
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
     uncaught: internal.uncaught,
     unhandledRejection: internal.unhandledRejection,
-    formatError(e) {
-      if (e instanceof Error) {
-        const name = e.name || 'Error';
-        const stack = formatStack(e.stack);
-        const code = e.code === undefined
-          ? ''
-          : internal.NBridgeError !== undefined && e instanceof internal.NBridgeError
-          ? ' [' + e.code + ']'
-          : ' (code ' + e.code + ')';
-        return name + ': ' + e.message + code + (stack ? '\n' + stack : '');
-      }
-      return inspect(e, 1, []);
-    },
+    // An uncaught value as NBridgeConsole's `describeUncaught` prints it.
+    formatError: internal.formatError,
     // A headless call's answers (bridge.js's calls in flight).
     answer(id, value) {
       return internal.answerCall(id, value);
@@ -53,6 +44,5 @@
     inspect(v) {
       return inspect(v, 0, []);
     },
-    formatStack,
   };
 });
