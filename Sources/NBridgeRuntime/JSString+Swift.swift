@@ -14,16 +14,19 @@ extension String {
     // together (no early exit, so the compiler vectorizes it); other text goes through the
     // standard library's UTF-16 decoding (generic code, slower to start, which repairs lone
     // surrogates).
-    var seen: UInt16 = 0
+    // `seen` is local to the loop: one captured from outside would be stored on every unit.
+    var ascii = false
     let narrowed = String(unsafeUninitializedCapacity: length) { bytes in
+      var seen: UInt16 = 0
       for i in 0..<length {
         let unit = units[i]
         seen |= unit
         bytes[i] = UInt8(truncatingIfNeeded: unit)
       }
-      return seen < 0x80 ? length : 0
+      ascii = seen < 0x80
+      return ascii ? length : 0
     }
-    self = seen < 0x80 ? narrowed : String(decoding: units, as: UTF16.self)
+    self = ascii ? narrowed : String(decoding: units, as: UTF16.self)
   }
 
   /// A new `JSStringRef` holding this string; the caller releases it.
