@@ -62,12 +62,13 @@ public final class Runtime {
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
-  /// The app's lifecycle, shared with every plugin's context and the window.
+  /// The app's lifecycle, shared with every plugin's context and the window; the lifecycle
+  /// extension (NBridgeLifecycle) delivers its moves and suspends the run.
   package let lifecycle: Lifecycle
-  /// What waits to enter JS while the app is suspended, in order.
+  /// Whether the delivery gate is closed (`Runtime+Delivery`): JS timers frozen, every other way into JS waiting.
+  var deliveriesHeld = false
+  /// What waits to enter JS while the delivery gate is closed, in order.
   var heldDeliveries: [HeldDelivery] = []
-  /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
-  var stopsWhenSuspended = false
 
   static var current: Runtime?
 
@@ -82,7 +83,6 @@ public final class Runtime {
     lifecycle = Lifecycle(state: configuration.initialState)
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
-    wireLifecycle()
     extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
   }
 

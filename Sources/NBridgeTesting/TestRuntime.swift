@@ -1,6 +1,7 @@
 import Foundation
 import NBridgeCompat
 import NBridgeConsole
+import NBridgeLifecycle
 import NBridgeLog
 import NBridgeModules
 import NBridgePlugin
@@ -152,7 +153,8 @@ extension RuntimeConfiguration {
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
     configuration.extensions = [
-      ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
+      ConsoleExtension.make(), LifecycleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(),
+      CompatExtension.make(),
     ]
     return configuration
   }
