@@ -7,8 +7,10 @@
   const { services, args, codes, messages } = internal;
   // Codes and message templates come from the runtime (ErrorCode, BridgeMessages): one place.
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
-  const noService = (service) => fill(messages.unknownService, { service });
-  const noAction = (service, action) => fill(messages.unknownAction, { service, action });
+  // A name or value a message quotes is cut to a short prefix: a megabyte name makes a short message.
+  const cut = (s) => (s.length > 80 ? s.slice(0, 80) + '…' : s);
+  const noService = (service) => fill(messages.unknownService, { service: cut(service) });
+  const noAction = (service, action) => fill(messages.unknownAction, { service: cut(service), action: cut(action) });
   const hasOwn = Object.prototype.hasOwnProperty;
   const defineHidden = (obj, name, value) =>
     Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
@@ -448,7 +450,7 @@
         const known = svc.events.length
           ? svc.events.map((e) => "'" + e + "'").join(', ')
           : '(none: ' + svc.name + ' has no events)';
-        const got = internal.inspect(event, 1, []);
+        const got = internal.inspect(typeof event === 'string' ? cut(event) : event, 1, []);
         throw makeError(
           codes.invalidParameter,
           svc.name + '.addListener: "event" must be one of ' + known + ' (got ' + got + ')',
