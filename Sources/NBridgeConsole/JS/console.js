@@ -1,5 +1,5 @@
-// The console object, and the formatting the other prelude files share: inspect, format and
-// formatStack (inspect.js, loaded on first need) and shiftColumns.
+// The console object, and the formatting the other prelude files share: inspect, format,
+// formatStack and formatError (inspect.js, loaded on first need) and shiftColumns.
 (function (global, internal) {
   'use strict';
   // Scripts run with top-level await are wrapped in an async function whose head sits on
@@ -18,6 +18,7 @@
   const formatter = () => (formatting ??= internal.native.loadDeferred('inspect')(global, internal));
   const inspect = (value, depth, seen) => formatter().inspect(value, depth, seen);
   const formatStack = (stack) => formatter().formatStack(stack);
+  const formatError = (e) => formatter().formatError(e);
   // Plain strings (the first without a %), numbers, booleans and undefined print as inspect.js
   // would print them, joined by spaces, without loading it.
   function format(items) {
@@ -52,7 +53,7 @@
   const printer = (fd, level) => (...a) => native.print(fd, format(a) + '\n', level);
   const out = printer(1, 1);
   const err = printer(2, 3);
-  Object.assign(internal, { inspect, format, formatStack });
+  Object.assign(internal, { inspect, format, formatStack, formatError });
   // No early return (a headless run's prelude runs this body inline, PreludeSource.inlineBytes):
   // a page has WebKit's own console, and takes the formatting only.
   if (!internal.page) {
