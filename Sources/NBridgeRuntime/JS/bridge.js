@@ -8,7 +8,9 @@
   // Codes and message templates come from the runtime (ErrorCode, BridgeMessages): one place.
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
   // A name or value a message quotes is cut to a short prefix: a megabyte name makes a short message.
-  const cut = (s) => (s.length > 80 ? s.slice(0, 80) + '…' : s);
+  function cut(s) {
+    return s.length > 80 ? s.slice(0, 80) + '…' : s;
+  }
   const noService = (service) => fill(messages.unknownService, { service: cut(service) });
   const noAction = (service, action) => fill(messages.unknownAction, { service: cut(service), action: cut(action) });
   const hasOwn = Object.prototype.hasOwnProperty;
