@@ -8,10 +8,19 @@ public struct BridgeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What was wrong, naming the field where there is one.
   public var message: String
 
-  /// An error with a code and a message.
+  /// An error with a code and a message (cut after `maxMessageCharacters` characters with `…`).
   public init(_ code: ErrorCode, _ message: String) {
     self.code = code
-    self.message = message
+    self.message = message.utf8.count > Self.maxMessageCharacters ? Self.cut(message) : message
+  }
+
+  /// The longest message kept whole: one that quotes a huge value a script passed is cut, so a
+  /// rejection never carries (or logs) megabytes. Plugins quote values with `QuotedValue`.
+  package static let maxMessageCharacters = 2048
+
+  private static func cut(_ message: String) -> String {
+    let head = message.prefix(maxMessageCharacters)
+    return head.endIndex < message.endIndex ? String(head) + "…" : message
   }
 
   /// `invalid_parameter` for a field: `"key" must be a non-empty string`.

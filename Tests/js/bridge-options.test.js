@@ -245,6 +245,32 @@ test('strings that are not well-formed UTF-16 are refused naming the field, so k
   assert.deepEqual(await nbridge.storage.get({ key: '😀' }), { '👋': 'a😀b' });
 });
 
+test('an error message quotes a huge name or value by a short prefix', async () => {
+  const huge = 'x'.repeat(1 << 20);
+  const cases = [
+    ['invalid_service', () => nbridge.callToNative(huge, 'get', {})],
+    ['invalid_service', () => nbridge[huge].get({})],
+    ['invalid_action_name', () => nbridge.callToNative('storage', huge, {})],
+    ['invalid_parameter', () => nbridge.background.completeFetch({ id: 1, result: huge })],
+    ['invalid_parameter', () => nbridge.background.setMinimumFetchInterval({ interval: huge })],
+    ['invalid_parameter', () => nbridge.notification.schedule({ title: 't', body: 'b', at: huge })],
+    ['not_found', () => nbridge.notification.cancel({ id: huge })],
+    ['invalid_parameter', () => nbridge.app.canOpenURL({ url: 'x'.repeat(30000) })],
+  ];
+  for (const [code, call] of cases) {
+    const error = await assert.rejects(call(), code);
+    assert(error.message.length < 400 && error.message.includes('xxx…'), 'a short message: ' + error.message.slice(0, 500));
+  }
+  let thrown;
+  try {
+    nbridge.app.addListener(huge, () => {});
+  } catch (e) {
+    thrown = e;
+  }
+  assert.equal(thrown && thrown.code, 'invalid_parameter');
+  assert(thrown.message.length < 400 && thrown.message.includes('xxx…'), thrown.message.slice(0, 500));
+});
+
 test('localStorage keeps keys with lone surrogates apart', () => {
   localStorage.setItem('\ud800', 'first');
   localStorage.setItem('\udbff', 'second');

@@ -13,7 +13,7 @@ extension AppPlugin {
     ) { (plugin, options: URLOptions, _) async throws in
       let scheme = options.url.prefix { $0 != ":" }.lowercased()
       guard scheme == "http" || scheme == "https" else {
-        throw BridgeError.invalidParameter("url", "must be an http or https URL, got \"\(options.url)\"")
+        throw BridgeError.invalidParameter("url", "must be an http or https URL, got \(QuotedValue.text(options.url))")
       }
       return try await plugin.open(options.url, action: "openBrowser")
     },

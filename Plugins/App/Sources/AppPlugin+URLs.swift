@@ -68,7 +68,7 @@ struct URLOptions: Decodable {
     }
     _ = try BridgeLimits.text(url, field: "url", maxBytes: Self.maxBytes)
     guard let colon = url.firstIndex(of: ":"), colon > url.startIndex else {
-      throw BridgeError.invalidParameter("url", "must be a URL with a scheme, got \"\(url)\"")
+      throw BridgeError.invalidParameter("url", "must be a URL with a scheme, got \(QuotedValue.text(url))")
     }
     if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
       throw BridgeError.invalidParameter("url", "must not contain control characters (percent-encode them)")

@@ -63,7 +63,7 @@ struct SettingsOptions: Decodable {
       throw BridgeError.invalidParameter("type", "must be \"normal\", \"push\" or \"location\"")
     }
     guard let type = SettingsType(rawValue: name == "gps" ? "location" : name) else {
-      throw BridgeError.invalidParameter("type", "must be \"normal\", \"push\" or \"location\" (got \"\(name)\")")
+      throw BridgeError.invalidParameter("type", "must be \"normal\", \"push\" or \"location\" (got \(QuotedValue.text(name)))")
     }
     self.type = type
   }

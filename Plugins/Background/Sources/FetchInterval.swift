@@ -27,12 +27,12 @@ enum FetchInterval: Equatable, Sendable {
     case .number(let n) where n.isFinite && n > 0:
       guard n <= Self.maximum else {
         throw BridgeError.invalidParameter(
-          "interval", "must be at most \(Int(Self.maximum)) seconds (365 days) (got \(option.jsonText))")
+          "interval", "must be at most \(Int(Self.maximum)) seconds (365 days) (got \(QuotedValue.json(option)))")
       }
       self = .seconds(Swift.max(n, floor))
     default:
       throw BridgeError.invalidParameter(
-        "interval", "must be 'never', 'minimum' or a positive number of seconds (got \(option.jsonText))")
+        "interval", "must be 'never', 'minimum' or a positive number of seconds (got \(QuotedValue.json(option)))")
     }
   }
 

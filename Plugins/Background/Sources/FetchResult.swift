@@ -13,7 +13,7 @@ enum FetchResult: String, Sendable, Codable {
   init(option: JSONValue) throws {
     guard let text = option.stringValue, let result = FetchResult(rawValue: text) else {
       throw BridgeError.invalidParameter(
-        "result", "must be 'newData', 'noData' or 'failed' (got \(option.jsonText))")
+        "result", "must be 'newData', 'noData' or 'failed' (got \(QuotedValue.json(option)))")
     }
     self = result
   }

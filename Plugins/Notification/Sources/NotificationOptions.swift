@@ -135,7 +135,7 @@ private func time(_ value: JSONValue) throws -> Int64 {
   case .string(let text):
     guard let ms = ISO8601.parse(text), range.contains(ms) else {
       throw BridgeError.invalidParameter(
-        "at", "must be an ISO 8601 time such as 2030-01-31T09:00:00Z (got \"\(text)\")")
+        "at", "must be an ISO 8601 time such as 2030-01-31T09:00:00Z (got \(QuotedValue.text(text)))")
     }
     return ms
   case .number(let number):

@@ -61,7 +61,7 @@ final class NotificationService {
       updateHold()
       await store.save(pendingList, to: store.pendingPath)
     } else if !wasShowing && !history.contains(where: { $0.id == id }) {
-      throw BridgeError.notFound("no notification has the id \"\(id)\"")
+      throw BridgeError.notFound("no notification has the id \(QuotedValue.text(id))")
     }
   }
 

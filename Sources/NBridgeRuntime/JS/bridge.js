@@ -7,8 +7,12 @@
   const { services, args, codes, messages } = internal;
   // Codes and message templates come from the runtime (ErrorCode, BridgeMessages): one place.
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => values[name]);
-  const noService = (service) => fill(messages.unknownService, { service });
-  const noAction = (service, action) => fill(messages.unknownAction, { service, action });
+  // A name or value a message quotes is cut to a short prefix: a megabyte name makes a short message.
+  function cut(s) {
+    return s.length > 80 ? s.slice(0, 80) + '…' : s;
+  }
+  const noService = (service) => fill(messages.unknownService, { service: cut(service) });
+  const noAction = (service, action) => fill(messages.unknownAction, { service: cut(service), action: cut(action) });
   const hasOwn = Object.prototype.hasOwnProperty;
   const defineHidden = (obj, name, value) =>
     Object.defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
@@ -116,15 +120,16 @@
         if (v === null || typeof v !== 'object') return copy(w, v, key);
       }
       const isArray = Array.isArray(v);
+      // A typed array's elements are its keys: weigh its length before listing them.
+      let n = isArray ? Math.floor(+v.length) : ArrayBuffer.isView(v) ? v.length : 0;
       if (!isArray && Object.getPrototypeOf(v) !== ObjectPrototype) {
         if (v instanceof Number) return copy(w, Number(v), key);
         if (v instanceof String) return copy(w, String(v), key);
         if (v instanceof Boolean) return Boolean.prototype.valueOf.call(v);
         if (v instanceof BigInt) refuse(w, key, 'must not be a BigInt');
+        if (n === 0) n = proxiedLength(v, w.values);
       }
       if (w.stack.length >= maxDepth) tooDeep(w, v, key);
-      // A typed array's elements are its keys: weigh its length before listing them.
-      let n = isArray ? Math.floor(+v.length) : ArrayBuffer.isView(v) ? v.length : 0;
       if (!(n >= 0)) n = 0;
       if (n > w.values) refuse(w, key, tooMany(n));
       w.stack.push(v);
@@ -163,6 +168,25 @@
     }
   }
 
+  // How many elements a Proxy presenting a typed array holds (its target's prototype shows
+  // through), as far as `budget` needs to know: 0 when at most `budget`. Listing its keys runs
+  // its traps once per index (seconds for a 10 MiB array), and its length cannot be read through
+  // it (the getter wants the typed array itself); its indexes run from 0 without a gap, so
+  // probing a few dozen of them finds whether it holds more than `budget`, and then how many.
+  const TypedArray = Object.getPrototypeOf(Uint8Array);
+  function proxiedLength(v, budget) {
+    if (!(v instanceof TypedArray) || !hasOwn.call(v, budget)) return 0;
+    // Index lo - 1 is there, index hi - 1 is not.
+    let lo = budget + 1, hi = 2 * lo;
+    while (hi < 2 ** 53 && hasOwn.call(v, hi - 1)) lo = hi, hi *= 2;
+    while (hi - lo > 1) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if (hasOwn.call(v, mid - 1)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   // Past maxDepth: a cycle, named where it closes, or nesting too deep.
   function tooDeep(w, v, key) {
     const seen = new Map();
@@ -186,8 +210,11 @@
           ')',
       );
     }
-    // A typed array's indexes are its keys: weighed by its length before Object.keys lists them.
-    if (ArrayBuffer.isView(options) && options.length > maxValues) throw new Refusal([], tooMany(options.length));
+    // A typed array's indexes are its keys (a Proxy's too): weighed before Object.keys lists them.
+    if (Object.getPrototypeOf(options) !== ObjectPrototype) {
+      const n = ArrayBuffer.isView(options) ? options.length : proxiedLength(options, maxValues);
+      if (n > maxValues) throw new Refusal([], tooMany(n));
+    }
     const keys = Object.keys(options);
     if (keys.length > maxValues) throw new Refusal([], tooMany(keys.length));
     const out = {};
@@ -430,7 +457,7 @@
         const known = svc.events.length
           ? svc.events.map((e) => "'" + e + "'").join(', ')
           : '(none: ' + svc.name + ' has no events)';
-        const got = internal.inspect(event, 1, []);
+        const got = internal.inspect(typeof event === 'string' ? cut(event) : event, 1, []);
         throw makeError(
           codes.invalidParameter,
           svc.name + '.addListener: "event" must be one of ' + known + ' (got ' + got + ')',
