@@ -22,8 +22,11 @@
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
     // The entry is known: the extensions' global files push what to do then (CommonJS's globals, fetch's base).
+    // An index loop: a first Array.prototype.forEach compiles JavaScriptCore's built-in (0.17 M
+    // instructions of a hello's start-up under callgrind).
     setEntry(path) {
-      return internal.onEntry?.forEach((handler) => handler(path));
+      const handlers = internal.onEntry ?? [];
+      for (let i = 0; i < handlers.length; i++) handlers[i](path);
     },
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
