@@ -17,11 +17,4 @@
   });
   // For an extension's global that needs bridge.js's internals (WKBridgeKit's `webkit`).
   internal.loadBridge = bridge;
-  // bridge.js replaces this with its own. WKBridgeKit's nbridge.callPauseListener(): a script that
-  // never read `nbridge` cannot have set one, unless it assigned its own object (then the accessor is gone).
-  internal.lifecycleListener = function (name) {
-    if (typeof Object.getOwnPropertyDescriptor(global, 'nbridge')?.get === 'function') return;
-    bridge();
-    internal.lifecycleListener(name);
-  };
 });

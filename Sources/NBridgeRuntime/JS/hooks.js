@@ -15,19 +15,12 @@
     emit(sid, event, payload) {
       return internal.emit?.(sid, event, payload);
     },
-    lifecycleListener(name) {
-      return internal.lifecycleListener(name);
-    },
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
-    // The entry is known: the extensions' global files push what to do then (CommonJS's globals, fetch's base).
-    // An index loop: a first Array.prototype.forEach compiles JavaScriptCore's built-in (0.17 M
-    // instructions of a hello's start-up under callgrind).
-    setEntry(path) {
-      const handlers = internal.onEntry ?? [];
-      for (let i = 0; i < handlers.length; i++) handlers[i](path);
-    },
+    // What the extensions' global files do once the entry is known (CommonJS's globals, fetch's
+    // base): the runtime calls each with the entry's path.
+    onEntry: internal.onEntry,
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
     uncaught: internal.uncaught,
