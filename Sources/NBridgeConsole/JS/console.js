@@ -8,17 +8,33 @@
   // A module loader that replays a cached graph hands over a source it asks on first need.
   const columnShifts = new Map();
   let lazyShifts;
-  internal.columnShifts = { get: (url) => columnShifts.get(url) ?? (lazyShifts && lazyShifts(url)) };
+  internal.columnShifts = {
+    get(url) {
+      return columnShifts.get(url) ?? (lazyShifts && lazyShifts(url));
+    },
+  };
   // A module body the loader runs as a script's top-level code: its frames say `global code`,
   // which a module has not (formatStack leaves the name out).
   let moduleBodies;
-  internal.isModuleBody = (url) => moduleBodies !== undefined && moduleBodies(url);
+  internal.isModuleBody = function (url) {
+    return moduleBodies !== undefined && moduleBodies(url);
+  };
   // inspect.js: included before this file in a page; in a headless run evaluated on first need.
   let formatting = internal.formatting;
-  const formatter = () => (formatting ??= internal.native.loadDeferred('inspect')(global, internal));
-  const inspect = (value, depth, seen) => formatter().inspect(value, depth, seen);
-  const formatStack = (stack) => formatter().formatStack(stack);
-  const formatError = (e) => formatter().formatError(e);
+  // Functions, not arrows (here and below where nothing reads `this`): JavaScriptCore parses and
+  // compiles an arrow function at every start for about 8 k instructions more.
+  function formatter() {
+    return (formatting ??= internal.native.loadDeferred('inspect')(global, internal));
+  }
+  function inspect(value, depth, seen) {
+    return formatter().inspect(value, depth, seen);
+  }
+  function formatStack(stack) {
+    return formatter().formatStack(stack);
+  }
+  function formatError(e) {
+    return formatter().formatError(e);
+  }
   // Plain strings (the first without a %), numbers, booleans and undefined print as inspect.js
   // would print them, joined by spaces, without loading it.
   function format(items) {
@@ -50,7 +66,9 @@
   const timersByLabel = new Map();
   const native = internal.native;
   // The level (0 debug, 1 info, 2 warn, 3 error) is for the log viewer (--log-to).
-  const printer = (fd, level) => (...a) => native.print(fd, format(a) + '\n', level);
+  function printer(fd, level) {
+    return (...a) => native.print(fd, format(a) + '\n', level);
+  }
   const out = printer(1, 1);
   const err = printer(2, 3);
   Object.assign(internal, { inspect, format, formatStack, formatError });
