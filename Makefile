@@ -72,7 +72,13 @@ lint-js: deno
 # has Swift Testing tests only (`--testing-library swift-testing`).
 TEST_TIMEOUT ?= 1200
 ISOLATE := unshare --pid --fork --kill-child --mount-proc
-TEST_BUNDLE := .build/debug/nbridgePackageTests.xctest
+# The tests need two products: the `nbridge` executable they run and the test bundle. Built by
+# name, not with `--build-tests` (every product of the package and its dependencies' plugin tools),
+# the build leaves out what no test runs: the three benchmark executables (`make bench` builds
+# them) and swift-argument-parser's and swift-docc-plugin's tools (ArgumentParser compiled again
+# for the host, SymbolKit, generate-manual, snippet-extract), which `make docs` builds.
+TEST_BUNDLE_PRODUCT := nbridgePackageTests
+TEST_BUNDLE := .build/debug/$(TEST_BUNDLE_PRODUCT).xctest
 TEST_FAILED := .build/test-failed
 
 # CI (CI=true, as .ci/run and CI services set it) builds once, from scratch: each module compiled
@@ -84,7 +90,8 @@ TEST_FAILED := .build/test-failed
 TEST_BUILD_FLAGS ?= $(if $(CI),-Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 1)
 
 test: deps deno lint-js
-	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
+	$(SWIFT) build --product nbridge $(TEST_BUILD_FLAGS)
+	$(SWIFT) build --product $(TEST_BUNDLE_PRODUCT) $(TEST_BUILD_FLAGS)
 	@isolate=""; if $(ISOLATE) true 2>/dev/null; then isolate="$(ISOLATE)"; \
 	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
 	rm -rf $(TEST_FAILED) $(TEST_CPU); mkdir -p $(TEST_CPU); \

@@ -84,9 +84,13 @@ let package = Package(
       name: "NBridgeLifecycle", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
-    // (inspect, format, formatStack), in a headless run and in a window's page.
+    // (inspect, format, formatStack), in a headless run and in a window's page; how an uncaught
+    // error prints (ErrorReport).
     .target(
-      name: "NBridgeConsole", dependencies: ["NBridgeRuntime"], resources: [.embedInCode("JS")], swiftSettings: strict),
+      name: "NBridgeConsole", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `--timeout` (an extension of the runtime): a loop timer and JavaScriptCore's script time check.
+    .target(name: "NBridgeWatchdog", dependencies: ["NBridgeRuntime", "NBridgePlugin"], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -131,7 +135,7 @@ let package = Package(
       name: "NBridgeTesting",
       dependencies: [
         "NBridgeRuntime", "NBridgeConsole", "NBridgeLifecycle", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
-        "NBridgeCompat", "NBridgePlugin", "NBridgeSystem", "NBridgeEcho",
+        "NBridgeCompat", "NBridgePlugin", "NBridgeSystem", "NBridgeWatchdog", "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
@@ -200,8 +204,7 @@ let package = Package(
       dependencies: [
         "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLifecycle", "NBridgeLog",
         "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow",
-        "NBridgeSystem",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgeSystem", "NBridgeWatchdog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 

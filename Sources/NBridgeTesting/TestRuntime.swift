@@ -7,6 +7,7 @@ import NBridgeModules
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeWatchdog
 import NBridgeWeb
 import Synchronization
 
@@ -101,6 +102,7 @@ extension NBridgeTest {
     configure(&configuration)
     let evaluations = ScopedEvaluations()
     configuration.extensions.append(evaluations.makeExtension())
+    if let watchdog = Watchdog.makeExtension(configuration) { configuration.extensions.append(watchdog) }
     let output = CapturedOutput()
     configuration.output = { fd, text in output.append(fd, text) }
     let final = configuration

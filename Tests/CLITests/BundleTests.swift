@@ -201,6 +201,12 @@ import Testing
 
     let ldd = try Self.tool("ldd", ["/usr/lib/dev.nbridge.sample/nbridge-sample"])
     #expect(ldd.status == 0 && !ldd.stdout.contains("libswift") && !ldd.stdout.contains("not found"), "\(ldd.stdout)")
+    // The installed executable is stripped (docs/bundle.md): its code is there, no debug information
+    // (the debug build it came from has a dozen .debug_ sections); it runs below.
+    let sections = try Self.tool("readelf", ["-S", "-W", "/usr/lib/dev.nbridge.sample/nbridge-sample"])
+    #expect(
+      sections.status == 0 && sections.stdout.contains(" .text ") && !sections.stdout.contains(".debug_"),
+      "\(sections.stdout)\(sections.stderr)")
     var env = try SampleAppTests.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil

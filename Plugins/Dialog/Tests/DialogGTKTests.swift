@@ -24,8 +24,9 @@ import Testing
         """)
     defer { app.stop() }
     // The file chooser: the user types the file's path (GTK opens its location field) and Return.
-    _ = try desktop.activeWindow("Open a glossary")
-    try desktop.type(glossary, then: ["Return"])
+    let chooser = try desktop.activeWindow("Open a glossary")
+    try desktop.typePath(glossary, into: chooser)
+    try desktop.type(nil, then: ["Return"])
     #expect(app.waitForOutput("opened \"\(glossary)\"", timeout: 30), "\(app.stdout)\n\(app.stderr)")
 
     _ = try desktop.activeWindow("Open nothing")

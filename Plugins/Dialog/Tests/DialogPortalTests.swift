@@ -76,7 +76,8 @@ import Testing
     let dialog = try desktop.activeWindow("Portal open")
     let owner = try desktop.tool("xdotool", ["getwindowpid", dialog]).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(owner == String(backend.pid), "the dialog's process \(owner), the backend's \(backend.pid)")
-    try desktop.type(glossary, then: ["Return"])
+    try desktop.typePath(glossary, into: dialog)
+    try desktop.type(nil, then: ["Return"])
     #expect(app.waitForOutput("opened \"\(glossary)\"", timeout: 30), "\(app.stdout)\n\(app.stderr)")
 
     _ = try desktop.activeWindow("Portal save")
