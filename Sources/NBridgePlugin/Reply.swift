@@ -40,7 +40,7 @@ public struct Reply<R: Encodable> {
 
 /// Where a call's answers go: the runtime, which closes the call's slot `id`.
 @BridgeActor
-package protocol ReplyReceiver: AnyObject {
+package protocol ReplyReceiver: AnyObject, Sendable {
   /// Call `id` was answered with `outcome` (first answer only).
   func replied(_ id: Int, _ outcome: Result<JSONValue, any Error>)
   /// Call `id` was answered with a value's JSON text (first answer only; only when the reply takes text).
@@ -98,8 +98,19 @@ package final class AnyReply {
     if isCancelled { handler() } else { cancelHandlers.append(handler) }
   }
 
-  isolated deinit {
+  // Not isolated: an isolated deinit checks the executor on every release (~1,000 instructions,
+  // a tenth of a burst `storage.set`'s own work), and almost every reply goes away answered.
+  // One dropped unanswered tells the receiver on the loop: at once when released there (as
+  // replies are), else in a job posted to it.
+  deinit {
     guard !answered else { return }
-    receiver?.replied(id, .failure(BridgeError(.unknownError, "the action dropped its reply without answering")))
+    let id = id
+    let dropped = BridgeError(.unknownError, "the action dropped its reply without answering")
+    guard LoopExecutor.shared.isOnLoopThread else {
+      PluginContext.post { [weak receiver] in receiver?.replied(id, .failure(dropped)) }
+      return
+    }
+    let receiver = receiver
+    BridgeActor.assumeIsolated { receiver?.replied(id, .failure(dropped)) }
   }
 }

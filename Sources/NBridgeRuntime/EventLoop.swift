@@ -32,7 +32,7 @@ package final class EventLoop {
   /// Extra descriptors the loop always polls (signals), with their handlers.
   var alwaysPolled: [(fd: Int32, body: @BridgeActor () -> Void)] = []
   /// Set to leave the loop at the next turn.
-  var stopRequested = false
+  package var stopRequested = false
   /// Whether something outside the loop's own records keeps the run alive (pending native calls).
   var externalWork: @BridgeActor () -> Bool = { false }
 
@@ -119,7 +119,7 @@ package final class EventLoop {
   // MARK: Turning
 
   /// Turns the loop until `done()` holds, the loop is stopped, or (when `whileAlive`) nothing keeps it alive.
-  func run(whileAlive: Bool = true, until done: @BridgeActor () -> Bool = { false }) {
+  package func run(whileAlive: Bool = true, until done: @BridgeActor () -> Bool = { false }) {
     while !stopRequested && !done() {
       runDueTimers()
       if stopRequested || done() { return }
@@ -145,7 +145,7 @@ package final class EventLoop {
 
   /// Runs posted work only (no timers, descriptors or GLib) until `done()` holds: what a scoped
   /// run does once the script has ended, so its caller can still look at it.
-  func runJobs(until done: @BridgeActor () -> Bool) {
+  package func runJobs(until done: @BridgeActor () -> Bool) {
     while !done() {
       if LoopExecutor.shared.runQueued() > 0 { continue }
       var fd = pollfd(fd: LoopExecutor.shared.wakeDescriptor, events: Int16(POLLIN), revents: 0)
@@ -189,7 +189,7 @@ package final class EventLoop {
   /// Moves a clock that does not pass by itself to `target`: each timer due on the way fires at
   /// its own deadline, in order (the clock reads that deadline while it runs), and what it queued
   /// on the loop runs before the next; then the clock reads `target`. `set` moves the clock.
-  func advance(to target: LoopInstant, setting set: @BridgeActor (LoopInstant) -> Void) async {
+  package func advance(to target: LoopInstant, setting set: @BridgeActor (LoopInstant) -> Void) async {
     while !stopRequested, let next = nextDeadline(), next <= target {
       if next > clock.now() { set(next) }
       runDueTimers()

@@ -74,7 +74,7 @@ package enum PreludeSource {
   }
 
   /// `file` without the newlines, spaces and semicolons at its end.
-  private static func trimmedEnd(_ file: [UInt8]) -> ArraySlice<UInt8> {
+  package static func trimmedEnd(_ file: [UInt8]) -> ArraySlice<UInt8> {
     var end = file.count
     while end > 0,
       file[end - 1] == UInt8(ascii: "\n") || file[end - 1] == UInt8(ascii: " ") || file[end - 1] == UInt8(ascii: ";")
@@ -87,12 +87,8 @@ package enum PreludeSource {
   /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
   static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js]
 
-  /// A page's prelude (`nbridge app`): the same `nbridge` object over the window's messages:
-  /// the window's `transport` files (the formatter and console, its `native` over messages, its
-  /// timers), `bridge.js`, then `scripts` (the extensions' `nbridge` files and the window's own).
-  package static func page(transport: [[UInt8]], scripts: [[UInt8]]) -> String {
-    String(decoding: composeBytes(transport + [PackageResources.bridge_js] + scripts), as: UTF8.self)
-  }
+  /// `bridge.js`: the `nbridge` object, which a window's page builds over its own messages (NBridgeWindow's `PagePrelude`).
+  package static let bridgeScript = PackageResources.bridge_js
 
   /// The UTF-8 `bytes` of a source without its comment lines (a line that is a `//` comment and nothing else) and
   /// without each line's indentation. JavaScriptCore parses the prelude at every start twice (a
@@ -131,17 +127,5 @@ package enum PreludeSource {
         lineStart = lineEnd + 1
       }
     }
-  }
-
-  /// One function calling each file's function in order with the same `global` and `internal`, as UTF-8 bytes.
-  package static func composeBytes(_ files: [[UInt8]]) -> [UInt8] {
-    var source = Array("(function (global, internal) {\nconst parts = [\n".utf8)
-    source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 2 })
-    for file in files {
-      source += trimmedEnd(file)
-      source += [UInt8(ascii: ","), UInt8(ascii: "\n")]
-    }
-    source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})".utf8
-    return source
   }
 }

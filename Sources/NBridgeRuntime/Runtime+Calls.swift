@@ -139,9 +139,9 @@ extension Runtime: ReplyReceiver {
     }
     // Opens the call's slot, which the action answers later through its `Reply`; what `body` throws rejects.
     func replying(takesText: Bool, _ body: (AnyReply) throws -> Void) -> Int {
-      let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+      let (id, callSlot) = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
       let reply = AnyReply(self, id: id, takesText: takesText)
-      callSlots[id]?.reply = reply
+      callSlot.reply = reply
       do { try body(reply) } catch { reply.settle(.failure(error)) }
       return id
     }
@@ -161,8 +161,8 @@ extension Runtime: ReplyReceiver {
     case .starting(let start):
       // The call waits in a slot of its own (its time limit runs from now) until the plugin has
       // started, then goes the way every call goes, answering that slot.
-      let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-      callSlots[id]?.task = Task.immediate { @BridgeActor [weak self] in
+      let (id, callSlot) = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
+      callSlot.task = Task.immediate { @BridgeActor [weak self] in
         await start.value
         guard let self, let waiting = self.callSlots[id] else { return }
         if let going = self.dispatch(slot, aid, options, .slot(id), callback: callback, sink: sink) {
@@ -245,7 +245,7 @@ extension Runtime: ReplyReceiver {
     label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?,
     _ body: @escaping @BridgeActor () async throws -> JSONValue
   ) -> Int {
-    let id = openCallSlot(label: label, settlement, callback: callback, timeLimit: timeLimit)
+    let (id, callSlot) = openCallSlot(label: label, settlement, callback: callback, timeLimit: timeLimit)
     // Weak: an action still running when the run ends (cancelled, say) resumes later, maybe
     // when this runtime is gone; it then has nothing to settle.
     let task = Task.immediate { @BridgeActor [weak self] in
@@ -253,12 +253,14 @@ extension Runtime: ReplyReceiver {
       do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
       self?.replied(id, outcome)
     }
-    callSlots[id]?.task = task
+    callSlot.task = task
     return id
   }
 
-  /// Opens a slot for a call in flight (its resolvers, and a timer for its time limit); returns its id.
-  private func openCallSlot(label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?) -> Int {
+  /// Opens a slot for a call in flight (its resolvers, and a timer for its time limit); returns its id and the slot.
+  private func openCallSlot(
+    label: String, _ settlement: Settlement, callback: JSObjectRef?, timeLimit: Double?
+  ) -> (id: Int, slot: CallSlot) {
     let id = nextCallID
     nextCallID += 1
     let callSlot = CallSlot(label: label, settlement: settlement, callback: callback, context: { self.js })
@@ -272,7 +274,7 @@ extension Runtime: ReplyReceiver {
           id, .failure(BridgeError(.timeout, "did not finish within its time limit of \(timeLimit.formattedSeconds)s")))
       }
     }
-    return id
+    return (id, callSlot)
   }
 
   /// Closes call slot `id` with `answer`: returned from `native.start` when the call is still

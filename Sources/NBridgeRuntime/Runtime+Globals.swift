@@ -30,7 +30,15 @@ extension Runtime {
     if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") {
       answerFunctions = (one, fail, all)
     }
-    if let setEntry = hook("setEntry") { try js.call(setEntry, [js.string(entry)]) }
+    // Each extension's entry handler (`internal.onEntry`), called here: no JS function of the core's between.
+    if let handlers = hook("onEntry"), let count = js.property(handlers, "length") {
+      let path = js.string(entry)
+      for index in 0..<Int(saturating: JSValueToNumber(ctx, count, nil)) {
+        if let handler = js.object(JSObjectGetPropertyAtIndex(ctx, handlers, UInt32(index), nil)) {
+          try js.call(handler, [path])
+        }
+      }
+    }
     let folder = entry.lastIndex(of: "/").map { String(entry[..<$0]) } ?? "."
     let readable = configuration.readableFolder ?? folder
     readableFolder = (readable, PageFolder(readable))

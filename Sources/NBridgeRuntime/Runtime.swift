@@ -16,7 +16,8 @@ public final class Runtime {
   /// The script's context, made on first use: a window (`nbridge app`) never makes one, since a
   /// JavaScriptCore VM on the UI thread stalls WebKitGTK's main run loop (its page never loads).
   lazy var js = JSContext()
-  let loop: EventLoop
+  /// The run's loop, on the thread that runs it.
+  package let loop: EventLoop
   var slots: [ServiceSlot] = []
   /// The prelude's hooks object, kept for the run.
   var protectedHooks: ScriptValue?
@@ -28,7 +29,8 @@ public final class Runtime {
   /// The headless call being started by `native.start` (its id), and what it was answered with
   /// before it returned, if it was: its Promise is made in JS after `native.start` returns.
   var startingCall: (id: Int, answer: CallAnswer?)?
-  var exitCode: Int32?
+  /// The exit status the run asked for (uncaught error, `app.exit`, `--timeout`), or nil while it goes on.
+  package internal(set) var exitCode: Int32?
   var callSlots: [Int: CallSlot] = [:]
   /// Answers given during an `AnswerBatch`, delivered together when it ends (`deliverHeldAnswers`).
   var heldAnswers: [(CallSlot, CallAnswer)] = []
@@ -43,10 +45,8 @@ public final class Runtime {
   var sources: [String: String] = [:]
   /// The prelude's native object, which extensions' JS shares.
   var nativeObject: ScriptValue?
-  /// The entry's folder: where the manifest (and its import map) lives.
-  var entryDirectory = "/"
-  /// The entry file's absolute path.
-  var entryPath = ""
+  /// The entry file's absolute path (empty until the run knows it).
+  package var entryPath = ""
   /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns of log callers).
   var logColumnShifts: [String: Int] = [:]
   /// Each extension's state for this run, in the order of `configuration.extensions`.
@@ -70,7 +70,8 @@ public final class Runtime {
   /// What waits to enter JS while the delivery gate is closed, in order.
   var heldDeliveries: [HeldDelivery] = []
 
-  static var current: Runtime?
+  /// The runtime running on this process's loop thread, if one is.
+  package internal(set) static var current: Runtime?
 
   /// A runtime for `configuration`; call `run` on the loop thread.
   init(configuration: RuntimeConfiguration) {
@@ -111,7 +112,7 @@ public final class Runtime {
 
   /// Makes a runtime of `configuration` on the calling thread, which becomes the loop thread,
   /// and answers what `body` does with it.
-  nonisolated static func runOnThisThread<T>(
+  package nonisolated static func runOnThisThread<T>(
     _ configuration: RuntimeConfiguration, _ body: @BridgeActor (Runtime) -> T
   ) -> T {
     LoopExecutor.shared.bindToCurrentThread()
@@ -143,7 +144,6 @@ public final class Runtime {
   func runMain(source text: String, name: String) -> Int32 {
     let (source, refused) = runnableEntry(text, path: name)
     // Claimed before the set-up: the module loader starts reading its cache meanwhile.
-    entryDirectory = dirOf(name)
     entryPath = name
     let claim = refused == nil ? extensionClaimingEntry(name, source: source) : nil
     if let status = prepare(entry: name) { return status }
@@ -164,7 +164,7 @@ public final class Runtime {
   }
 
   /// Creates the folders, starts launch-time plugins and installs the globals; returns an exit status on failure.
-  func prepare(entry: String, installsGlobals: Bool = true) -> Int32? {
+  package func prepare(entry: String, installsGlobals: Bool = true) -> Int32? {
     for dir in [configuration.dataDirectory, configuration.sharedDirectory] where !makeDirectories(dir) {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
@@ -184,7 +184,7 @@ public final class Runtime {
   }
 
   /// Turns the loop until nothing is left, then stops plugins; returns the exit status.
-  func finish() -> Int32 {
+  package func finish() -> Int32 {
     if exitCode == nil { loop.run() }
     runHooks { $0.close }
     stopPlugins()

@@ -39,7 +39,7 @@ public final class TestRuntime {
   /// the Promise settles: a body that waits on a timer needs `clock.advance` from another task.
   public func evaluate(_ body: String) async throws(ScriptError) -> JSONValue {
     let settled: JSONValue = await withCheckedContinuation { continuation in
-      evaluations.evaluate(body, url: url, status: runtime.exitStatus) { continuation.resume(returning: $0) }
+      evaluations.evaluate(body, url: url, status: runtime.exitCode) { continuation.resume(returning: $0) }
     }
     if case .object(let e) = settled["error"] ?? .null {
       throw ScriptError(code: e["code"]?.stringValue, name: e["name"]?.stringValue ?? "Error", message: e["message"]?.stringValue ?? "")
@@ -53,7 +53,7 @@ public final class TestRuntime {
   }
 
   /// The exit status once the run has ended (an uncaught error: 1, `app.exit`, a timeout: 124), else nil.
-  public var status: Int32? { runtime.exitStatus }
+  public var status: Int32? { runtime.exitCode }
   /// How many calls started together, in one entry per turn (`Runtime.callsStartedTogether`).
   package var callsStartedTogether: Int { runtime.callsStartedTogether }
 

@@ -26,7 +26,7 @@ extension Runtime {
       ("nBridge", .bool(configuration.manifest.pageProtocol == .nbridgekit)),
     ]
     for (name, value) in page { shared[name] = value }
-    let prelude = PreludeSource.page(
+    let prelude = PagePrelude.source(
       transport: ConsoleExtension.pageScripts + [PackageResources.page_js, PackageResources.page_timers_js],
       scripts: extensionScripts.map(\.source) + LifecycleExtension.pageScripts + [PackageResources.nbridgekit_js])
     let sharedText = JSONValue.object(shared).jsonText

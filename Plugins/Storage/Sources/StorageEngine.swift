@@ -174,11 +174,11 @@ final class StorageEngine {
   /// Commits every queued write as one transaction: on the loop when the lock is free, else on the writer thread.
   private func commitQueued() {
     guard inFlight == nil, !queued.isEmpty, let store else { return }
-    let writes = queued
+    var writes: [StoreWrite] = []
+    var done: [Waiter] = []
+    swap(&writes, &queued)
+    swap(&done, &queuedDone)
     let through = lastSequence
-    let done = queuedDone
-    queued = []
-    queuedDone = []
     let committed: Bool
     do {
       committed = try store.applyIfUnlocked(writes)
@@ -188,12 +188,17 @@ final class StorageEngine {
     }
     if committed {
       settle(through: through, done, .success(()))
+      // The next batch reuses these buffers (a write queued while the answers ran has its own).
+      writes.removeAll(keepingCapacity: true)
+      done.removeAll(keepingCapacity: true)
+      if queued.isEmpty { swap(&writes, &queued) }
+      if queuedDone.isEmpty { swap(&done, &queuedDone) }
       if store.checkpointDue { checkpoint(store) }
       return
     }
     writerThreadCount += 1
     inFlight = InFlight(through: through, done: done)
-    writerQueue.async {
+    writerQueue.async { [writes] in
       let result = Result { try store.apply(writes) }
       PluginContext.post { [self] in finish(through: through, result) }
     }

@@ -273,10 +273,18 @@
       freeIds.push(id);
       return OriginalPromise.resolve(value);
     }
-    return new OriginalPromise((resolve, reject) => {
-      inFlight[2 * id] = resolve;
-      inFlight[2 * id + 1] = reject;
-    });
+    return pending(id);
+  }
+  // The Promise of call `id`, its functions put in `inFlight`: one executor for every call
+  // (told where by `at`) rather than a closure made per call.
+  let at = 0;
+  function keep(resolve, reject) {
+    inFlight[at] = resolve;
+    inFlight[at + 1] = reject;
+  }
+  function pending(id) {
+    at = 2 * id;
+    return new OriginalPromise(keep);
   }
   // Calls of actions that start at the end of the turn (ActionInfo.startsAtTurnEnd in Swift:
   // storage's writes, answered once committed at the end of the loop turn anyway) wait here as
@@ -296,10 +304,7 @@
     const id = freeIds.length ? freeIds.pop() : nextId++;
     if (!queued.length) (resolved ??= OriginalPromise.resolve()).then(startQueued);
     queued.push(code, id, json);
-    return new OriginalPromise((resolve, reject) => {
-      inFlight[2 * id] = resolve;
-      inFlight[2 * id + 1] = reject;
-    });
+    return pending(id);
   }
   function startQueued() {
     if (!queued.length) return;

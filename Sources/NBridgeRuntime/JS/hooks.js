@@ -18,10 +18,9 @@
     shiftColumns: internal.shiftColumns,
     lazyColumnShifts: internal.lazyColumnShifts,
     moduleBodies: internal.moduleBodies,
-    // The entry is known: the extensions' global files push what to do then (CommonJS's globals, fetch's base).
-    setEntry(path) {
-      return internal.onEntry?.forEach((handler) => handler(path));
-    },
+    // What the extensions' global files do once the entry is known (CommonJS's globals, fetch's
+    // base): the runtime calls each with the entry's path.
+    onEntry: internal.onEntry,
     requireFile: internal.requireFile,
     Promise: internal.OriginalPromise,
     uncaught: internal.uncaught,
