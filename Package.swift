@@ -124,8 +124,8 @@ let package = Package(
     .target(
       name: "NBridgeWindow",
       dependencies: [
-        "NBridgeRuntime", "NBridgeConsole", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules", "NBridgePlugin",
-        "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeLifecycle", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeModules",
+        "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
       resources: [.embedInCode("JS")],

@@ -8,20 +8,14 @@ import NBridgeSystem
 /// every other way into JS waiting for the app to wake); a page's own timers hold what comes
 /// due (`page-timers.js`).
 package enum LifecycleExtension {
-  /// The extension: its state connects the run's `Lifecycle` to the loop; `lifecycle.js` calls
-  /// WKBridgeKit's listeners, and `lifecycle-headless.js` hands that call to the state.
+  /// The extension: its state connects the run's `Lifecycle` to the loop.
   package static func make() -> RuntimeExtension {
-    RuntimeExtension(
-      name: "lifecycle", state: { host in LifecycleState(host) },
-      nbridgeScripts: [.init(name: "lifecycle", source: PackageResources.lifecycle_js)],
-      globalScripts: [.init(name: "lifecycle-headless", source: PackageResources.lifecycle_headless_js)],
-      functions: [
-        .init("lifecycleListens", script: { state, _, args in
-          state.listenerCaller = args.value(0)
-          return nil
-        })
-      ])
+    RuntimeExtension(name: "lifecycle", state: { host in LifecycleState(host) })
   }
+
+  /// The files of a window's page: `lifecycle.js`, which calls WKBridgeKit's listeners there
+  /// (a headless run's are called from Swift, and its prelude parses nothing for them).
+  package static let pageScripts: [[UInt8]] = [PackageResources.lifecycle_js]
 }
 
 /// What a move to background or back does for one run.
@@ -34,9 +28,6 @@ final class LifecycleState {
   var lifecycle: Lifecycle { host.lifecycle }
   /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
   var stopsWhenSuspended = false
-  /// The function calling WKBridgeKit's `nbridge.call<name>Listener()` in a headless run
-  /// (`lifecycle-headless.js`).
-  var listenerCaller: ScriptValue?
 
   /// Connects the run's `Lifecycle` to the loop; made once, when the runtime is.
   init(_ host: ExtensionHost) {
@@ -125,9 +116,27 @@ final class LifecycleState {
       page.evaluateInPage("__nbridgeLifecycle(\(JSONValue.string(name).jsonText))")
       return
     }
-    guard let listenerCaller else { return }
-    do { _ = try host.call(listenerCaller, [host.string(name)]) } catch { host.reportUncaught(error.value) }
+    do throws(ThrownValue) {
+      guard let (target, listener) = try headlessListener(name) else { return }
+      _ = try host.call(listener, this: target, [])
+    } catch {
+      host.reportUncaught(error.value)
+    }
     host.afterCallback()
+  }
+
+  /// A headless script's `nbridge` and its `call<name>Listener` function, if it has one. A
+  /// script that never read `nbridge` (its lazy accessor is still there) cannot have set one,
+  /// unless it assigned its own object first (WKBridgeKit's page script): that object is read
+  /// as it is, and the built-in one is not built for it.
+  private func headlessListener(_ name: String) throws(ThrownValue) -> (ScriptValue, ScriptValue)? {
+    let object = host.property(host.global, "Object")
+    let describe = host.property(object, "getOwnPropertyDescriptor")
+    let descriptor = try host.call(describe, this: object, [host.global, host.string("nbridge")])
+    guard host.isObject(descriptor), !host.isObject(host.property(descriptor, "get")) else { return nil }
+    let target = host.property(descriptor, "value")
+    let listener = host.property(target, "call\(name)Listener")
+    return host.isFunction(listener) ? (target, listener) : nil
   }
 }
 

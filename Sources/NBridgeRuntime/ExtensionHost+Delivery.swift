@@ -6,9 +6,6 @@ extension ExtensionHost {
   /// The app's lifecycle (its state, whether it is suspended), shared with every plugin's context.
   package var lifecycle: Lifecycle { runtime.lifecycle }
 
-  /// Whether the delivery gate is closed: JS timers frozen, every other way into JS waiting.
-  package var deliveriesHeld: Bool { runtime.deliveriesHeld }
-
   /// Closes the delivery gate: JS timers freeze, and events, call answers and streamed values
   /// wait, in order, until it opens.
   package func holdDeliveries() { runtime.holdDeliveries() }

@@ -51,6 +51,12 @@ extension ExtensionHost {
   /// Whether `value` is an object (a function included).
   package func isObject(_ value: ScriptValue) -> Bool { JSValueIsObject(js.ref, value.ref) }
 
+  /// Whether `value` is a function.
+  package func isFunction(_ value: ScriptValue) -> Bool {
+    guard let object = js.object(value.ref) else { return false }
+    return JSObjectIsFunction(js.ref, object)
+  }
+
   /// A string of the UTF-16 `units` (no Swift string made on the way).
   package func string(units: [UInt16]) -> ScriptValue { wrap(js.string(units: units)) }
 

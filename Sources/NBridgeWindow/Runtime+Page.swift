@@ -1,4 +1,5 @@
 import NBridgeConsole
+import NBridgeLifecycle
 import NBridgePlugin
 import NBridgeRuntime
 
@@ -27,7 +28,7 @@ extension Runtime {
     for (name, value) in page { shared[name] = value }
     let prelude = PagePrelude.source(
       transport: ConsoleExtension.pageScripts + [PackageResources.page_js, PackageResources.page_timers_js],
-      scripts: extensionScripts.map(\.source) + [PackageResources.nbridgekit_js])
+      scripts: extensionScripts.map(\.source) + LifecycleExtension.pageScripts + [PackageResources.nbridgekit_js])
     let sharedText = JSONValue.object(shared).jsonText
     if testHooks {
       return "{ const internal = " + sharedText + "; (" + prelude + ")(window, internal); "

@@ -1,7 +1,6 @@
-// WKBridgeKit's nbridge.callPauseListener()/callResumeListener(), when the script defines them:
-// the lifecycle extension calls them at `pause` and `resume`, headless through
-// lifecycle-headless.js, in a window's page through `__nbridgeLifecycle` (page.js). Run when the
-// nbridge object is built.
+// WKBridgeKit's nbridge.callPauseListener()/callResumeListener() in a window's page, when its
+// script defines them: the lifecycle extension calls them at `pause` and `resume` through
+// `__nbridgeLifecycle` (page.js); a headless run's are called from Swift (LifecycleExtension).
 // Takes: internal.native.reportError. Gives: internal.lifecycleListener.
 (function (global, internal) {
   'use strict';
