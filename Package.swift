@@ -78,10 +78,19 @@ let package = Package(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
-    // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
-    // (inspect, format, formatStack), in a headless run and in a window's page.
+    // The app's lifecycle (an extension of the runtime): moves delivered in order, suspension
+    // through the core's delivery gate, WKBridgeKit's pause and resume listeners, Ctrl-Z's stop.
     .target(
-      name: "NBridgeConsole", dependencies: ["NBridgeRuntime"], resources: [.embedInCode("JS")], swiftSettings: strict),
+      name: "NBridgeLifecycle", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
+    // (inspect, format, formatStack), in a headless run and in a window's page; how an uncaught
+    // error prints (ErrorReport).
+    .target(
+      name: "NBridgeConsole", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      resources: [.embedInCode("JS")], swiftSettings: strict),
+    // `--timeout` (an extension of the runtime): a loop timer and JavaScriptCore's script time check.
+    .target(name: "NBridgeWatchdog", dependencies: ["NBridgeRuntime", "NBridgePlugin"], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
@@ -102,12 +111,13 @@ let package = Package(
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
-      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
+      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgeLifecycle", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
     // `nbridge test`: the test files found, each run with fresh folders under the test framework
     // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
     .target(
-      name: "NBridgeTestRunner", dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      name: "NBridgeTestRunner",
+      dependencies: ["NBridgeRuntime", "NBridgeLifecycle", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
       resources: [.embedInCode("JS")], swiftSettings: strict),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
     // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
@@ -124,9 +134,8 @@ let package = Package(
     .target(
       name: "NBridgeTesting",
       dependencies: [
-        "NBridgeRuntime", "NBridgeConsole", "NBridgeLog", "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgePlugin",
-        "NBridgeSystem",
-        "NBridgeEcho",
+        "NBridgeRuntime", "NBridgeConsole", "NBridgeLifecycle", "NBridgeLog", "NBridgeWeb", "NBridgeModules",
+        "NBridgeCompat", "NBridgePlugin", "NBridgeSystem", "NBridgeWatchdog", "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
       // and DesktopPortal write them out).
@@ -193,9 +202,9 @@ let package = Package(
     .target(
       name: "NBridgeCLI",
       dependencies: [
-        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLog", "NBridgeWeb",
-        "NBridgeModules", "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow", "NBridgeSystem",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "NBridgeRuntime", "NBridgeAppSetup", "NBridgeTestRunner", "NBridgeConsole", "NBridgeLifecycle", "NBridgeLog",
+        "NBridgeWeb", "NBridgeModules", "NBridgeCompat", "NBridgeControl", "NBridgePlugin", "NBridgeWindow",
+        "NBridgeSystem", "NBridgeWatchdog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict),
 

@@ -5,6 +5,7 @@ import NBridgeLog
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeWatchdog
 
 /// What `nbridge run` was asked to do, however it was parsed.
 struct RunRequest {
@@ -143,6 +144,7 @@ struct RunRequest {
     configuration.timeout = timeout.map { Duration(clampingSeconds: $0) }
     configuration.logLevel = logLevel.flatMap(LogLevel.init(name:))
     configuration.extensions = NBridgeCommand.extensions(logTo: try logDestination())
+    if let watchdog = Watchdog.makeExtension(configuration) { configuration.extensions.append(watchdog) }
     configuration.environment = ProcessEnvironment.current
     configuration.moduleCacheDirectory = XDGPaths.moduleCache
     // What the background plugin needs to wake this app for a fetch and to know a fetch

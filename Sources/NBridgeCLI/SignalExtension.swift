@@ -1,5 +1,6 @@
 import Glibc
 import NBridgePlugin
+import NBridgeLifecycle
 import NBridgeRuntime
 import NBridgeSystem
 

@@ -5,15 +5,18 @@ import NBridgeRuntime
 /// files, `inspect.js` (inspect, format with `%`-substitutions, formatStack with the column
 /// shifts of rewritten scripts) evaluated on first need; a window's page gets both in its
 /// prelude (`pageScripts`). Lines go through the core's `native.print`, where the extensions'
-/// `output` hooks (the log sender's) see them.
+/// `output` hooks (the log sender's) see them. An uncaught error prints as `ErrorReport` says
+/// (the `describeUncaught` hook).
 package enum ConsoleExtension {
   /// The extension; it keeps nothing for a run. It comes first in a run's list: the other
   /// extensions' files read the formatting it leaves on `internal`.
   package static func make() -> RuntimeExtension {
-    RuntimeExtension(
+    var hooks = RuntimeExtension.Hooks<NoState>()
+    hooks.describeUncaught = { _, host, value in ErrorReport.describe(value, host) }
+    return RuntimeExtension(
       name: "console", state: { _ in NoState() },
       globalScripts: [.init(name: "console", source: PackageResources.console_js)],
-      deferredScripts: [.init(name: "inspect", source: PackageResources.inspect_js)])
+      deferredScripts: [.init(name: "inspect", source: PackageResources.inspect_js)], hooks: hooks)
   }
 
   /// The files of a window's page, in order: the formatter first (a page includes it, a

@@ -22,6 +22,7 @@ package enum ModulesExtension {
     typealias Function = RuntimeExtension.Function<ModuleLoader>
     return RuntimeExtension(
       name: "modules", state: { _ in ModuleLoader() },
+      globalScripts: [.init(name: "commonjs", source: PackageResources.commonjs_js)],
       deferredScripts: [.init(name: "require", source: PackageResources.require_js)],
       functions: [
         Function("loader", script: { loader, host, _ throws(ThrownValue) in try loader.loader(host) }),

@@ -40,6 +40,14 @@ extension ExtensionHost {
   /// The string `text`.
   package func string(_ text: String) -> ScriptValue { wrap(js.string(text)) }
 
+  /// `value` as a string, as `String(value)` makes it.
+  package func text(_ value: ScriptValue) -> String { js.toString(value.ref) }
+
+  /// `value` when it is a number, else nil.
+  package func number(_ value: ScriptValue) -> Double? {
+    JSValueIsNumber(js.ref, value.ref) ? JSValueToNumber(js.ref, value.ref, nil) : nil
+  }
+
   /// Whether `value` is an object (a function included).
   package func isObject(_ value: ScriptValue) -> Bool { JSValueIsObject(js.ref, value.ref) }
 

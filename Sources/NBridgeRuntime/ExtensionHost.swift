@@ -67,6 +67,10 @@ package struct ExtensionHost {
   /// Runs what follows a callback into JS from outside (unhandled rejections reported).
   package func afterCallback() { weakRuntime?.afterCallback() }
 
+  /// Prints `text` to the run's stdout (1) or stderr (2) as the run's own output: written, and
+  /// handed to every extension's `output` hook (the log).
+  package func print(_ fd: Int32, _ text: String) { runtime.emitOutput(fd, text) }
+
   /// Writes `text` to the run's stdout (1) or stderr (2) (`RuntimeConfiguration.output` when set)
   /// without forwarding it anywhere.
   package func write(_ fd: Int32, _ text: String) {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The prelude: the JavaScript files in `Sources/NBridgeRuntime/JS`, one concern a file, embedded
 /// at build time. Each file is a function of `(global, internal)`; `internal` carries what one
 /// file hands the next (`native`, `services`, `args`, `inspect`, ...) and, last, the `hooks`
@@ -104,19 +106,24 @@ package enum PreludeSource {
     bytes.withUnsafeBufferPointer { utf8 in compact(utf8) }
   }
 
+  /// Each line's end found by `memchr` (a word at a time) and each kept line copied once: a
+  /// byte-at-a-time scan and copy cost a start about 0.17 M instructions under callgrind.
   private static func compact(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    [UInt8](unsafeUninitializedCapacity: utf8.count + 1) { kept, count in
+    guard let base = utf8.baseAddress else { return [] }
+    return [UInt8](unsafeUninitializedCapacity: utf8.count + 1) { kept, count in
       count = 0
       var lineStart = 0
       while lineStart < utf8.count {
-        var lineEnd = lineStart
-        while lineEnd < utf8.count, utf8[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+        let lineEnd =
+          memchr(base + lineStart, 0x0A, utf8.count - lineStart).map {
+            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+          } ?? utf8.count
         var first = lineStart
         while first < lineEnd, utf8[first] == UInt8(ascii: " ") || utf8[first] == UInt8(ascii: "\t") { first += 1 }
         let isComment =
           first + 1 < lineEnd && utf8[first] == UInt8(ascii: "/") && utf8[first + 1] == UInt8(ascii: "/")
         if first < lineEnd, !isComment {
-          for index in first..<lineEnd { kept[count + index - first] = utf8[index] }
+          (kept.baseAddress! + count).initialize(from: base + first, count: lineEnd - first)
           count += lineEnd - first
           kept[count] = UInt8(ascii: "\n")
           count += 1

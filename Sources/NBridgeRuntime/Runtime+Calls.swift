@@ -285,7 +285,7 @@ extension Runtime: ReplyReceiver {
       // Answered inside `native.start`: it returns the answer, and JS makes no Promise to settle.
       return settle(callSlot.settlement, answer, label: callSlot.label)
     }
-    if AnswerBatch.depth > 0, !lifecycle.isSuspended {
+    if AnswerBatch.depth > 0, !deliveriesHeld {
       if heldAnswers.isEmpty { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
       heldAnswers.append((callSlot, answer))
       return
@@ -293,7 +293,7 @@ extension Runtime: ReplyReceiver {
     settleInItsTurn(callSlot, answer)
   }
 
-  /// Settles `callSlot` with `answer` in a callback of its own (`deliverToJS`: later, while the app is suspended).
+  /// Settles `callSlot` with `answer` in a callback of its own (`deliverToJS`: later, while the delivery gate is closed).
   private func settleInItsTurn(_ callSlot: CallSlot, _ answer: CallAnswer) {
     deliverToJS { [weak self] in
       guard let self, self.exitCode == nil else { return }
@@ -322,7 +322,7 @@ extension Runtime: ReplyReceiver {
       if heldAnswers.isEmpty { swap(&held, &heldAnswers) }
     }
     guard exitCode == nil else { return }
-    if lifecycle.isSuspended {
+    if deliveriesHeld {
       for (callSlot, answer) in held { settleInItsTurn(callSlot, answer) }
       return
     }

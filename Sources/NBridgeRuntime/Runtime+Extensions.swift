@@ -74,6 +74,17 @@ extension Runtime {
     }
   }
 
+  /// How the uncaught `value` prints after `prefix`: as the first extension that describes it
+  /// says, else as JavaScriptCore gives it, with its stack when it has one.
+  func describeUncaught(_ value: JSValueRef, prefix: String) -> String {
+    let script = ScriptValue(value, in: js)
+    for (item, state) in extensionsAndStates {
+      if let text = item.hooks.describeUncaught?(state, extensionHost, script) { return "\(prefix) \(text)" }
+    }
+    let stack = js.object(value).flatMap { js.property($0, "stack") }.flatMap { JSValueIsString(js.ref, $0) ? $0 : nil }
+    return "\(prefix) \(js.toString(value))" + (stack.map { "\n" + js.toString($0) } ?? "")
+  }
+
   /// Runs each extension's `clearCaches` hook; the kinds removed.
   func clearExtensionCaches() -> [String] {
     extensionsAndStates.flatMap { item, state in item.hooks.clearCaches?(state, extensionHost) ?? [] }

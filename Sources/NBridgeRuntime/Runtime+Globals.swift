@@ -26,7 +26,7 @@ extension Runtime {
     guard let preludeFunction = js.object(prelude) else { return }
     let result = try js.call(preludeFunction, [js.global, shared])
     protectedHooks = js.object(result).map { ScriptValue($0, in: js) }
-    (makeErrorFunction, emitFunction, formatErrorFunction) = (hook("makeError"), hook("emit"), hook("formatError"))
+    (makeErrorFunction, emitFunction) = (hook("makeError"), hook("emit"))
     if let one = hook("answer"), let fail = hook("fail"), let all = hook("answerAll") {
       answerFunctions = (one, fail, all)
     }

@@ -23,7 +23,6 @@ public final class Runtime {
   var hooks: JSObjectRef! { protectedHooks?.ref }
   var makeErrorFunction: JSObjectRef!
   var emitFunction: JSObjectRef!
-  var formatErrorFunction: JSObjectRef!
   /// The prelude's `answer(id, value)`, `fail(id, error)` and `answerAll([id, value, ...])` (bridge.js's calls in flight).
   var answerFunctions: (one: JSObjectRef, fail: JSObjectRef, all: JSObjectRef)?
   /// The headless call being started by `native.start` (its id), and what it was answered with
@@ -38,7 +37,6 @@ public final class Runtime {
   var nextCallID = 1
   var jsTimers: [Int: ScriptValue] = [:]
   var unhandled: [(promise: ScriptValue, reason: ScriptValue)] = []
-  var watchdog: Watchdog?
   /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
   let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
@@ -64,12 +62,13 @@ public final class Runtime {
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
   var controlHandlers: [String: ControlHandler] = [:]
-  /// The app's lifecycle, shared with every plugin's context and the window.
+  /// The app's lifecycle, shared with every plugin's context and the window; the lifecycle
+  /// extension (NBridgeLifecycle) delivers its moves and suspends the run.
   package let lifecycle: Lifecycle
-  /// What waits to enter JS while the app is suspended, in order.
+  /// Whether the delivery gate is closed (`Runtime+Delivery`): JS timers frozen, every other way into JS waiting.
+  var deliveriesHeld = false
+  /// What waits to enter JS while the delivery gate is closed, in order.
   var heldDeliveries: [HeldDelivery] = []
-  /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
-  var stopsWhenSuspended = false
 
   static var current: Runtime?
 
@@ -84,7 +83,6 @@ public final class Runtime {
     lifecycle = Lifecycle(state: configuration.initialState)
     lifecycle.followsSession = configuration.followsSession
     loop.externalWork = { [unowned self] in !self.callSlots.isEmpty || !self.heldDeliveries.isEmpty }
-    wireLifecycle()
     extensionStates = configuration.extensions.map { $0.makeState(extensionHost) }
   }
 
@@ -171,7 +169,6 @@ public final class Runtime {
       writeError("nbridge: cannot create \(dir): \(systemError())\n")
       return ExitStatus.usage
     }
-    if let timeout = configuration.timeout { watchdog = Watchdog(runtime: self, limit: timeout) }
     runHooks { $0.start }
     // Plugins first: what they start waits in the kernel while the JS context is set up (the
     // app plugin counts the launch on a thread), and no script can listen to them before it runs.
@@ -230,15 +227,10 @@ public final class Runtime {
   /// Fires the global `error` event for an uncaught exception; unless a listener prevents its
   /// default, prints it and ends the run with status 1.
   func reportUncaught(_ value: JSValueRef, prefix: String = "Uncaught", firesEvent: Bool = true) {
-    if let watchdog, watchdog.fired {
-      emitOutput(2, watchdog.message)
-      requestExit(ExitStatus.timedOut)
-      return
-    }
     if exitCode != nil { return }
     if firesEvent, let prevented = try? callHook("uncaught", [value]), JSValueToBoolean(js.ref, prevented) { return }
     if exitCode != nil { return }
-    emitOutput(2, ErrorReport.describe(value, in: self, prefix: prefix) + "\n")
+    emitOutput(2, describeUncaught(value, prefix: prefix) + "\n")
     requestExit(ExitStatus.uncaught)
   }
 
@@ -297,7 +289,6 @@ public final class Runtime {
   }
 
   func stopPlugins() {
-    watchdog?.disarm()
     for (_, call) in callSlots { call.cancel() }
     let live = slots.compactMap(\.plugin)
     guard !live.isEmpty else { return }
@@ -349,7 +340,8 @@ public final class Runtime {
 }
 
 extension Double {
-  var formattedSeconds: String {
+  /// Seconds as a message prints them: `1`, `0.5`.
+  package var formattedSeconds: String {
     self == rounded() ? String(Int(self)) : String(self)
   }
 }

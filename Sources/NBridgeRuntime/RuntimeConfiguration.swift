@@ -20,7 +20,8 @@ public struct RuntimeConfiguration: Sendable {
   public var headless: Bool = false
   /// The environment plugins see.
   public var environment: [String: String] = [:]
-  /// Stop the script after this long, even inside `while(true){}` (exit 124).
+  /// Stop the script after this long, even inside `while(true){}` (exit 124), in a run that lists
+  /// NBridgeWatchdog's extension (`nbridge run` and NBridgeTesting's runs add it when this is set).
   public var timeout: Duration?
   /// The clock the loop reads (timers, `timeout`, the background budget, `performance.now()`).
   public var clock: any LoopClock = MonotonicClock()

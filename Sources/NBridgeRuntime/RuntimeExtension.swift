@@ -105,6 +105,9 @@ package struct RuntimeExtension: Sendable {
     /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
     /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
     package var transformSource: SourceTransform<State>?
+    /// How an uncaught `value` prints after `Uncaught `; nil leaves it to the next extension, and
+    /// the runtime prints what none describes as JavaScriptCore gives it (NBridgeConsole's).
+    package var describeUncaught: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue) -> String?)?
     /// A window's page sent the extension a message (`nbridge.log` in a page): its text, as the
     /// extension's page script wrote it.
     package var pageMessage: (@BridgeActor @Sendable (State, ExtensionHost, Substring) -> Void)?
@@ -138,7 +141,8 @@ package struct RuntimeExtension: Sendable {
   /// core's timers, lazy globals and `nbridge` getter; before the hooks are handed to the runtime),
   /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
-  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`.
+  /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`;
+  /// one that needs the entry's path pushes a function of it onto `internal.onEntry`.
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
@@ -180,6 +184,7 @@ package struct RuntimeExtension: Sendable {
     }
     if let clear = hooks.clearCaches { erased.clearCaches = { clear(typed($0), $1) } }
     if let ran = hooks.entryRan { erased.entryRan = { ran(typed($0), $1, $2, $3) } }
+    if let describe = hooks.describeUncaught { erased.describeUncaught = { describe(typed($0), $1, $2) } }
     if let message = hooks.pageMessage { erased.pageMessage = { message(typed($0), $1, $2) } }
     if let transform = hooks.transformSource {
       erased.transformSource = { state, host, stage, text, url throws(ModuleSyntaxError) in

@@ -1,4 +1,5 @@
 import NBridgePlugin
+import NBridgeLifecycle
 import NBridgeRuntime
 import NBridgeSystem
 import Synchronization

@@ -1,11 +1,13 @@
 import Foundation
 import NBridgeCompat
 import NBridgeConsole
+import NBridgeLifecycle
 import NBridgeLog
 import NBridgeModules
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
+import NBridgeWatchdog
 import NBridgeWeb
 import Synchronization
 
@@ -100,6 +102,7 @@ extension NBridgeTest {
     configure(&configuration)
     let evaluations = ScopedEvaluations()
     configuration.extensions.append(evaluations.makeExtension())
+    if let watchdog = Watchdog.makeExtension(configuration) { configuration.extensions.append(watchdog) }
     let output = CapturedOutput()
     configuration.output = { fd, text in output.append(fd, text) }
     let final = configuration
@@ -150,7 +153,8 @@ extension RuntimeConfiguration {
     configuration.followsSession = false
     configuration.environment = ProcessInfo.processInfo.environment
     configuration.extensions = [
-      ConsoleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(), CompatExtension.make(),
+      ConsoleExtension.make(), LifecycleExtension.make(), WebExtension.make(), LogExtension.make(), ModulesExtension.make(),
+      CompatExtension.make(),
     ]
     return configuration
   }

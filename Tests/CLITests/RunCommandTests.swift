@@ -115,7 +115,14 @@ import Testing
   @Test func timeoutStopsAnEndlessLoop() throws {
     let r = try run("let i = 0; while (true) { i++; }", ["--timeout", "1"])
     #expect(r.status == 124)
-    #expect(r.stderr.contains("--timeout 1s"))
+    #expect(r.stderr == "nbridge: stopped after --timeout 1s\n")
+  }
+
+  @Test func timeoutStopsAnEndlessLoopInATimer() throws {
+    let r = try run("setTimeout(() => { while (true) {} }, 10); console.log('set')", ["--timeout", "0.5"])
+    #expect(r.status == 124)
+    #expect(r.stderr == "nbridge: stopped after --timeout 0.5s\n")
+    #expect(r.stdout == "set\n")
   }
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])

@@ -74,6 +74,9 @@ import Testing
     #expect(!lines.contains { $0.hasPrefix("//") || $0.hasPrefix(" ") || $0.hasPrefix("\t") })
     #expect(self.compact("  a();\n  // note\n\t\tb(); // kept\n\n") == "a();\nb(); // kept\n")
     #expect(self.compact("last()") == "last()\n", "a last line without its newline")
+    #expect(self.compact("") == "")
+    #expect(self.compact("\n  \n\t\n// only\n") == "", "blank and comment lines only")
+    #expect(self.compact("a\n\nb") == "a\nb\n", "lines found with memchr, the last without its newline")
   }
 
   /// Text beyond ASCII keeps its characters.

@@ -1,5 +1,5 @@
 // Formatting values as Node and the page's devtools print them: inspect, format (with console's
-// %-substitutions) and formatStack. A headless run evaluates this file on first need
+// %-substitutions), formatStack and formatError (an uncaught value, as the runtime reports it). A headless run evaluates this file on first need
 // (console.js: a line of plain strings never needs it); a page's prelude includes it.
 (function (_global, internal) {
   'use strict';
@@ -134,6 +134,18 @@
     }).join('\n');
   }
 
-  internal.formatting = { inspect, format, formatStack };
+  // An uncaught value as the runtime reports it: an error's name, message, code and stack.
+  function formatError(e) {
+    if (!(e instanceof Error)) return inspect(e, 1, []);
+    const stack = formatStack(e.stack);
+    const code = e.code === undefined
+      ? ''
+      : internal.NBridgeError !== undefined && e instanceof internal.NBridgeError
+      ? ' [' + e.code + ']'
+      : ' (code ' + e.code + ')';
+    return (e.name || 'Error') + ': ' + e.message + code + (stack ? '\n' + stack : '');
+  }
+
+  internal.formatting = { inspect, format, formatStack, formatError };
   return internal.formatting;
 });

@@ -527,18 +527,6 @@
     }
   }
 
-  // WKBridgeKit's nbridge.callPauseListener()/callResumeListener(), when the script defines them.
-  function lifecycleListener(name) {
-    const target = global.nbridge;
-    const listener = target && target['call' + name + 'Listener'];
-    if (typeof listener !== 'function') return;
-    try {
-      listener.call(target);
-    } catch (e) {
-      native.reportError(e);
-    }
-  }
-
   Object.assign(internal, {
     NBridgeError,
     makeError,
@@ -547,7 +535,6 @@
     answerCalls,
     callBuiltin,
     emit,
-    lifecycleListener,
     describe,
   });
 });

@@ -1,8 +1,7 @@
-// The prelude's own groups built on first touch (lazy.js), so a script that uses neither parses
-// neither (a hello's start-up): the nbridge object (bridge.js and the extensions' files such as
-// log.js, on the first read of `nbridge`, or when an extension's global asks with
-// internal.loadBridge()) and CommonJS (require.js, on the first read of `require` or `load`, or a
-// module loader's first import of a CommonJS file). Until then the runtime's hooks need neither.
+// The nbridge object built on first touch (lazy.js), so a script that does not use it does not parse
+// it (a hello's start-up): bridge.js and the extensions' files such as log.js, on the first read of
+// `nbridge`, or when an extension's global asks with internal.loadBridge(). Until then the
+// runtime's hooks need none of it.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -18,32 +17,4 @@
   });
   // For an extension's global that needs bridge.js's internals (WKBridgeKit's `webkit`).
   internal.loadBridge = bridge;
-  // bridge.js replaces this with its own. WKBridgeKit's nbridge.callPauseListener(): a script that
-  // never read `nbridge` cannot have set one, unless it assigned its own object (then the accessor is gone).
-  internal.lifecycleListener = (name) => {
-    if (typeof Object.getOwnPropertyDescriptor(global, 'nbridge')?.get === 'function') return;
-    bridge();
-    internal.lifecycleListener(name);
-  };
-
-  internal.dirname = (path) => {
-    const i = path.lastIndexOf('/');
-    return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
-  };
-  let commonJS;
-  const loadCommonJS = () => (commonJS ??= native.loadDeferred('require')(global, internal));
-  internal.requireFile = (path, text) => loadCommonJS().requireFile(path, text);
-  // import() in a script, rewritten by the runtime to $nbridge$import(scriptPath, ...).
-  Object.defineProperty(global, '$nbridge$import', {
-    value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
-  });
-  internal.setEntry = function setEntry(path) {
-    const dir = internal.dirname(path);
-    global.__filename = path;
-    global.__dirname = dir;
-    internal.lazyGlobals(['require', 'load'], () => ({
-      require: loadCommonJS().makeRequire(dir),
-      load: loadCommonJS().makeLoad(dir),
-    }));
-  };
 });

@@ -2,10 +2,9 @@
 // localStorage, sessionStorage, MessageChannel, MessagePort and MessageEvent, through lazy.js's lazy
 // globals: the first touch of one evaluates its file (blob.js, fetch.js, storage.js, message.js), so
 // a script that uses none of them does not even parse them.
-// Takes: internal.lazyGlobals (lazy.js), internal.setEntry (deferred.js, wrapped here),
-//   internal.native.loadDeferred.
+// Takes: internal.lazyGlobals (lazy.js), internal.native.loadDeferred.
 // Gives: the lazy globals above; internal.loadWeb(file) (a lazy file's exports, loaded once),
-//   internal.entryFolderURL (the base of relative fetches, once the entry is set).
+//   internal.entryFolderURL (the base of relative fetches, set by an entry handler on internal.onEntry).
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -26,9 +25,7 @@
   internal.lazyGlobals(['localStorage'], () => ({ localStorage: internal.loadWeb('storage').localStorage() }));
   internal.lazyGlobals(['sessionStorage'], () => ({ sessionStorage: internal.loadWeb('storage').sessionStorage() }));
   // The entry script's folder as a file: URL with a trailing slash: the base of relative fetches.
-  const setEntry = internal.setEntry;
-  internal.setEntry = function (path) {
-    setEntry(path);
+  (internal.onEntry ??= []).push((path) => {
     // Worked out on the first fetch, not at every start.
     let url;
     Object.defineProperty(internal, 'entryFolderURL', {
@@ -38,5 +35,5 @@
       },
       configurable: true,
     });
-  };
+  });
 });

@@ -1,30 +1,32 @@
-import CJavaScriptCore
 import NBridgePlugin
+import NBridgeRuntime
 import NBridgeSystem
 
-/// Formats an uncaught JS value: `Uncaught Name: message` and a stack of `file:line:column`;
-/// for a syntax error (JSC gives no column) and for an error about an import (the module loader
-/// gives its place as `nbridgeColumn`) the file, line, source line and a caret at the token.
+/// How an uncaught JS value prints after `Uncaught `: `Name: message` and a stack of
+/// `file:line:column` (inspect.js's `formatError`); for a syntax error (JSC gives no column) and
+/// for an error about an import (the module loader gives its place as `nbridgeColumn`) the file,
+/// line, source line and a caret at the token. The console extension's `describeUncaught` hook.
 @BridgeActor
 enum ErrorReport {
-  static func describe(_ value: JSValueRef, in runtime: Runtime, prefix: String) -> String {
-    let js = runtime.js
-    if let object = js.object(value), let lineValue = js.property(object, "line"), JSValueIsNumber(js.ref, lineValue),
-      case let name = js.toString(js.property(object, "name")),
-      name == "SyntaxError" || JSValueIsNumber(js.ref, js.property(object, "nbridgeColumn"))
+  /// `value` described; nil when the prelude has no `formatError` (the runtime then prints it plainly).
+  static func describe(_ value: ScriptValue, _ host: ExtensionHost) -> String? {
+    if host.isObject(value), let lineNumber = host.number(host.property(value, "line")),
+      case let name = host.text(host.property(value, "name")),
+      case let columnNumber = host.number(host.property(value, "nbridgeColumn")),
+      name == "SyntaxError" || columnNumber != nil
     {
-      let line = Int(saturating: JSValueToNumber(js.ref, lineValue, nil))
-      let url = js.toString(js.property(object, "sourceURL"))
-      let message = js.toString(js.property(object, "message"))
-      var text = "\(prefix) \(name): \(message)\n    at \(url):\(line)"
+      let line = Int(saturating: lineNumber)
+      let url = host.text(host.property(value, "sourceURL"))
+      let message = host.text(host.property(value, "message"))
+      var text = "\(name): \(message)\n    at \(url):\(line)"
       // A module loaded from the module cache was not read this run: read it now.
-      if let source = runtime.sources[url] ?? (url.hasPrefix("/") ? POSIX.readText(url) : nil) {
+      if let source = host.source(of: url) ?? (url.hasPrefix("/") ? POSIX.readText(url) : nil) {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         if line >= 1 && line <= lines.count {
           let sourceLine = String(lines[line - 1])
           text += "\n\n    \(sourceLine)"
-          if let columnValue = js.property(object, "nbridgeColumn"), JSValueIsNumber(js.ref, columnValue) {
-            let column = Int(saturating: JSValueToNumber(js.ref, columnValue, nil))
+          if let columnNumber {
+            let column = Int(saturating: columnNumber)
             text += "\n    " + String(repeating: " ", count: min(max(0, column), sourceLine.count)) + "^"
           } else if let token = quotedToken(in: message), let column = offset(of: token, in: sourceLine) {
             text += "\n    " + String(repeating: " ", count: column) + "^"
@@ -33,10 +35,8 @@ enum ErrorReport {
       }
       return text
     }
-    if let format = runtime.formatErrorFunction, let text = try? js.call(format, [value]) {
-      return "\(prefix) \(js.toString(text))"
-    }
-    return "\(prefix) \(js.toString(value))"
+    guard let format = host.hook("formatError"), let text = try? host.call(format, [value]) else { return nil }
+    return host.text(text)
   }
 
   /// The character offset of the first occurrence of `needle` in `haystack`.

@@ -1,0 +1,157 @@
+import NBridgePlugin
+import NBridgeRuntime
+import NBridgeSystem
+
+/// The lifecycle as an extension of the runtime: moves delivered in order (observers, then the
+/// script's `app` events and WKBridgeKit's listeners), and suspension: while the app is in
+/// background with nothing holding it awake, the run's delivery gate is closed (JS timers frozen,
+/// every other way into JS waiting for the app to wake); a page's own timers hold what comes
+/// due (`page-timers.js`).
+package enum LifecycleExtension {
+  /// The extension: its state connects the run's `Lifecycle` to the loop; `lifecycle.js` calls
+  /// WKBridgeKit's listeners, and `lifecycle-headless.js` hands that call to the state.
+  package static func make() -> RuntimeExtension {
+    RuntimeExtension(
+      name: "lifecycle", state: { host in LifecycleState(host) },
+      nbridgeScripts: [.init(name: "lifecycle", source: PackageResources.lifecycle_js)],
+      globalScripts: [.init(name: "lifecycle-headless", source: PackageResources.lifecycle_headless_js)],
+      functions: [
+        .init("lifecycleListens", script: { state, _, args in
+          state.listenerCaller = args.value(0)
+          return nil
+        })
+      ])
+  }
+}
+
+/// What a move to background or back does for one run.
+@BridgeActor
+final class LifecycleState {
+  /// The service whose listeners hear `stateChange`, `pause` and `resume`.
+  static let service = "app"
+
+  let host: ExtensionHost
+  var lifecycle: Lifecycle { host.lifecycle }
+  /// Set by Ctrl-Z: stop the process (SIGSTOP) once the app is suspended.
+  var stopsWhenSuspended = false
+  /// The function calling WKBridgeKit's `nbridge.call<name>Listener()` in a headless run
+  /// (`lifecycle-headless.js`).
+  var listenerCaller: ScriptValue?
+
+  /// Connects the run's `Lifecycle` to the loop; made once, when the runtime is.
+  init(_ host: ExtensionHost) {
+    self.host = host
+    let clock = host.configuration.clock
+    lifecycle.now = { clock.now() }
+    // Weak throughout: a plugin may keep the lifecycle, and posted work may outlive the run.
+    lifecycle.requestHandler = { [weak self] state in
+      // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.
+      LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.deliverMove(to: state) } }
+    }
+    lifecycle.holdsChanged = { [weak self] in
+      guard let self else { return }
+      if self.lifecycle.isHeldAwake {
+        self.wake()
+      } else {
+        LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.suspendIfIdle() } }
+      }
+    }
+  }
+
+  /// Moves to `state` now: observers, then the script's events in Capacitor's order.
+  func deliverMove(to state: AppState) {
+    guard !host.isExiting, let change = lifecycle.apply(state) else { return }
+    let payload: JSONValue = ["state": .string(state.rawValue), "isActive": .bool(state.isActive)]
+    if change.leavesBackground {
+      // `resume` and `stateChange` come first; what waited while suspended follows them.
+      let wasSuspended = unsuspend()
+      host.emit(service: Self.service, event: "resume", payload: .null)
+      lifecycleListener("Resume")
+      host.emit(service: Self.service, event: "stateChange", payload: payload)
+      stopsWhenSuspended = false
+      host.deliverHeld()
+      if wasSuspended { thawPage() }
+    } else if change.entersBackground {
+      host.emit(service: Self.service, event: "stateChange", payload: payload)
+      host.emit(service: Self.service, event: "pause", payload: .null)
+      lifecycleListener("Pause")
+      suspendIfIdle()
+    } else {
+      host.emit(service: Self.service, event: "stateChange", payload: payload)
+    }
+  }
+
+  /// Suspends the app when it is in background and nothing holds it awake; stops the process
+  /// too when Ctrl-Z asked for it.
+  func suspendIfIdle() {
+    guard !host.isExiting, lifecycle.state == .background, !lifecycle.isHeldAwake else { return }
+    if !lifecycle.isSuspended {
+      lifecycle.isSuspended = true
+      host.holdDeliveries()
+      host.page?.evaluateInPage("__nbridgeSuspend(true)")
+    }
+    if stopsWhenSuspended {
+      stopsWhenSuspended = false
+      RunSignals.stopProcess()
+    }
+  }
+
+  /// Lets JS run again: unfreezes its timers and delivers what waited, in order.
+  func wake() {
+    guard unsuspend() else { return }
+    host.deliverHeld()
+    thawPage()
+  }
+
+  /// Lets a page's own timers run again (`page-timers.js`): what came due while the app was
+  /// suspended runs now, after what the runtime held, unless that suspended the app again.
+  private func thawPage() {
+    guard !lifecycle.isSuspended else { return }
+    host.page?.evaluateInPage("__nbridgeSuspend(false)")
+  }
+
+  /// Ends suspension (JS timers run again); false when the app was not suspended.
+  @discardableResult
+  func unsuspend() -> Bool {
+    guard lifecycle.isSuspended else { return false }
+    lifecycle.isSuspended = false
+    host.openDeliveries()
+    return true
+  }
+
+  /// Calls WKBridgeKit's `nbridge.call<name>Listener()` if the script or page defines it.
+  private func lifecycleListener(_ name: String) {
+    if let page = host.page {
+      page.evaluateInPage("__nbridgeLifecycle(\(JSONValue.string(name).jsonText))")
+      return
+    }
+    guard let listenerCaller else { return }
+    do { _ = try host.call(listenerCaller, [host.string(name)]) } catch { host.reportUncaught(error.value) }
+    host.afterCallback()
+  }
+}
+
+/// What other extensions and the CLI ask of the lifecycle: moves delivered now, and Ctrl-Z's stop.
+extension ExtensionHost {
+  /// The run's lifecycle extension, if it has one.
+  private var lifecycleState: LifecycleState? { state(of: LifecycleState.self) }
+
+  /// Moves the app to `state` now: its listeners hear of it in this turn (`Lifecycle.move(to:)`
+  /// waits for the next one).
+  package func moveApp(to state: AppState) { lifecycleState?.deliverMove(to: state) }
+
+  /// Ctrl-Z: moves the app to background, and stops the process (SIGSTOP) once the app is
+  /// suspended, that is once no background task is open.
+  package func stopProcessWhenSuspended() {
+    guard let run = lifecycleState else { return }
+    run.stopsWhenSuspended = true
+    if lifecycle.state == .background { run.suspendIfIdle() } else { run.deliverMove(to: .background) }
+  }
+
+  /// The process went on (SIGCONT): no stop is pending any more, and the app moves to `state`.
+  package func continueProcess(as state: AppState) {
+    guard let run = lifecycleState else { return }
+    run.stopsWhenSuspended = false
+    run.deliverMove(to: state)
+  }
+}
