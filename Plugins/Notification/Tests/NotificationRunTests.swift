@@ -51,10 +51,12 @@ struct NotificationRunTests {
   }
 
   @Test func aScheduleThatFellDueWhileNotRunningIsDeliveredOnceAtTheNextRun() throws {
+    // Due 2 s after it is made: the first run reads it back as pending and exits well before
+    // then, even on a loaded machine (300 ms fell due between the two calls at load ~20).
     let first = try NotificationApp(
       """
       (async () => {
-        await nbridge.notification.schedule({title: 'Stand up', body: 'stretch', id: 'stretch', after: 300});
+        await nbridge.notification.schedule({title: 'Stand up', body: 'stretch', id: 'stretch', after: 2000});
         const pending = await nbridge.notification.getPending();
         console.log('pending ' + pending.map(r => r.id).join(','));
         console.log('due ' + Date.parse(pending[0].at));
