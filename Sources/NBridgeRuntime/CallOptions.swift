@@ -17,7 +17,8 @@ package enum CallOptions {
       throw BridgeError.optionsTooLong(json.utf16.count)
     }
     do {
-      self = readsText ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
+      self =
+        readsText ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
     } catch {
       throw BridgeError(optionsParsing: error)
     }

@@ -8,9 +8,9 @@ extension Runtime: ReplyReceiver {
   /// before it returned (a sync action's, an error thrown as the JS exception), or the `native`
   /// object when it is answered later by `id` (bridge.js then makes its Promise).
   func start(code: Int, id: Int, json: JSValueRef?, callback: JSObjectRef?) throws(JSException) -> JSValueRef? {
-    let answer = startHeadless(code: code, id: id, callback: callback) { action throws(BridgeError) in
+    let answer = startHeadless(code: code, id: id, callback: callback) { readsText throws(BridgeError) in
       guard let json else { return .value(.object(JSONObject())) }
-      return action.readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
+      return readsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
     }
     guard let answer else { return nativeObject?.ref }
     return try jsValue(answer)
@@ -32,7 +32,9 @@ extension Runtime: ReplyReceiver {
       // The next line's bytes (memchr finds its end a word at a time).
       func line() -> UnsafeBufferPointer<UInt8> {
         let start = at
-        let end = memchr(base + start, 0x0A, bytes.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+        let end = memchr(base + start, 0x0A, bytes.count - start).map {
+          UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+        }
         at = end.map { $0 + 1 } ?? bytes.count
         return UnsafeBufferPointer(rebasing: bytes[start..<(end ?? bytes.count)])
       }
@@ -50,8 +52,8 @@ extension Runtime: ReplyReceiver {
         let json = Substring(String(decoding: line(), as: UTF8.self))
         callsStartedTogether += 1
         guard id >= 0 else { continue }
-        let answer = startHeadless(code: code, id: id, callback: nil) { action throws(BridgeError) in
-          try CallOptions(text: json, readsText: action.readsOptionsText)
+        let answer = startHeadless(code: code, id: id, callback: nil) { readsText throws(BridgeError) in
+          try CallOptions(text: json, readsText: readsText)
         }
         if let answer { settlePromise(id, answer) }
       }
@@ -61,7 +63,7 @@ extension Runtime: ReplyReceiver {
   /// Starts headless call `id` (`startCall`); returns what it was answered with before this
   /// returned, or nil when it is answered later by id.
   private func startHeadless(
-    code: Int, id: Int, callback: JSObjectRef?, options: (ActionInfo) throws(BridgeError) -> CallOptions
+    code: Int, id: Int, callback: JSObjectRef?, options: (_ readsText: Bool) throws(BridgeError) -> CallOptions
   ) -> CallAnswer? {
     let outer = startingCall
     startingCall = (id, nil)
@@ -74,13 +76,13 @@ extension Runtime: ReplyReceiver {
   /// The one way a call starts, whoever makes it (a script's `native.start` or `startAll`, a
   /// window's page, the window): the action numbered `code` (sid * 65536 + aid, the order of
   /// `bridgeTables()`) is refused without the app's permission or, with `permissions` (a remote
-  /// page's), outside them; then its options are read (`options`, given the action) and it is
-  /// dispatched. It settles through `settlement` now or later; returns the id of its slot in
-  /// `callSlots` while it runs (nil when it settled at once).
+  /// page's), outside them; then its options are read (`options`, told whether the action
+  /// reads them as text) and it is dispatched. It settles through `settlement` now or later;
+  /// returns the id of its slot in `callSlots` while it runs (nil when it settled at once).
   @discardableResult
   func startCall(
     code: Int, _ settlement: Settlement, permissions: Set<String>? = nil, callback: JSObjectRef?,
-    sink: (@BridgeActor (JSONValue) -> Void)?, options read: (ActionInfo) throws(BridgeError) -> CallOptions
+    sink: (@BridgeActor (JSONValue) -> Void)?, options read: (_ readsText: Bool) throws(BridgeError) -> CallOptions
   ) -> Int? {
     let sid = code >> 16
     let aid = code & 0xFFFF
@@ -92,7 +94,7 @@ extension Runtime: ReplyReceiver {
     let options: CallOptions
     do throws(BridgeError) {
       if let refusal = refusal(slot, aid, within: permissions) { throw refusal }
-      options = try read(slot.actions[aid])
+      options = try read(slot.actions[aid].readsOptionsText)
     } catch {
       settle(settlement, .failure(error), label: slot.labels[aid])
       return nil
@@ -198,7 +200,8 @@ extension Runtime: ReplyReceiver {
       }
       settlePromise(id, answer)
     case .handler(let handler):
-      handler(answer.outcome.mapError { error in label.map { BridgeError(error.code, "\($0): \(error.message)") } ?? error })
+      handler(
+        answer.outcome.mapError { error in label.map { BridgeError(error.code, "\($0): \(error.message)") } ?? error })
     case .slot(let id):
       closeCallSlot(id, answer)
     }

@@ -8,14 +8,14 @@ extension Runtime {
   package var serviceDefinitions: [AnyPluginDefinition] { slots.map(\.definition) }
 
   /// Starts the action numbered `code` (sid * 65536 + aid) as every call starts (`startCall`),
-  /// its options read by `options` for the action, refused outside `permissions` (a remote
-  /// page's) too. `sink` gets a streaming action's partial results, `done` its answer (an
-  /// error's message starts with `service.action: `). Returns the call's id while it runs (nil
-  /// when it settled at once), for `cancelCall`.
+  /// its options read by `options` (told whether the action reads them as text), refused
+  /// outside `permissions` (a remote page's) too. `sink` gets a streaming action's partial
+  /// results, `done` its answer (an error's message starts with `service.action: `). Returns the
+  /// call's id while it runs (nil when it settled at once), for `cancelCall`.
   @discardableResult
   package func startCall(
     code: Int, permissions: Set<String>?, sink: (@BridgeActor (JSONValue) -> Void)?,
-    options: (ActionInfo) throws(BridgeError) -> CallOptions,
+    options: (_ readsText: Bool) throws(BridgeError) -> CallOptions,
     _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) -> Int? {
     startCall(code: code, .handler(done), permissions: permissions, callback: nil, sink: sink, options: options)

@@ -2,7 +2,7 @@
 /// whatever a script passed (NaN, ±Infinity, 1e300), and `Int(_:)` would stop the process.
 extension FixedWidthInteger {
   /// `value` rounded toward zero and clamped to this type's range; NaN is 0.
-  package init(saturating value: Double) {
+  @inlinable package init(saturating value: Double) {
     if value.isNaN {
       self = 0
     } else if value <= Double(Self.min) {

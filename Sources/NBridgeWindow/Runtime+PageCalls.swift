@@ -12,9 +12,11 @@ extension Runtime {
     code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?, permissions: Set<String>?,
     _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) {
-    startCall(code: code, permissions: permissions, sink: sink, options: { action throws(BridgeError) in
-      json.isEmpty ? .value(.object(JSONObject())) : try CallOptions(text: json, readsText: action.readsOptionsText)
-    }, done)
+    startCall(
+      code: code, permissions: permissions, sink: sink,
+      options: { readsText throws(BridgeError) in
+        json.isEmpty ? .value(.object(JSONObject())) : try CallOptions(text: json, readsText: readsText)
+      }, done)
   }
 
   /// Calls `service.action` by name with `options` (null: none) for a page's seed-system
@@ -28,7 +30,9 @@ extension Runtime {
   ) -> Int? {
     let services = serviceDefinitions
     guard let sid = services.firstIndex(where: { $0.service == service }) else {
-      done(.failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service]))))
+      done(
+        .failure(BridgeError(.invalidService, BridgeMessages.fill(BridgeMessages.unknownService, ["service": service])))
+      )
       return nil
     }
     guard let aid = services[sid].actions.firstIndex(where: { $0.name == action }) else {
@@ -41,9 +45,11 @@ extension Runtime {
       return nil
     }
     let streams = services[sid].actions[aid].streams != nil
-    return startCall(code: sid << 16 | aid, permissions: permissions, sink: streams ? sink : nil, options: { _ in
-      .value(options == .null ? .object(JSONObject()) : options)
-    }, done)
+    return startCall(
+      code: sid << 16 | aid, permissions: permissions, sink: streams ? sink : nil,
+      options: { _ in
+        .value(options == .null ? .object(JSONObject()) : options)
+      }, done)
   }
 
   /// Whether `service.action` exists and streams partial results.
