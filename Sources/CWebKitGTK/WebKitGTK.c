@@ -241,6 +241,7 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_get_current_event, void *, (void)) \
   F(gdk_event_new, GdkEventButton *, (int type)) \
   F(gdk_event_free, void, (void *event)) \
+  F(gdk_event_copy, void *, (const void *event)) \
   F(gdk_event_set_device, void, (void *event, void *device)) \
   F(g_idle_add, unsigned, (int (*function)(void *), void *data)) \
   F(g_object_set_data, void, (void *object, const char *key, void *data)) \
@@ -827,6 +828,14 @@ static int on_decide_policy(void *view, void *decision, int type, ViewCallbacks 
   return 1;
 }
 
+// Keeps the view's last button press, for a context menu the page pops up (nbw_menu_popup).
+static int on_view_press(void *view, GdkEventButton *event, void *data) {
+  if (event->type == 4 /* GDK_BUTTON_PRESS */) {
+    g_object_set_data_full_(view, "nbw-last-press", gdk_event_copy_(event), gdk_event_free_);
+  }
+  return 0;  // WebKit handles it too
+}
+
 void *nbw_view_new(
   void *context, void *manager, nbw_load_cb load, nbw_terminated_cb terminated, nbw_dialog_cb dialog,
   nbw_policy_cb policy, nbw_signal_cb close, void *data) {
@@ -839,6 +848,7 @@ void *nbw_view_new(
   CONNECT(view, "script-dialog", on_script_dialog, v);
   CONNECT(view, "decide-policy", on_decide_policy, v);
   CONNECT(view, "close", on_close, v);
+  CONNECT(view, "button-press-event", on_view_press, NULL);
   return view;
 }
 
@@ -1099,22 +1109,24 @@ static int destroy_later(void *menu) {
 static void on_popup_deactivate(void *menu, void *data) { g_idle_add_(destroy_later, menu); }
 
 // The press that opened a menu, for GTK to tell that click's release from a click outside the
-// menu. A page's message pops the menu up, not an input event, so GTK has no event to take the
-// opening press from: without one it takes the release of the right-click that opened the menu,
-// when that reaches the menu after it is up (the click went through the web process and back),
-// for a click outside it, and closes the menu at once. A press of the button held now (0 when
-// none is: a menu opened without the mouse), stamped with the X server's time before the pointer
-// was read, makes that release the end of the opening click when it comes within GTK's half a
-// second, as for a menu GTK pops up from a press. NULL off X11 (no server time: GTK's default).
-static GdkEventButton *opening_press(void *window, void *pointer, uint32_t time, int x, int y, int mask) {
-  if (!time) return NULL;
+// menu: GTK takes a release within half a second of the press as the end of the opening click.
+// A page's message pops the menu up, not an input event, so GTK has no press of its own; with
+// none it takes the opening right-click's release, when that reaches the menu after it is up
+// (the click goes through the web process and back), for a click outside it, and closes the menu
+// at once. Released already (no button held now): the view's last press, whose release may still
+// be on its way to GTK. Held: a press of that button at `now`, the X server's time read before
+// the pointer was, so its release ends the click if it comes within half a second of the popup.
+// NULL when there is neither (off X11, no server time: GTK's default).
+static void *opening_press(void *view, void *window, void *pointer, int buttons, uint32_t now) {
+  void *last = g_object_get_data_(view, "nbw-last-press");
+  int held = buttons & (0x1f << 8);  // GDK_BUTTON1_MASK (1 << 8) to GDK_BUTTON5_MASK
+  if (last && !held) return gdk_event_copy_(last);
+  if (!now) return NULL;
   GdkEventButton *press = gdk_event_new_(4 /* GDK_BUTTON_PRESS */);
   press->window = g_object_ref_(window);  // gdk_event_free unrefs it
-  press->time = time;
-  press->x = x;
-  press->y = y;
+  press->time = now;
   for (unsigned button = 1; button <= 5 && !press->button; button++) {
-    if (mask & (1 << (7 + button))) press->button = button;  // GDK_BUTTON1_MASK is 1 << 8
+    if (held & (1 << (7 + button))) press->button = button;
   }
   gdk_event_set_device_(press, pointer);
   return press;
@@ -1144,7 +1156,7 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     rect.y += allocation.y;
   }
   void *trigger = gtk_get_current_event_();
-  if (!trigger) trigger = opening_press(window, pointer, now, pointer_x, pointer_y, buttons);
+  if (!trigger) trigger = opening_press(view, window, pointer, buttons, now);
   // GTK shows a menu only if it can grab the pointer and keyboard, and gives up silently when
   // another program holds either (a window manager does for a moment while it focuses a clicked
   // window): try again for up to half a second, then say it could not be shown.
