@@ -241,7 +241,6 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gtk_get_current_event, void *, (void)) \
   F(gdk_event_new, GdkEventButton *, (int type)) \
   F(gdk_event_free, void, (void *event)) \
-  F(gdk_event_copy, void *, (const void *event)) \
   F(gdk_event_set_device, void, (void *event, void *device)) \
   F(g_idle_add, unsigned, (int (*function)(void *), void *data)) \
   F(g_object_set_data, void, (void *object, const char *key, void *data)) \
@@ -828,14 +827,6 @@ static int on_decide_policy(void *view, void *decision, int type, ViewCallbacks 
   return 1;
 }
 
-// Keeps the view's last button press, for a context menu the page pops up (nbw_menu_popup).
-static int on_view_press(void *view, GdkEventButton *event, void *data) {
-  if (event->type == 4 /* GDK_BUTTON_PRESS */) {
-    g_object_set_data_full_(view, "nbw-last-press", gdk_event_copy_(event), gdk_event_free_);
-  }
-  return 0;  // WebKit handles it too
-}
-
 void *nbw_view_new(
   void *context, void *manager, nbw_load_cb load, nbw_terminated_cb terminated, nbw_dialog_cb dialog,
   nbw_policy_cb policy, nbw_signal_cb close, void *data) {
@@ -848,7 +839,6 @@ void *nbw_view_new(
   CONNECT(view, "script-dialog", on_script_dialog, v);
   CONNECT(view, "decide-policy", on_decide_policy, v);
   CONNECT(view, "close", on_close, v);
-  CONNECT(view, "button-press-event", on_view_press, NULL);
   return view;
 }
 
@@ -1113,23 +1103,27 @@ static void on_popup_deactivate(void *menu, void *data) { g_idle_add_(destroy_la
 // A page's message pops the menu up, not an input event, so GTK has no press of its own; with
 // none it takes the opening right-click's release, when that reaches the menu after it is up
 // (the click goes through the web process and back), for a click outside it, and closes the menu
-// at once. Released already (no button held now): the view's last press, whose release may still
-// be on its way to GTK. Held: a press of that button at `now`, the X server's time read before
-// the pointer was, so its release ends the click if it comes within half a second of the popup.
-// NULL when there is neither (off X11, no server time: GTK's default).
-static void *opening_press(void *view, void *window, void *pointer, int buttons, uint32_t now) {
-  void *last = g_object_get_data_(view, "nbw-last-press");
-  int held = buttons & (0x1f << 8);  // GDK_BUTTON1_MASK (1 << 8) to GDK_BUTTON5_MASK
-  if (last && !held) return gdk_event_copy_(last);
+// at once. This is a press of the button held now (0 when none is: a menu opened without the
+// mouse or after the click), at `now`, the X server's time read before the pointer was: the
+// release then ends the click when it comes within half a second of the popup. NULL off X11 (no
+// server time: GTK's default).
+static GdkEventButton *opening_press(void *window, void *pointer, int buttons, uint32_t now) {
   if (!now) return NULL;
   GdkEventButton *press = gdk_event_new_(4 /* GDK_BUTTON_PRESS */);
   press->window = g_object_ref_(window);  // gdk_event_free unrefs it
   press->time = now;
   for (unsigned button = 1; button <= 5 && !press->button; button++) {
-    if (held & (1 << (7 + button))) press->button = button;
+    if (buttons & (1 << (7 + button))) press->button = button;  // GDK_BUTTON1_MASK is 1 << 8
   }
   gdk_event_set_device_(press, pointer);
   return press;
+}
+
+// A release the X server stamped before the popup belongs to a click made before the menu was up
+// (its button was already up when the menu opened), which GTK dispatched only after the popup: it
+// hands it to the menu, which would take it for a click outside itself and close. Stopped here.
+static int on_popup_release(void *menu, GdkEventButton *event, void *popped_up_at) {
+  return (int32_t)(event->time - (uint32_t)(uintptr_t)popped_up_at) < 0;  // X times wrap around
 }
 
 int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
@@ -1156,7 +1150,7 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     rect.y += allocation.y;
   }
   void *trigger = gtk_get_current_event_();
-  if (!trigger) trigger = opening_press(view, window, pointer, buttons, now);
+  if (!trigger) trigger = opening_press(window, pointer, buttons, now);
   // GTK shows a menu only if it can grab the pointer and keyboard, and gives up silently when
   // another program holds either (a window manager does for a moment while it focuses a clicked
   // window): try again for up to half a second, then say it could not be shown.
@@ -1171,6 +1165,7 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     return 2;
   }
   CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
+  if (now) CONNECT(menu, "button-release-event", on_popup_release, (void *)(uintptr_t)now);
   return 1;
 }
 
