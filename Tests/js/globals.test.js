@@ -69,6 +69,25 @@ test('nbridge.platform() and onBridgeReady()', async () => {
   assert.equal(await nbridge.onBridgeReady(), nbridge);
 });
 
+test('each service is one object among nbridge\'s keys, and a script may replace it before or after its first use', async () => {
+  const keys = Object.keys(nbridge);
+  for (const name of ['app', 'fs', 'storage', 'pasteboard']) assert(keys.includes(name), name + ' is listed');
+  assert.equal(nbridge.storage, nbridge.storage);
+  assert.equal(typeof nbridge.storage.get, 'function');
+  // Replaced before anything read it: the script's object stays, and callToNative still reaches the service.
+  const wrapper = { hasString: () => nbridge.callToNative('pasteboard', 'hasString') };
+  nbridge.pasteboard = wrapper;
+  assert.equal(nbridge.pasteboard, wrapper);
+  assert.equal(typeof await nbridge.pasteboard.hasString(), 'boolean');
+  assert(Object.keys(nbridge).includes('pasteboard'), 'a replaced service is still listed');
+  // Replaced after its first use.
+  const storage = nbridge.storage;
+  nbridge.storage = wrapper;
+  assert.equal(nbridge.storage, wrapper);
+  nbridge.storage = storage;
+  assert.equal(nbridge.storage, storage);
+});
+
 test('an unknown service or action rejects with its code', async () => {
   await assert.rejects(nbridge.nosuch.action(), 'invalid_service');
   await assert.rejects(nbridge.callToNative('nosuch', 'x'), 'invalid_service');

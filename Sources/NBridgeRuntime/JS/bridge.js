@@ -416,9 +416,13 @@
     }[action];
   }
 
-  // The function of each action, by service and action number, named for the action.
-  const actions = services.map((svc, sid) =>
-    svc.actions.map((action, aid) => {
+  // The function of each action, by service and action number, named for the action: made on
+  // the service's first use. What is made stays in the heap that every collection marks (a
+  // service's functions and objects are about 4 KB), and a script reaches few of the services.
+  const actions = [];
+  function actionsOf(sid) {
+    const svc = services[sid];
+    return actions[sid] ??= svc.actions.map((action, aid) => {
       const label = svc.name + '.' + action;
       if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
       const atTurnEnd = svc.atTurnEnd.indexOf(aid) >= 0;
@@ -427,12 +431,13 @@
           return invoke(sid, aid, label, options, atTurnEnd);
         },
       }[action];
-    })
-  );
+    });
+  }
 
   // ---------------------------------------------------------------- the nbridge object
-  // Each service's listeners: event name -> the entries added ({ callback }), in order.
-  const listeners = services.map(() => new Map());
+  // Each service's listeners: event name -> the entries added ({ callback }), in order; a
+  // service's Map is made with its first listener.
+  const listeners = [];
   const nb = {};
   const serviceIndex = new Map();
   function unknownMember(make) {
@@ -446,12 +451,28 @@
     });
   }
   const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
+  // A service's object, made on the first read of nbridge.<service> (an accessor until then, which
+  // an assignment replaces as it would the object).
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
+    const own = (value) =>
+      Object.defineProperty(nb, svc.name, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(nb, svc.name, {
+      get() {
+        const obj = serviceObject(svc, sid);
+        own(obj);
+        return obj;
+      },
+      set: own,
+      enumerable: true,
+      configurable: true,
+    });
+  });
+  function serviceObject(svc, sid) {
     const obj = Object.create(
       unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
-    svc.actions.forEach((action, aid) => obj[action] = actions[sid][aid]);
+    actionsOf(sid).forEach((fn, aid) => obj[svc.actions[aid]] = fn);
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
         const known = svc.events.length
@@ -470,8 +491,9 @@
         const denied = fill(messages.permissionDenied, { service: svc.name, permission: svc.permission });
         throw makeError(codes.permissionDenied, svc.name + '.addListener: ' + denied);
       }
-      let list = listeners[sid].get(event);
-      if (!list) listeners[sid].set(event, list = []);
+      const byEvent = listeners[sid] ??= new Map();
+      let list = byEvent.get(event);
+      if (!list) byEvent.set(event, list = []);
       const entry = { callback };
       list.push(entry);
       native.listeners(sid, event, list.length);
@@ -489,15 +511,15 @@
     defineHidden(obj, 'removeAllListeners', function removeAllListeners(event) {
       for (const e of svc.events) {
         if (event !== undefined && e !== event) continue;
-        const list = listeners[sid].get(e);
+        const list = listeners[sid]?.get(e);
         if (list && list.length) {
           list.length = 0;
           native.listeners(sid, e, 0);
         }
       }
     });
-    nb[svc.name] = obj;
-  });
+    return obj;
+  }
   Object.setPrototypeOf(nb, unknownMember(unknownService));
 
   // Calls a built-in action by name, even if a script replaced nbridge.app with a wrapper built on callToNative.
@@ -506,7 +528,7 @@
     if (sid === undefined) return reject(codes.invalidService, noService(service));
     const aid = services[sid].actions.indexOf(action);
     if (aid < 0) return reject(codes.invalidActionName, noAction(service, action));
-    return actions[sid][aid](option);
+    return actionsOf(sid)[aid](option);
   }
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
     try {
@@ -544,7 +566,7 @@
 
   // Delivers a plugin event to the listeners of service `sid`.
   function emit(sid, event, payload) {
-    const list = listeners[sid].get(event);
+    const list = listeners[sid]?.get(event);
     if (!list || !list.length) return;
     const answeredBy = services[sid].answers ? services[sid].answers[event] : undefined;
     for (const entry of list.slice()) {
