@@ -256,9 +256,10 @@
   // A call goes out as code = sid * 65536 + aid, its options' JSON text and its retainCallback;
   // the fewer arguments, the fewer C-API calls (each takes JSC's lock) on the other side.
   // `atTurnEnd`: the action's calls may start together at the end of the turn (see `queue`).
-  function invoke(sid, aid, label, options, atTurnEnd) {
+  // `decode`: what turns the answer into the call's value (`decodeBytes` for a bytes result).
+  function invoke(sid, aid, label, options, atTurnEnd, decode) {
     const code = sid * 65536 + aid;
-    if (options === undefined || options === null) return send(code);
+    if (options === undefined || options === null) return send(code, undefined, undefined, decode);
     let json;
     try {
       json = optionsJSON(options);
@@ -266,8 +267,8 @@
       return refused(label, e);
     }
     const callback = optionsCallback;
-    if (callback) return send(code, json, callback);
-    return atTurnEnd && startAll !== undefined ? queue(code, json) : send(code, json);
+    if (callback) return send(code, json, callback, decode);
+    return atTurnEnd && startAll !== undefined ? queue(code, json) : send(code, json, undefined, decode);
   }
 
   // A page's native.call returns the call's Promise. A headless run's native.start(code, id[,
@@ -275,14 +276,18 @@
   // error), and `native` itself when it is answered later by id: its Promise's functions then
   // wait here, resolve at 2 * id and reject at 2 * id + 1, until the runtime calls answerCall(),
   // failCall() or answerCalls(). An id is taken before the call (a call may start another) and
-  // reused once answered.
+  // reused once answered. A value answered at once that `decode` need not touch (a headless bytes
+  // action's Uint8Array) resolves the call's Promise as it is: no Promise more, no reaction.
   const start = native.start;
   const OriginalPromise = internal.OriginalPromise;
   const inFlight = [];
   const freeIds = [];
   let nextId = 0;
-  function send(code, json, callback) {
-    if (start === undefined) return native.call(code, json, callback);
+  function send(code, json, callback, decode) {
+    if (start === undefined) {
+      const promise = native.call(code, json, callback);
+      return decode === undefined ? promise : promise.then(decode);
+    }
     if (queued.length) startQueued();
     const id = freeIds.length ? freeIds.pop() : nextId++;
     let value;
@@ -298,9 +303,10 @@
     }
     if (value !== native) {
       freeIds.push(id);
+      if (decode !== undefined && typeof value === 'string') return OriginalPromise.resolve(value).then(decode);
       return OriginalPromise.resolve(value);
     }
-    return pending(id);
+    return decode === undefined ? pending(id) : pending(id).then(decode);
   }
   // The Promise of call `id`, its functions put in `inFlight`: one executor for every call
   // (told where by `at`) rather than a closure made per call.
@@ -384,6 +390,7 @@
     for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
     return out;
   });
+  const decodeBytes = (value) => typeof value === 'string' ? fromBase64(value) : value;
   const ObjectToString = Object.prototype.toString;
   function asBytes(v) {
     if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -409,9 +416,7 @@
           }
           if (copy) options = copy;
         }
-        const promise = invoke(sid, aid, l, options);
-        if (!bytes.out) return promise;
-        return promise.then((value) => typeof value === 'string' ? fromBase64(value) : value);
+        return invoke(sid, aid, l, options, false, bytes.out ? decodeBytes : undefined);
       },
     }[action];
   }
