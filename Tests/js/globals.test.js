@@ -108,3 +108,14 @@ test('load evaluates a script in the global scope', { page: false, reason: "load
   load('./fixtures/global.js');
   assert.equal(globalThis.loadedGreeting, 'hello from load');
 });
+
+// Last: it freezes nbridge. No test above reads nbridge.preference.
+test('a frozen nbridge still gives each service, one object each time, and keeps it when assigned', async () => {
+  Object.freeze(nbridge);
+  const preference = nbridge.preference;
+  assert.equal(typeof preference.get, 'function');
+  assert.equal(nbridge.preference, preference);
+  assert.equal(await nbridge.preference.get({ key: 'frozen', defaultValue: 'none' }), 'none');
+  nbridge.preference = {};
+  assert.equal(nbridge.preference, preference);
+});

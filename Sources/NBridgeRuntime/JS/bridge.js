@@ -457,14 +457,16 @@
   }
   const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
   // A service's object, made on the first read of nbridge.<service> (an accessor until then, which
-  // an assignment replaces as it would the object).
+  // an assignment replaces as it would the object). On an nbridge a script froze first, the
+  // accessor stays, gives the one object made and ignores an assignment.
+  const made = [];
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
     const own = (value) =>
-      Object.defineProperty(nb, svc.name, { value, writable: true, enumerable: true, configurable: true });
+      Reflect.defineProperty(nb, svc.name, { value, writable: true, enumerable: true, configurable: true });
     Object.defineProperty(nb, svc.name, {
       get() {
-        const obj = serviceObject(svc, sid);
+        const obj = made[sid] ??= serviceObject(svc, sid);
         own(obj);
         return obj;
       },
