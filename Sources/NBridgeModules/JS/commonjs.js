@@ -16,20 +16,21 @@
     return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
   };
   let commonJS;
-  const loadCommonJS = () => (commonJS ??= native.loadDeferred('require')(global, internal));
+  function loadCommonJS() {
+    return (commonJS ??= native.loadDeferred('require')(global, internal));
+  }
   internal.requireFile = function (path, text) {
     return loadCommonJS().requireFile(path, text);
   };
   Object.defineProperty(global, '$nbridge$import', {
     value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
   });
-  (internal.onEntry ??= []).push((path) => {
+  (internal.onEntry ??= []).push(function entryGlobals(path) {
     const dir = internal.dirname(path);
     global.__filename = path;
     global.__dirname = dir;
-    internal.lazyGlobals(['require', 'load'], () => ({
-      require: loadCommonJS().makeRequire(dir),
-      load: loadCommonJS().makeLoad(dir),
-    }));
+    internal.lazyGlobals(['require', 'load'], function () {
+      return { require: loadCommonJS().makeRequire(dir), load: loadCommonJS().makeLoad(dir) };
+    });
   });
 });
