@@ -142,7 +142,8 @@ package struct RuntimeExtension: Sendable {
   /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
   /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`;
-  /// one that needs the entry's path pushes a function of it onto `internal.onEntry`.
+  /// one that needs the entry's path reads `internal.entry` (or pushes a function of it onto
+  /// `internal.onEntry`, called after the prelude: each such function costs a start its compile).
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
