@@ -149,16 +149,17 @@ package struct RuntimeExtension: Sendable {
   package let deferredScripts: [Script]
   // The typed parts, erased: each closure casts the state back to the extension's own type.
   let makeState: @BridgeActor @Sendable (ExtensionHost) -> AnyObject
-  let values: @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue]
+  let values: @BridgeActor @Sendable (ExtensionHost) -> KeyValuePairs<String, JSONValue>
   let functions: [(name: String, body: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult?)]
   let hooks: Hooks<AnyObject>
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
-  /// before any hook); `values` are set on the JS files' `internal` object before any runs.
+  /// before any hook); `values` are set on the JS files' `internal` object before any runs (pairs,
+  /// not a dictionary: see `SourceTexts` for what a start's first String-keyed dictionary costs).
   package init<State: AnyObject>(
     name: String, state: @escaping @BridgeActor @Sendable (ExtensionHost) -> State,
     nbridgeScripts: [Script] = [], globalScripts: [Script] = [], deferredScripts: [Script] = [],
-    values: @escaping @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue] = { _ in [:] },
+    values: @escaping @BridgeActor @Sendable (ExtensionHost) -> KeyValuePairs<String, JSONValue> = { _ in [:] },
     functions: [Function<State>] = [], hooks: Hooks<State> = Hooks(), resource: (any Sendable)? = nil
   ) {
     self.name = name
