@@ -7,44 +7,20 @@ extension Runtime: ReplyReceiver {
   /// Handles `native.start(code, id, json, callback)`: the call's value when it was answered
   /// before it returned (a sync action's, an error thrown as the JS exception), or the `native`
   /// object when it is answered later by `id` (bridge.js then makes its Promise).
-  func start(service sid: Int, action aid: Int, id: Int, json: JSValueRef?, callback: JSObjectRef?)
-    throws(JSException) -> JSValueRef?
-  {
-    let slot = slots[sid]
-    let label = slot.labels[aid]
-    if let refusal = refusal(slot, aid) { throw JSException(value: makeError(refusal.code, "\(label): \(refusal.message)")) }
-    let options: CallOptions
-    do throws(BridgeError) {
-      if let json {
-        options = slot.actions[aid].readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
-      } else {
-        options = .value(.object(JSONObject()))
-      }
-    } catch {
-      throw JSException(value: makeError(error.code, "\(label): \(error.message)"))
+  func start(code: Int, id: Int, json: JSValueRef?, callback: JSObjectRef?) throws(JSException) -> JSValueRef? {
+    let answer = startHeadless(code: code, id: id, callback: callback) { action throws(BridgeError) in
+      guard let json else { return .value(.object(JSONObject())) }
+      return action.readsOptionsText ? .text(try js.optionsText(json)) : .value(try js.parseOptions(json))
     }
-    guard let answer = begin(slot, aid, id: id, options, callback: callback) else { return nativeObject?.ref }
+    guard let answer else { return nativeObject?.ref }
     return try jsValue(answer)
-  }
-
-  /// Dispatches headless call `id`; returns what it was answered with before this returned, or
-  /// nil when it is answered later by id.
-  private func begin(_ slot: ServiceSlot, _ aid: Int, id: Int, _ options: CallOptions, callback: JSObjectRef?)
-    -> CallAnswer?
-  {
-    let outer = startingCall
-    startingCall = (id, nil)
-    dispatch(slot, aid, options, .call(id), callback: callback, sink: sink(callback))
-    let answer = startingCall?.answer
-    startingCall = outer
-    return answer
   }
 
   /// Handles `native.startAll(records)`: starts, in order, the calls bridge.js queued during one
   /// turn (actions that start at the end of the turn, `ActionInfo.startsAtTurnEnd`), read from
   /// one string: each call's code (sid * 65536 + aid), id and options' JSON text, one a line
   /// (JSON.stringify's text holds no line break). One entry into the runtime and one string for
-  /// them all; each call is then what `start` makes of it, and one answered at once (an error)
+  /// them all; each call then starts as `start`'s does, and one answered at once (an error)
   /// settles its Promise by id, as a call answered later does.
   func startAll(_ records: JSValueRef) {
     guard let s = JSValueToStringCopy(js.ref, records, nil) else { return }
@@ -71,44 +47,63 @@ extension Runtime: ReplyReceiver {
       while at < bytes.count {
         let code = number(line())
         let id = number(line())
-        startQueued(code: code, id: id, json: Substring(String(decoding: line(), as: UTF8.self)))
+        let json = Substring(String(decoding: line(), as: UTF8.self))
+        callsStartedTogether += 1
+        guard id >= 0 else { continue }
+        let answer = startHeadless(code: code, id: id, callback: nil) { action throws(BridgeError) in
+          try CallOptions(text: json, readsText: action.readsOptionsText)
+        }
+        if let answer { settlePromise(id, answer) }
       }
     }
   }
 
-  /// Starts one call of `startAll`: as `start` does, its answer at once settling its Promise by id.
-  private func startQueued(code: Int, id: Int, json: Substring) {
-    callsStartedTogether += 1
+  /// Starts headless call `id` (`startCall`); returns what it was answered with before this
+  /// returned, or nil when it is answered later by id.
+  private func startHeadless(
+    code: Int, id: Int, callback: JSObjectRef?, options: (ActionInfo) throws(BridgeError) -> CallOptions
+  ) -> CallAnswer? {
+    let outer = startingCall
+    startingCall = (id, nil)
+    startCall(code: code, .call(id), callback: callback, sink: sink(callback), options: options)
+    let answer = startingCall?.answer
+    startingCall = outer
+    return answer
+  }
+
+  /// The one way a call starts, whoever makes it (a script's `native.start` or `startAll`, a
+  /// window's page, the window): the action numbered `code` (sid * 65536 + aid, the order of
+  /// `bridgeTables()`) is refused without the app's permission or, with `permissions` (a remote
+  /// page's), outside them; then its options are read (`options`, given the action) and it is
+  /// dispatched. It settles through `settlement` now or later; returns the id of its slot in
+  /// `callSlots` while it runs (nil when it settled at once).
+  @discardableResult
+  func startCall(
+    code: Int, _ settlement: Settlement, permissions: Set<String>? = nil, callback: JSObjectRef?,
+    sink: (@BridgeActor (JSONValue) -> Void)?, options read: (ActionInfo) throws(BridgeError) -> CallOptions
+  ) -> Int? {
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard id >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else { return }
+    guard code >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else {
+      settle(settlement, .failure(BridgeError(.invalidActionName, "no action number \(code)")), label: nil)
+      return nil
+    }
     let slot = slots[sid]
-    let label = slot.labels[aid]
-    if let refusal = refusal(slot, aid) { return settle(.call(id), .failure(refusal), label: label) }
     let options: CallOptions
     do throws(BridgeError) {
-      // The same limit and refusals as `start`'s: a UTF-8 count within the limit bounds the
-      // UTF-16 count (which costs a pass) from above.
-      if json.utf8.count > BridgeLimits.maxTextLength, json.utf16.count > BridgeLimits.maxTextLength {
-        throw BridgeError.optionsTooLong(json.utf16.count)
-      }
-      do {
-        options = slot.actions[aid].readsOptionsText
-          ? .text(try OptionsText(scanning: String(json))) : .value(try JSONValue(parsingOptions: String(json)))
-      } catch {
-        throw BridgeError(optionsParsing: error)
-      }
+      if let refusal = refusal(slot, aid, within: permissions) { throw refusal }
+      options = try read(slot.actions[aid])
     } catch {
-      return settle(.call(id), .failure(error), label: label)
+      settle(settlement, .failure(error), label: slot.labels[aid])
+      return nil
     }
-    guard let answer = begin(slot, aid, id: id, options, callback: nil) else { return }
-    settlePromise(id, answer)
+    return dispatch(slot, aid, options, settlement, callback: callback, sink: sink)
   }
 
   /// Why a call to `slot`'s action `aid` is refused before any work (permission), or nil.
   /// `within`: the permissions of a remote page's origin (`remote` in the manifest), a subset
   /// of the app's; nil for the app's own code.
-  func refusal(_ slot: ServiceSlot, _ aid: Int, within permissions: Set<String>? = nil) -> BridgeError? {
+  private func refusal(_ slot: ServiceSlot, _ aid: Int, within permissions: Set<String>?) -> BridgeError? {
     // The names are filled in only for a refusal: an allowed call builds nothing.
     func names() -> [String: String] { ["service": slot.definition.service, "permission": slot.definition.permission] }
     if let permissions, !permissions.contains(slot.definition.permission) {
@@ -120,8 +115,7 @@ extension Runtime: ReplyReceiver {
 
   /// Starts `slot`'s action `aid` with `options`; it settles through `settlement` now or later.
   /// Returns the id of its slot in `callSlots` while it runs (nil when it settled at once).
-  @discardableResult
-  func dispatch(
+  private func dispatch(
     _ slot: ServiceSlot, _ aid: Int, _ options: CallOptions, _ settlement: Settlement, callback: JSObjectRef?,
     sink: (@BridgeActor (JSONValue) -> Void)?
   ) -> Int? {
@@ -189,20 +183,22 @@ extension Runtime: ReplyReceiver {
   }
 
   /// Settles a call: resolves or rejects its Promise (an error's message prefixed with the
-  /// label), calls its handler, or closes the slot it waited in. A headless call answered while
-  /// `native.start` is still starting it returns its answer from there.
-  func settle(_ settlement: Settlement, _ answer: CallAnswer, label: String) {
+  /// label, when there is one), calls its handler, or closes the slot it waited in. A headless
+  /// call answered while `native.start` is still starting it returns its answer from there.
+  func settle(_ settlement: Settlement, _ answer: CallAnswer, label: String?) {
     switch settlement {
     case .call(let id):
       var answer = answer
-      if case .outcome(.failure(let error)) = answer { answer = .failure(BridgeError(error.code, "\(label): \(error.message)")) }
+      if let label, case .outcome(.failure(let error)) = answer {
+        answer = .failure(BridgeError(error.code, "\(label): \(error.message)"))
+      }
       if startingCall?.id == id {
         startingCall?.answer = answer
         return
       }
       settlePromise(id, answer)
     case .handler(let handler):
-      handler(answer.outcome.mapError { BridgeError($0.code, "\(label): \($0.message)") })
+      handler(answer.outcome.mapError { error in label.map { BridgeError(error.code, "\($0): \(error.message)") } ?? error })
     case .slot(let id):
       closeCallSlot(id, answer)
     }

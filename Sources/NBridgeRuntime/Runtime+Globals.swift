@@ -172,15 +172,9 @@ func withRuntime(
 private let nativeStart: JSObjectCallAsFunctionCallback = { ctx, _, _, argc, argv, exception in
   withRuntime(argc, argv, exception) { runtime, args throws(JSException) in
     let code = Int(saturating: JSValueToNumber(runtime.js.ref, args[0], nil))
-    let sid = code >> 16
-    let aid = code & 0xFFFF
-    guard runtime.slots.indices.contains(sid), runtime.slots[sid].actions.indices.contains(aid) else {
-      return nil
-    }
     let id = Int(saturating: JSValueToNumber(runtime.js.ref, args[1], nil))
     return try runtime.start(
-      service: sid, action: aid, id: id, json: argc > 2 ? args[2] : nil,
-      callback: argc > 3 ? runtime.js.object(args[3]) : nil)
+      code: code, id: id, json: argc > 2 ? args[2] : nil, callback: argc > 3 ? runtime.js.object(args[3]) : nil)
   }
 }
 

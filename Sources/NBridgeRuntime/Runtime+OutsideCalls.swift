@@ -7,25 +7,18 @@ extension Runtime {
   /// The run's services, in the order of `bridgeTables()`: a service's number is its place here.
   package var serviceDefinitions: [AnyPluginDefinition] { slots.map(\.definition) }
 
-  /// Starts action `aid` of the service numbered `sid` with `options` (text only for an action
-  /// that `readsOptionsText`; the error they could not be read with), refused first without the
-  /// app's permission or, with `permissions` (a remote page's), outside them. `sink` gets a streaming action's partial
-  /// results, `done` its answer (an error's message starts with `service.action: `). Returns the
-  /// call's id while it runs (nil when it settled at once), for `cancelCall`.
+  /// Starts the action numbered `code` (sid * 65536 + aid) as every call starts (`startCall`),
+  /// its options read by `options` for the action, refused outside `permissions` (a remote
+  /// page's) too. `sink` gets a streaming action's partial results, `done` its answer (an
+  /// error's message starts with `service.action: `). Returns the call's id while it runs (nil
+  /// when it settled at once), for `cancelCall`.
   @discardableResult
   package func startCall(
-    service sid: Int, action aid: Int, options: Result<CallOptions, BridgeError>, permissions: Set<String>?,
-    sink: (@BridgeActor (JSONValue) -> Void)?, _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
+    code: Int, permissions: Set<String>?, sink: (@BridgeActor (JSONValue) -> Void)?,
+    options: (ActionInfo) throws(BridgeError) -> CallOptions,
+    _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) -> Int? {
-    let slot = slots[sid]
-    let refused = refusal(slot, aid, within: permissions).map { Result<CallOptions, BridgeError>.failure($0) }
-    switch refused ?? options {
-    case .failure(let error):
-      settle(.handler(done), .failure(error), label: slot.labels[aid])
-      return nil
-    case .success(let options):
-      return dispatch(slot, aid, options, .handler(done), callback: nil, sink: sink)
-    }
+    startCall(code: code, .handler(done), permissions: permissions, callback: nil, sink: sink, options: options)
   }
 
   /// Ends the call `id` (`startCall`'s) if it still runs: the action hears it is cancelled (its

@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import NBridgeSystem
 
 /// JavaScriptCore's parse of scripts that are not run (a watched app's changed file, before it
 /// reloads): in a context of its own, so any thread may ask.

@@ -1,5 +1,6 @@
 import NBridgePlugin
 import NBridgeRuntime
+import NBridgeSystem
 
 /// What a scoped run (`NBridgeTest.withRuntime`) evaluates for its test, as an extension of the
 /// runtime: each evaluation is the body of an async function whose Promise settles through the

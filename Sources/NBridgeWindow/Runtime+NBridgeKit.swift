@@ -15,7 +15,7 @@ extension Runtime {
     // refused for what it holds is still answered, when its promiseId can be read.
     var refusal: BridgeError?
     var parsed: JSONValue?
-    do throws(BridgeError) { parsed = try BridgeError.pageOptions(Substring(message)) } catch {
+    do throws(BridgeError) { parsed = try CallOptions(text: Substring(message), readsText: false).value } catch {
       refusal = error
       parsed = message.utf8.count <= BridgeLimits.maxTextLength ? try? JSONValue(parsing: message) : nil
     }

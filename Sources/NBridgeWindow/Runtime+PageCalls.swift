@@ -12,20 +12,9 @@ extension Runtime {
     code: Int, json: Substring, sink: (@BridgeActor (JSONValue) -> Void)?, permissions: Set<String>?,
     _ done: @escaping @BridgeActor (Result<JSONValue, BridgeError>) -> Void
   ) {
-    let sid = code >> 16
-    let aid = code & 0xFFFF
-    let services = serviceDefinitions
-    guard services.indices.contains(sid), services[sid].actions.indices.contains(aid) else {
-      return done(.failure(BridgeError(.invalidActionName, "no action number \(code)")))
-    }
-    var options = Result<CallOptions, BridgeError>.success(.value(.object(JSONObject())))
-    if !json.isEmpty {
-      options = Result { () throws(BridgeError) in
-        services[sid].actions[aid].readsOptionsText
-          ? .text(try BridgeError.pageOptionsText(json)) : .value(try BridgeError.pageOptions(json))
-      }
-    }
-    startCall(service: sid, action: aid, options: options, permissions: permissions, sink: sink, done)
+    startCall(code: code, permissions: permissions, sink: sink, options: { action throws(BridgeError) in
+      json.isEmpty ? .value(.object(JSONObject())) : try CallOptions(text: json, readsText: action.readsOptionsText)
+    }, done)
   }
 
   /// Calls `service.action` by name with `options` (null: none) for a page's seed-system
@@ -52,9 +41,9 @@ extension Runtime {
       return nil
     }
     let streams = services[sid].actions[aid].streams != nil
-    return startCall(
-      service: sid, action: aid, options: .success(.value(options == .null ? .object(JSONObject()) : options)),
-      permissions: permissions, sink: streams ? sink : nil, done)
+    return startCall(code: sid << 16 | aid, permissions: permissions, sink: streams ? sink : nil, options: { _ in
+      .value(options == .null ? .object(JSONObject()) : options)
+    }, done)
   }
 
   /// Whether `service.action` exists and streams partial results.
