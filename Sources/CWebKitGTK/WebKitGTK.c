@@ -29,6 +29,19 @@ typedef struct {
   double min_aspect, max_aspect;
   int win_gravity;
 } GdkGeometry;
+// GdkEventButton's layout (GDK 3).
+typedef struct {
+  int type;
+  void *window;
+  int8_t send_event;
+  uint32_t time;
+  double x, y;
+  double *axes;
+  unsigned state;
+  unsigned button;
+  void *device;
+  double x_root, y_root;
+} GdkEventButton;
 typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
 
 // F(name, return type, parameters)
@@ -225,6 +238,10 @@ typedef void (*GAsyncReadyCallback)(void *source, void *result, void *data);
   F(gdk_display_get_default_seat, void *, (void *display)) \
   F(gdk_seat_get_pointer, void *, (void *seat)) \
   F(gdk_window_get_device_position, void *, (void *window, void *device, int *x, int *y, int *mask)) \
+  F(gtk_get_current_event, void *, (void)) \
+  F(gdk_event_new, GdkEventButton *, (int type)) \
+  F(gdk_event_free, void, (void *event)) \
+  F(gdk_event_set_device, void, (void *event, void *device)) \
   F(g_idle_add, unsigned, (int (*function)(void *), void *data)) \
   F(g_object_set_data, void, (void *object, const char *key, void *data)) \
   F(g_object_set_data_full, void, (void *object, const char *key, void *data, void (*destroy)(void *))) \
@@ -1081,6 +1098,34 @@ static int destroy_later(void *menu) {
 // GTK deactivates a menu before it activates the item chosen: the menu goes once that is done.
 static void on_popup_deactivate(void *menu, void *data) { g_idle_add_(destroy_later, menu); }
 
+// The press that opened a menu, for GTK to tell that click's release from a click outside the
+// menu: GTK takes a release within half a second of the press as the end of the opening click.
+// A page's message pops the menu up, not an input event, so GTK has no press of its own; with
+// none it takes the opening right-click's release, when that reaches the menu after it is up
+// (the click goes through the web process and back), for a click outside it, and closes the menu
+// at once. This is a press of the button held now (0 when none is: a menu opened without the
+// mouse or after the click), at `now`, the X server's time read before the pointer was: the
+// release then ends the click when it comes within half a second of the popup. NULL off X11 (no
+// server time: GTK's default).
+static GdkEventButton *opening_press(void *window, void *pointer, int buttons, uint32_t now) {
+  if (!now) return NULL;
+  GdkEventButton *press = gdk_event_new_(4 /* GDK_BUTTON_PRESS */);
+  press->window = g_object_ref_(window);  // gdk_event_free unrefs it
+  press->time = now;
+  for (unsigned button = 1; button <= 5 && !press->button; button++) {
+    if (buttons & (1 << (7 + button))) press->button = button;  // GDK_BUTTON1_MASK is 1 << 8
+  }
+  gdk_event_set_device_(press, pointer);
+  return press;
+}
+
+// A release the X server stamped before the popup belongs to a click made before the menu was up
+// (its button was already up when the menu opened), which GTK dispatched only after the popup: it
+// hands it to the menu, which would take it for a click outside itself and close. Stopped here.
+static int on_popup_release(void *menu, GdkEventButton *event, void *popped_up_at) {
+  return (int32_t)(event->time - (uint32_t)(uintptr_t)popped_up_at) < 0;  // X times wrap around
+}
+
 int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
   void *window = gtk_widget_get_window_(view);
   if (!window || !gtk_widget_get_mapped_(view)) {
@@ -1088,10 +1133,15 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     return 0;
   }
   gtk_menu_attach_to_widget_(menu, view, NULL);
+  uint32_t now = 0;
+  if (g_type_check_instance_is_a_(window, gdk_x11_window_get_type_())) now = gdk_x11_get_server_time_(window);
+  void *pointer = gdk_seat_get_pointer_(gdk_display_get_default_seat_(gtk_widget_get_display_(view)));
+  int pointer_x = 0, pointer_y = 0, buttons = 0;
+  gdk_window_get_device_position_(window, pointer, &pointer_x, &pointer_y, &buttons);
   GdkRectangle rect = {x, y, 1, 1};
   if (at_pointer) {
-    void *seat = gdk_display_get_default_seat_(gtk_widget_get_display_(view));
-    gdk_window_get_device_position_(window, gdk_seat_get_pointer_(seat), &rect.x, &rect.y, NULL);
+    rect.x = pointer_x;
+    rect.y = pointer_y;
   } else if (!gtk_widget_get_has_window_(view)) {
     // The view draws on its parent's window: the page's (x, y) is offset by its place there.
     GdkRectangle allocation;
@@ -1099,19 +1149,23 @@ int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer) {
     rect.x += allocation.x;
     rect.y += allocation.y;
   }
+  void *trigger = gtk_get_current_event_();
+  if (!trigger) trigger = opening_press(window, pointer, buttons, now);
   // GTK shows a menu only if it can grab the pointer and keyboard, and gives up silently when
   // another program holds either (a window manager does for a moment while it focuses a clicked
   // window): try again for up to half a second, then say it could not be shown.
-  gtk_menu_popup_at_rect_(menu, window, &rect, 1 /* GDK_GRAVITY_NORTH_WEST */, 1, NULL);
+  gtk_menu_popup_at_rect_(menu, window, &rect, 1 /* GDK_GRAVITY_NORTH_WEST */, 1, trigger);
   for (int tries = 0; !gtk_widget_get_mapped_(menu) && tries < 25; tries++) {
     usleep(20000);
-    gtk_menu_popup_at_rect_(menu, window, &rect, 1, 1, NULL);
+    gtk_menu_popup_at_rect_(menu, window, &rect, 1, 1, trigger);
   }
+  if (trigger) gdk_event_free_(trigger);
   if (!gtk_widget_get_mapped_(menu)) {
     gtk_widget_destroy_(menu);
     return 2;
   }
   CONNECT(menu, "deactivate", on_popup_deactivate, NULL);
+  if (now) CONNECT(menu, "button-release-event", on_popup_release, (void *)(uintptr_t)now);
   return 1;
 }
 

@@ -3,7 +3,8 @@ import NBridgeRuntime
 /// `console` and the value formatting the rest of the runtime prints with, as an extension of
 /// the runtime (Deno's ext/console is the model): `console.js` among a headless run's global
 /// files, `inspect.js` (inspect, format with `%`-substitutions, formatStack with the column
-/// shifts of rewritten scripts) evaluated on first need; a window's page gets both in its
+/// shifts of rewritten scripts) and `console-more.js` (the methods a script seldom calls)
+/// evaluated on first need; a window's page gets both in its
 /// prelude (`pageScripts`). Lines go through the core's `native.print`, where the extensions'
 /// `output` hooks (the log sender's) see them. An uncaught error prints as `ErrorReport` says
 /// (the `describeUncaught` hook).
@@ -16,7 +17,10 @@ package enum ConsoleExtension {
     return RuntimeExtension(
       name: "console", state: { _ in NoState() },
       globalScripts: [.init(name: "console", source: PackageResources.console_js)],
-      deferredScripts: [.init(name: "inspect", source: PackageResources.inspect_js)], hooks: hooks)
+      deferredScripts: [
+        .init(name: "inspect", source: PackageResources.inspect_js),
+        .init(name: "console-more", source: PackageResources.console_more_js),
+      ], hooks: hooks)
   }
 
   /// The files of a window's page, in order: the formatter first (a page includes it, a

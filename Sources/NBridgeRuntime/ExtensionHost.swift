@@ -59,10 +59,12 @@ package struct ExtensionHost {
   package var isAlive: Bool { weakRuntime != nil }
 
   /// The handler plugins and the runtime registered for control op `op` (`PluginContext.handleControl`).
-  package func controlHandler(_ op: String) -> ControlHandler? { runtime.controlHandlers[op] }
+  package func controlHandler(_ op: String) -> ControlHandler? {
+    runtime.controlHandlers.first { $0.op == op }?.handler
+  }
 
   /// The control ops registered, sorted.
-  package var controlOps: [String] { runtime.controlHandlers.keys.sorted() }
+  package var controlOps: [String] { runtime.controlHandlers.map(\.op).sorted() }
 
   /// Runs what follows a callback into JS from outside (unhandled rejections reported).
   package func afterCallback() { weakRuntime?.afterCallback() }

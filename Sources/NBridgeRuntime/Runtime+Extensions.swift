@@ -9,11 +9,10 @@ extension Runtime {
     zip(configuration.extensions, extensionStates)
   }
 
-  /// The extensions' `values`, for the JS files' `internal` object.
-  package func extensionValues() -> [String: JSONValue] {
-    var values: [String: JSONValue] = [:]
-    for item in configuration.extensions { values.merge(item.values(extensionHost)) { _, new in new } }
-    return values
+  /// The extensions' `values`, for the JS files' `internal` object, in order (a later one of the
+  /// same name replaces an earlier one as it is set).
+  package func extensionValues() -> [(name: String, value: JSONValue)] {
+    configuration.extensions.flatMap { item in item.values(extensionHost).map { (name: $0.key, value: $0.value) } }
   }
 
   /// The extensions' JS files run when the `nbridge` object is built, in order.

@@ -17,6 +17,8 @@ extension Runtime {
     let shared = JSObjectMake(ctx, nil, nil)!
     js.setProperty(shared, "native", native)
     js.setProperty(shared, "version", js.string(NBridgeVersion.current))
+    // The entry script's path, for the global files' bodies (CommonJS's globals, fetch's base).
+    js.setProperty(shared, "entry", js.string(entry))
     js.setProperty(shared, "args", js.value(.array(configuration.arguments.map { .string($0) })))
     js.setProperty(shared, "nbridgeScripts", js.value(.array(extensionScripts.map { .string($0.name) })))
     for (name, value) in extensionValues() { js.setProperty(shared, name, js.value(value)) }

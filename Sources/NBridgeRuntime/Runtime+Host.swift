@@ -77,7 +77,13 @@ extension Runtime: PluginHost {
 
   /// The control socket's ops are a table from op name to handler, which the socket
   /// (NBridgeControl, an extension) answers from.
-  public func handleControl(op: String, _ handler: @escaping ControlHandler) { controlHandlers[op] = handler }
+  public func handleControl(op: String, _ handler: @escaping ControlHandler) {
+    if let index = controlHandlers.firstIndex(where: { $0.op == op }) {
+      controlHandlers[index].handler = handler
+    } else {
+      controlHandlers.append((op, handler))
+    }
+  }
 
   /// Records a listener count change from JS; keeps the run alive for events that wait on the outside world.
   func listenersChanged(slot: ServiceSlot, event: String, count: Int) {

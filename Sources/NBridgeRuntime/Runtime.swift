@@ -42,7 +42,7 @@ public final class Runtime {
   /// When the run began: `performance.timeOrigin` (wall clock) and the zero of `performance.now()`.
   let timeOrigin: TimeOrigin
   /// Source text by URL, for pointing at the line of a syntax error.
-  var sources: [String: String] = [:]
+  var sources = SourceTexts()
   /// The prelude's native object, which extensions' JS shares.
   var nativeObject: ScriptValue?
   /// The entry file's absolute path (empty until the run knows it).
@@ -61,7 +61,9 @@ public final class Runtime {
   /// the wider `RuntimeConfiguration.readableFolder`.
   var readableFolder: (lexical: String, folder: PageFolder?)?
   /// Control-socket ops registered by plugins (`handleControl`, in `Runtime+Host`); NBridgeControl serves them.
-  var controlHandlers: [String: ControlHandler] = [:]
+  /// A list, not a dictionary keyed by op: see `SourceTexts` for what a start's first String-keyed
+  /// dictionary costs.
+  var controlHandlers: [(op: String, handler: ControlHandler)] = []
   /// The app's lifecycle, shared with every plugin's context and the window; the lifecycle
   /// extension (NBridgeLifecycle) delivers its moves and suspends the run.
   package let lifecycle: Lifecycle

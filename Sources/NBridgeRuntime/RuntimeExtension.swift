@@ -142,22 +142,24 @@ package struct RuntimeExtension: Sendable {
   /// each body a block of the prelude's one function: a file has no top-level `return`.
   /// A window's page never runs them (WebKit's own globals stay there). A global that needs the
   /// `nbridge` object's internals (`internal.callBuiltin`) builds it first with `internal.loadBridge()`;
-  /// one that needs the entry's path pushes a function of it onto `internal.onEntry`.
+  /// one that needs the entry's path reads `internal.entry` (or pushes a function of it onto
+  /// `internal.onEntry`, called after the prelude: each such function costs a start its compile).
   package let globalScripts: [Script]
   /// JS files evaluated on first use by name (`native.loadDeferred(name)` returns the file's function).
   package let deferredScripts: [Script]
   // The typed parts, erased: each closure casts the state back to the extension's own type.
   let makeState: @BridgeActor @Sendable (ExtensionHost) -> AnyObject
-  let values: @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue]
+  let values: @BridgeActor @Sendable (ExtensionHost) -> KeyValuePairs<String, JSONValue>
   let functions: [(name: String, body: @BridgeActor @Sendable (AnyObject, ExtensionHost, ExtensionArguments) -> ExtensionResult?)]
   let hooks: Hooks<AnyObject>
 
   /// An extension named `name` whose state for a run `state` makes (when the runtime is made,
-  /// before any hook); `values` are set on the JS files' `internal` object before any runs.
+  /// before any hook); `values` are set on the JS files' `internal` object before any runs (pairs,
+  /// not a dictionary: see `SourceTexts` for what a start's first String-keyed dictionary costs).
   package init<State: AnyObject>(
     name: String, state: @escaping @BridgeActor @Sendable (ExtensionHost) -> State,
     nbridgeScripts: [Script] = [], globalScripts: [Script] = [], deferredScripts: [Script] = [],
-    values: @escaping @BridgeActor @Sendable (ExtensionHost) -> [String: JSONValue] = { _ in [:] },
+    values: @escaping @BridgeActor @Sendable (ExtensionHost) -> KeyValuePairs<String, JSONValue> = { _ in [:] },
     functions: [Function<State>] = [], hooks: Hooks<State> = Hooks(), resource: (any Sendable)? = nil
   ) {
     self.name = name

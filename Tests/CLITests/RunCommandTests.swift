@@ -42,6 +42,51 @@ import Testing
     #expect(r.stderr.hasPrefix("careful\nError: bad\n    at "))
   }
 
+  @Test func seldomUsedConsoleMethodsPrintFromTheirFirstCall() throws {
+    // trace, assert, count, time, dir, table, ... are loaded on the first call of one: that call
+    // prints as every later one, and each method has its name and length before and after.
+    let script = """
+      const shape = () => ['trace', 'assert', 'count', 'countReset', 'time', 'timeLog', 'timeEnd', 'dir', 'dirxml', 'table']
+        .map((k) => k + '/' + console[k].name + '/' + console[k].length + '/' + ('prototype' in console[k])).join(' ');
+      const before = shape();
+      function f() { console.trace('here', 1); }
+      f();
+      console.assert(1 === 2, 'nope', { a: 1 });
+      console.assert(true, 'not printed');
+      console.count(); console.count('a'); console.count(); console.countReset(); console.count();
+      console.time('t'); console.timeLog('never started');
+      console.dir({ a: [1, 2] }); console.dirxml('a', 2); console.table([1, 2]);
+      console.log(Object.keys(console).join(','));
+      console.log(shape() === before ? before : 'changed: ' + shape());
+      """
+    let r = try run(script)
+    #expect(r.status == 0)
+    #expect(
+      r.stdout == """
+        default: 1
+        a: 1
+        default: 2
+        default: 1
+        { a: [ 1, 2 ] }
+        a 2
+        [ 1, 2 ]
+        log,info,debug,warn,error,trace,assert,count,countReset,time,timeLog,timeEnd,dir,dirxml,table
+        trace/trace/0/false assert/assert/1/false count/count/0/false countReset/countReset/0/false \
+        time/time/0/false timeLog/timeLog/0/false timeEnd/timeEnd/0/false dir/dir/1/false dirxml/dirxml/0/false \
+        table/table/1/false
+
+        """)
+    // The trace's first frame is the method the script called, then the script's own frames.
+    let lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 6)
+    #expect(lines.first == "Trace: here 1")
+    #expect(lines.dropFirst().first?.hasPrefix("    at trace (nbridge:") == true)
+    #expect(Array(lines.dropFirst(2)) == [
+      "    at f (\(dir.file("app.js")):4:29)", "    at global code (\(dir.file("app.js")):5:2)",
+      "Assertion failed: nope { a: 1 }", "",
+    ])
+  }
+
   @Test func uncaughtExceptionExitsOneWithLocation() throws {
     let r = try run("function boom() {\n  throw new TypeError('no');\n}\nboom();\n")
     #expect(r.status == 1)

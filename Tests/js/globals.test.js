@@ -69,6 +69,25 @@ test('nbridge.platform() and onBridgeReady()', async () => {
   assert.equal(await nbridge.onBridgeReady(), nbridge);
 });
 
+test('each service is one object among nbridge\'s keys, and a script may replace it before or after its first use', async () => {
+  const keys = Object.keys(nbridge);
+  for (const name of ['app', 'fs', 'storage', 'pasteboard']) assert(keys.includes(name), name + ' is listed');
+  assert.equal(nbridge.storage, nbridge.storage);
+  assert.equal(typeof nbridge.storage.get, 'function');
+  // Replaced before anything read it: the script's object stays, and callToNative still reaches the service.
+  const wrapper = { hasString: () => nbridge.callToNative('pasteboard', 'hasString') };
+  nbridge.pasteboard = wrapper;
+  assert.equal(nbridge.pasteboard, wrapper);
+  assert.equal(typeof await nbridge.pasteboard.hasString(), 'boolean');
+  assert(Object.keys(nbridge).includes('pasteboard'), 'a replaced service is still listed');
+  // Replaced after its first use.
+  const storage = nbridge.storage;
+  nbridge.storage = wrapper;
+  assert.equal(nbridge.storage, wrapper);
+  nbridge.storage = storage;
+  assert.equal(nbridge.storage, storage);
+});
+
 test('an unknown service or action rejects with its code', async () => {
   await assert.rejects(nbridge.nosuch.action(), 'invalid_service');
   await assert.rejects(nbridge.callToNative('nosuch', 'x'), 'invalid_service');
@@ -88,4 +107,15 @@ test('require loads a CommonJS module relative to this file, once', { page: fals
 test('load evaluates a script in the global scope', { page: false, reason: "load() is headless only" }, () => {
   load('./fixtures/global.js');
   assert.equal(globalThis.loadedGreeting, 'hello from load');
+});
+
+// Last: it freezes nbridge. No test above reads nbridge.preference.
+test('a frozen nbridge still gives each service, one object each time, and keeps it when assigned', async () => {
+  Object.freeze(nbridge);
+  const preference = nbridge.preference;
+  assert.equal(typeof preference.get, 'function');
+  assert.equal(nbridge.preference, preference);
+  assert.equal(await nbridge.preference.get({ key: 'frozen', defaultValue: 'none' }), 'none');
+  nbridge.preference = {};
+  assert.equal(nbridge.preference, preference);
 });

@@ -60,6 +60,28 @@ import Testing
     #expect(try String(contentsOfFile: app.files + "/real.txt", encoding: .utf8) == "real")
   }
 
+  @Test func aLinkLongerThanAKibibyteIsFollowedInsideAndRefusedOutside() throws {
+    let app = try FilesApp()
+    let manager = FileManager.default
+    try "secret".write(toFile: app.outside + "/secret.txt", atomically: false, encoding: .utf8)
+    try "real".write(toFile: app.files + "/real.txt", atomically: false, encoding: .utf8)
+    // Texts of 1,208 and more bytes: past the first buffer a link is read into.
+    let padding = String(repeating: "./", count: 600)
+    try manager.createSymbolicLink(atPath: app.files + "/long-inner", withDestinationPath: padding + "real.txt")
+    try manager.createSymbolicLink(
+      atPath: app.files + "/long-outer", withDestinationPath: "/" + padding + app.outside.dropFirst() + "/secret.txt")
+
+    let r = try app.run(
+      """
+      const { data } = await fs.paths();
+      await attempt('long-inner', fs.readTextFile({ path: data + '/long-inner' }));
+      await attempt('long-outer', fs.readTextFile({ path: data + '/long-outer' }));
+      """)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("long-inner ok \"real\""), "\(r.stdout)")
+    #expect(r.stdout.contains("long-outer permission_denied "), "\(r.stdout)")
+  }
+
   @Test func aPickIsReadableInTheNextLaunchUntilForgotten() throws {
     let app = try FilesApp()
     let picked = app.outside + "/picked.txt"
@@ -96,7 +118,8 @@ import Testing
       """)
     #expect(r.stdout.contains("note ok \"note\""), "\(r.stdout)\(r.stderr)")
     #expect(r.stdout.contains("write ok null"), "\(r.stdout)")
-    #expect(r.stdout.contains("beside permission_denied fs.readTextFile: \"\(home)/Docs/b.txt\" is outside"), "\(r.stdout)")
+    #expect(
+      r.stdout.contains("beside permission_denied fs.readTextFile: \"\(home)/Docs/b.txt\" is outside"), "\(r.stdout)")
     #expect(try String(contentsOfFile: home + "/Docs/Notes/new.txt", encoding: .utf8) == "new")
   }
 

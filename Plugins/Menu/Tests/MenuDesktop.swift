@@ -20,8 +20,9 @@ final class MenuDesktop: AppDesktop {
         """)
   }
 
-  /// A window's place on the screen and size (`xwininfo`).
+  /// A window's id, place on the screen and size (`xwininfo`).
   struct Box: CustomStringConvertible {
+    var id = ""
     var x = 0, y = 0, width = 0, height = 0
     var description: String { "\(width)x\(height)+\(x)+\(y)" }
   }
@@ -33,7 +34,7 @@ final class MenuDesktop: AppDesktop {
         .flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) } ?? -99999
     }
     return Box(
-      x: number("Absolute upper-left X"), y: number("Absolute upper-left Y"), width: number("Width"),
+      id: id, x: number("Absolute upper-left X"), y: number("Absolute upper-left Y"), width: number("Width"),
       height: number("Height"))
   }
 
@@ -59,6 +60,15 @@ final class MenuDesktop: AppDesktop {
     try tool("xdotool", ["mousemove", "--sync", "\(x)", "\(y)"])
     try tool("xdotool", ["click", "\(button)"])
   }
+
+  /// Presses button `button` at (x, y) on the screen and holds it down.
+  func press(_ x: Int, _ y: Int, button: Int) throws {
+    try tool("xdotool", ["mousemove", "--sync", "\(x)", "\(y)"])
+    try tool("xdotool", ["mousedown", "\(button)"])
+  }
+
+  /// Releases button `button` where the pointer is.
+  func release(button: Int) throws { try tool("xdotool", ["mouseup", "\(button)"]) }
 
   /// The colours of a region of window `id` as `xwd` captures it, most common first.
   func colours(of id: String, x: Int, y: Int, width: Int, height: Int) throws -> [String] {

@@ -232,9 +232,12 @@ void *nbw_menu_add(
 /// accelerators bound (gtk_window_add_accel_group); destroys the bar shown before.
 void nbw_window_set_menu_bar(void *window, void *bar);
 /// gtk_menu_popup_at_rect over `view`: the menu's top-left corner at (x, y) in the view or, when
-/// `at_pointer`, at the pointer. The menu is destroyed once it closes. 1 once it is up; else the
-/// menu is destroyed at once and the result says why: 0 when the view is not shown (its window
-/// hidden or minimized), 2 when another program kept the pointer or keyboard grabbed for half a second.
+/// `at_pointer`, at the pointer, with a press of the button held now, at the X server's time, as
+/// its trigger event (the release of the click that opened it ends that click; one the server
+/// stamped before the popup is dropped). The menu is destroyed once it closes. 1 once it is up;
+/// else the menu is destroyed at once and the result says why: 0 when the view is not shown (its
+/// window hidden or minimized), 2 when another program kept the pointer or keyboard grabbed for
+/// half a second.
 int nbw_menu_popup(void *menu, void *view, int x, int y, int at_pointer);
 /// webkit_web_view_execute_editing_command (`Copy`, `Cut`, `Paste`, `SelectAll`, `Undo`, `Redo`).
 void nbw_view_editing_command(void *view, const char *command);

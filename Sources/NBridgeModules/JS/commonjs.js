@@ -3,9 +3,9 @@
 // neither parses neither (a hello's start-up). Also `import()` in a script, which ScriptTransform
 // rewrites to $nbridge$import(scriptPath, ...), handed to the module loader.
 // Takes: internal.native (loadDeferred, loader), internal.lazyGlobals (lazy.js).
-// Gives: internal.dirname, internal.requireFile (the runtime's hook, through hooks.js), an entry
-//   handler on internal.onEntry (global __filename, __dirname, and lazy require, load);
-//   global $nbridge$import.
+// Takes internal.entry, the entry script's path, too.
+// Gives: internal.dirname, internal.requireFile (the runtime's hook, through hooks.js), global
+//   __filename, __dirname, lazy require and load (from the entry's folder), $nbridge$import.
 (function (global, internal) {
   'use strict';
   const native = internal.native;
@@ -16,20 +16,22 @@
     return i <= 0 ? (i === 0 ? '/' : '.') : path.slice(0, i);
   };
   let commonJS;
-  const loadCommonJS = () => (commonJS ??= native.loadDeferred('require')(global, internal));
+  function loadCommonJS() {
+    return (commonJS ??= native.loadDeferred('require')(global, internal));
+  }
   internal.requireFile = function (path, text) {
     return loadCommonJS().requireFile(path, text);
   };
   Object.defineProperty(global, '$nbridge$import', {
     value: (path, specifier, options) => native.loader().importFromScript(specifier, options, path),
   });
-  (internal.onEntry ??= []).push((path) => {
-    const dir = internal.dirname(path);
-    global.__filename = path;
-    global.__dirname = dir;
-    internal.lazyGlobals(['require', 'load'], () => ({
-      require: loadCommonJS().makeRequire(dir),
-      load: loadCommonJS().makeLoad(dir),
-    }));
+  // In the prelude's body, not an internal.onEntry handler: JavaScriptCore compiles each function
+  // it first calls (about 60 k instructions at every start, callgrind).
+  const entry = internal.entry;
+  const dir = internal.dirname(entry);
+  global.__filename = entry;
+  global.__dirname = dir;
+  internal.lazyGlobals(['require', 'load'], function () {
+    return { require: loadCommonJS().makeRequire(dir), load: loadCommonJS().makeLoad(dir) };
   });
 });

@@ -256,9 +256,10 @@
   // A call goes out as code = sid * 65536 + aid, its options' JSON text and its retainCallback;
   // the fewer arguments, the fewer C-API calls (each takes JSC's lock) on the other side.
   // `atTurnEnd`: the action's calls may start together at the end of the turn (see `queue`).
-  function invoke(sid, aid, label, options, atTurnEnd) {
+  // `decode`: what turns the answer into the call's value (`decodeBytes` for a bytes result).
+  function invoke(sid, aid, label, options, atTurnEnd, decode) {
     const code = sid * 65536 + aid;
-    if (options === undefined || options === null) return send(code);
+    if (options === undefined || options === null) return send(code, undefined, undefined, decode);
     let json;
     try {
       json = optionsJSON(options);
@@ -266,8 +267,8 @@
       return refused(label, e);
     }
     const callback = optionsCallback;
-    if (callback) return send(code, json, callback);
-    return atTurnEnd && startAll !== undefined ? queue(code, json) : send(code, json);
+    if (callback) return send(code, json, callback, decode);
+    return atTurnEnd && startAll !== undefined ? queue(code, json) : send(code, json, undefined, decode);
   }
 
   // A page's native.call returns the call's Promise. A headless run's native.start(code, id[,
@@ -275,14 +276,18 @@
   // error), and `native` itself when it is answered later by id: its Promise's functions then
   // wait here, resolve at 2 * id and reject at 2 * id + 1, until the runtime calls answerCall(),
   // failCall() or answerCalls(). An id is taken before the call (a call may start another) and
-  // reused once answered.
+  // reused once answered. A value answered at once that `decode` need not touch (a headless bytes
+  // action's Uint8Array) resolves the call's Promise as it is: no Promise more, no reaction.
   const start = native.start;
   const OriginalPromise = internal.OriginalPromise;
   const inFlight = [];
   const freeIds = [];
   let nextId = 0;
-  function send(code, json, callback) {
-    if (start === undefined) return native.call(code, json, callback);
+  function send(code, json, callback, decode) {
+    if (start === undefined) {
+      const promise = native.call(code, json, callback);
+      return decode === undefined ? promise : promise.then(decode);
+    }
     if (queued.length) startQueued();
     const id = freeIds.length ? freeIds.pop() : nextId++;
     let value;
@@ -298,9 +303,10 @@
     }
     if (value !== native) {
       freeIds.push(id);
+      if (decode !== undefined && typeof value === 'string') return OriginalPromise.resolve(value).then(decode);
       return OriginalPromise.resolve(value);
     }
-    return pending(id);
+    return decode === undefined ? pending(id) : pending(id).then(decode);
   }
   // The Promise of call `id`, its functions put in `inFlight`: one executor for every call
   // (told where by `at`) rather than a closure made per call.
@@ -384,6 +390,7 @@
     for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
     return out;
   });
+  const decodeBytes = (value) => typeof value === 'string' ? fromBase64(value) : value;
   const ObjectToString = Object.prototype.toString;
   function asBytes(v) {
     if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
@@ -409,16 +416,18 @@
           }
           if (copy) options = copy;
         }
-        const promise = invoke(sid, aid, l, options);
-        if (!bytes.out) return promise;
-        return promise.then((value) => typeof value === 'string' ? fromBase64(value) : value);
+        return invoke(sid, aid, l, options, false, bytes.out ? decodeBytes : undefined);
       },
     }[action];
   }
 
-  // The function of each action, by service and action number, named for the action.
-  const actions = services.map((svc, sid) =>
-    svc.actions.map((action, aid) => {
+  // The function of each action, by service and action number, named for the action: made on
+  // the service's first use. What is made stays in the heap that every collection marks (a
+  // service's functions and objects are about 4 KB), and a script reaches few of the services.
+  const actions = [];
+  function actionsOf(sid) {
+    const svc = services[sid];
+    return actions[sid] ??= svc.actions.map((action, aid) => {
       const label = svc.name + '.' + action;
       if (svc.bytes && hasOwn.call(svc.bytes, action)) return bytesAction(action, sid, aid, label, svc.bytes[action]);
       const atTurnEnd = svc.atTurnEnd.indexOf(aid) >= 0;
@@ -427,12 +436,13 @@
           return invoke(sid, aid, label, options, atTurnEnd);
         },
       }[action];
-    })
-  );
+    });
+  }
 
   // ---------------------------------------------------------------- the nbridge object
-  // Each service's listeners: event name -> the entries added ({ callback }), in order.
-  const listeners = services.map(() => new Map());
+  // Each service's listeners: event name -> the entries added ({ callback }), in order; a
+  // service's Map is made with its first listener.
+  const listeners = [];
   const nb = {};
   const serviceIndex = new Map();
   function unknownMember(make) {
@@ -446,12 +456,30 @@
     });
   }
   const unknownService = (name) => unknownMember(() => () => reject(codes.invalidService, noService(name)));
+  // A service's object, made on the first read of nbridge.<service> (an accessor until then, which
+  // an assignment replaces as it would the object). On an nbridge a script froze first, the
+  // accessor stays, gives the one object made and ignores an assignment.
+  const made = [];
   services.forEach((svc, sid) => {
     serviceIndex.set(svc.name, sid);
+    const own = (value) =>
+      Reflect.defineProperty(nb, svc.name, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(nb, svc.name, {
+      get() {
+        const obj = made[sid] ??= serviceObject(svc, sid);
+        own(obj);
+        return obj;
+      },
+      set: own,
+      enumerable: true,
+      configurable: true,
+    });
+  });
+  function serviceObject(svc, sid) {
     const obj = Object.create(
       unknownMember((action) => () => reject(codes.invalidActionName, noAction(svc.name, action))),
     );
-    svc.actions.forEach((action, aid) => obj[action] = actions[sid][aid]);
+    actionsOf(sid).forEach((fn, aid) => obj[svc.actions[aid]] = fn);
     defineHidden(obj, 'addListener', function addListener(event, callback) {
       if (svc.events.indexOf(event) < 0) {
         const known = svc.events.length
@@ -470,8 +498,9 @@
         const denied = fill(messages.permissionDenied, { service: svc.name, permission: svc.permission });
         throw makeError(codes.permissionDenied, svc.name + '.addListener: ' + denied);
       }
-      let list = listeners[sid].get(event);
-      if (!list) listeners[sid].set(event, list = []);
+      const byEvent = listeners[sid] ??= new Map();
+      let list = byEvent.get(event);
+      if (!list) byEvent.set(event, list = []);
       const entry = { callback };
       list.push(entry);
       native.listeners(sid, event, list.length);
@@ -489,15 +518,15 @@
     defineHidden(obj, 'removeAllListeners', function removeAllListeners(event) {
       for (const e of svc.events) {
         if (event !== undefined && e !== event) continue;
-        const list = listeners[sid].get(e);
+        const list = listeners[sid]?.get(e);
         if (list && list.length) {
           list.length = 0;
           native.listeners(sid, e, 0);
         }
       }
     });
-    nb[svc.name] = obj;
-  });
+    return obj;
+  }
   Object.setPrototypeOf(nb, unknownMember(unknownService));
 
   // Calls a built-in action by name, even if a script replaced nbridge.app with a wrapper built on callToNative.
@@ -506,7 +535,7 @@
     if (sid === undefined) return reject(codes.invalidService, noService(service));
     const aid = services[sid].actions.indexOf(action);
     if (aid < 0) return reject(codes.invalidActionName, noAction(service, action));
-    return actions[sid][aid](option);
+    return actionsOf(sid)[aid](option);
   }
   defineHidden(nb, 'callToNative', function callToNative(service, action, option) {
     try {
@@ -544,7 +573,7 @@
 
   // Delivers a plugin event to the listeners of service `sid`.
   function emit(sid, event, payload) {
-    const list = listeners[sid].get(event);
+    const list = listeners[sid]?.get(event);
     if (!list || !list.length) return;
     const answeredBy = services[sid].answers ? services[sid].answers[event] : undefined;
     for (const entry of list.slice()) {

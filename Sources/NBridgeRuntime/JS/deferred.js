@@ -6,7 +6,7 @@
   'use strict';
   const native = internal.native;
 
-  const bridge = internal.lazyGlobals(['nbridge'], () => {
+  const bridge = internal.lazyGlobals(['nbridge'], function () {
     // A value the script assigned first stays (WKBridgeKit's page script sets its own nbridge).
     const own = Object.getOwnPropertyDescriptor(global, 'nbridge');
     // internal.services, codes and messages: asked for here, not built at every start.

@@ -2,7 +2,7 @@
 (function (_global, internal) {
   'use strict';
   // The console extension's formatting (NBridgeConsole).
-  const inspect = internal.inspect ?? ((v) => String(v));
+  const inspect = internal.inspect ?? String;
   // Methods, not arrows: JavaScriptCore parses and compiles an arrow function at every start for
   // about 10 k instructions more than a method (none of these reads `this`).
   internal.hooks = {

@@ -9,32 +9,36 @@
   'use strict';
   internal.lazyGlobals = function lazyGlobals(names, build) {
     let built;
-    const accessors = {};
+    // Each name's getter, by index (an array, not an object keyed by name, and no `enumerable`,
+    // false by default: about 1.5 k instructions less a name at every start, callgrind).
+    const getters = [];
     function load() {
       if (built) return built;
       built = build();
       load.loaded = true;
-      for (const name of names) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
         const current = Object.getOwnPropertyDescriptor(global, name);
-        if (!current || current.get !== accessors[name].get) continue;
+        if (!current || current.get !== getters[i]) continue;
         if (built[name] === undefined) delete global[name];
         else Object.defineProperty(global, name, { value: built[name], writable: true, configurable: true });
       }
       return built;
     }
     load.loaded = false;
-    for (const name of names) {
-      accessors[name] = {
-        get() {
-          return load()[name] ?? global[name];
-        },
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const get = function () {
+        return load()[name] ?? global[name];
+      };
+      getters.push(get);
+      Object.defineProperty(global, name, {
+        get,
         set(value) {
           Object.defineProperty(global, name, { value, writable: true, configurable: true });
         },
         configurable: true,
-        enumerable: false,
-      };
-      Object.defineProperty(global, name, accessors[name]);
+      });
     }
     return load;
   };

@@ -2,9 +2,12 @@
 (function (global, internal) {
   'use strict';
   const native = internal.native;
+  // A function, not an arrow: JavaScriptCore compiles an arrow function at every start for about
+  // 9 k instructions more (callgrind, a hello). The globals below stay arrows: a script sees
+  // them, and an arrow is no constructor and has no prototype, as the web's functions.
   // The HTML standard takes the delay as a WebIDL `long`: ToInt32 (so 2 ** 31 and 2 ** 32 wrap to
   // 0 or below and fire at once, as in a page), then clamps what is negative to 0.
-  const toDelay = (ms) => {
+  const toDelay = function (ms) {
     const delay = Number(ms) | 0;
     return delay > 0 ? delay : 0;
   };
@@ -18,6 +21,7 @@
     const body = extra.length ? () => fn.apply(undefined, extra) : fn;
     return native.timer(body, toDelay(ms), repeat);
   }
+
   global.setTimeout = (fn, ms, ...extra) => schedule(fn, ms, extra, false);
   global.setInterval = (fn, ms, ...extra) => schedule(fn, ms, extra, true);
   global.clearTimeout = global.clearInterval = (id) => {

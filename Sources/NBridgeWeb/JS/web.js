@@ -13,7 +13,9 @@
   // Functions, not arrows, where nothing reads `this`: JavaScriptCore parses and compiles an arrow
   // function at every start for about 8 k instructions more.
   const deferred = function (file, names) {
-    return internal.lazyGlobals(names, () => native.loadDeferred(file)(global, internal));
+    return internal.lazyGlobals(names, function () {
+      return native.loadDeferred(file)(global, internal);
+    });
   };
   internal.deferredGlobals = deferred;
   // Prototypes of the platform objects the web APIs define (URL, Event, ...): structuredClone refuses them.
@@ -41,7 +43,9 @@
   // WebAssembly's asynchronous compile refused (webassembly.js) on the first read of `WebAssembly`.
   const webAssembly = global.WebAssembly;
   if (typeof webAssembly === 'object' && webAssembly) {
-    internal.lazyGlobals(['WebAssembly'], () => native.loadDeferred('webassembly')(webAssembly));
+    internal.lazyGlobals(['WebAssembly'], function () {
+      return native.loadDeferred('webassembly')(webAssembly);
+    });
   }
 
   // events.js holds the `on<type>` attributes and the global error events: until it is loaded
