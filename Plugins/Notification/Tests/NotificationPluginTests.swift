@@ -66,8 +66,8 @@ struct NotificationPluginTests {
       await rt.clock.advance(by: .milliseconds(29))
       #expect(try await rt.evaluate("return received.length") == 0)
       await rt.clock.advance(by: .milliseconds(1))
-      let after = try await rt.evaluate(
-        "await new Promise((r) => setTimeout(r, 0)); return {received, pending: await nbridge.notification.getPending()}")
+      #expect(try await waitUntil(rt, "received.length > 0"), "no received event within 10 s")
+      let after = try await rt.evaluate("return {received, pending: await nbridge.notification.getPending()}")
       let record = after["received"]?.arrayValue?.first
       #expect(after["received"]?.arrayValue?.count == 1)
       #expect(record?["data"] == [1])
@@ -85,9 +85,9 @@ struct NotificationPluginTests {
         await nbridge.notification.schedule({title: 'tick', body: '', id: 'tick', every: 100});
         """)
       for _ in 0..<3 { await rt.clock.advance(by: .milliseconds(100)) }
+      #expect(try await waitUntil(rt, "seen.length >= 3"), "three received events within 10 s")
       let result = try await rt.evaluate(
         """
-        await new Promise((r) => setTimeout(r, 0));
         const n = nbridge.notification;
         await n.cancel({id: 'tick'});
         return {seen, pending: await n.getPending(), every: (await n.getDelivered())[0].every};
@@ -100,6 +100,18 @@ struct NotificationPluginTests {
       #expect(result["every"] == 100)
       #expect(try await rt.evaluate("return seen.length") == 3)
     }
+  }
+
+  /// Evaluates `condition` until it is true, for at most 10 s of wall time. A due notification
+  /// is presented first (on the session bus, or on stderr) and its `received` event is sent after
+  /// that: the event comes some loop turns after the clock moved, later on a loaded machine.
+  private func waitUntil(_ rt: TestRuntime, _ condition: String) async throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+      if try await rt.evaluate("return \(condition)") == true { return true }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    return false
   }
 
   @Test func cancelOfAnUnknownIDIsNotFound() async throws {
