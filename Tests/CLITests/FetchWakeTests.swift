@@ -102,7 +102,9 @@ import Testing
     #expect(!Self.isGone(daemon))
     let fetched = try waitForFetch(timeout: 30)
     #expect(fetched > 0, "no fetch; daemon log: \((try? String(contentsOfFile: dir.file("xdg_state_home/nbridge/daemon.log"), encoding: .utf8)) ?? "")")
-    #expect(fetched >= due && fetched - due < 3000, "fetched \(fetched - due) ms after it was due")
+    // Woken for its due time, not at some later poll: within 10 s of it even on a loaded machine
+    // (the woken run is a debug build starting beside make test's other targets: 4.9 s once).
+    #expect(fetched >= due && fetched - due < 10_000, "fetched \(fetched - due) ms after it was due")
 
     // No schedule left: the daemon leaves by itself.
     _ = try NBridgeTest.command(["run", entry, "--", "stop"], environment: env)
