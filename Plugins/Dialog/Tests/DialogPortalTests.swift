@@ -77,7 +77,7 @@ import Testing
     let owner = try desktop.tool("xdotool", ["getwindowpid", dialog]).trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(owner == String(backend.pid), "the dialog's process \(owner), the backend's \(backend.pid)")
     try desktop.typePath(glossary, into: dialog)
-    try desktop.type(nil, then: ["Return"])
+    try desktop.accept(dialog)
     #expect(app.waitForOutput("opened \"\(glossary)\"", timeout: 30), "\(app.stdout)\n\(app.stderr)")
 
     _ = try desktop.activeWindow("Portal save")
