@@ -5,20 +5,22 @@ import Testing
 /// `nbridge.menu.popup`: a context menu over the page, at the pointer or at a point of the page,
 /// and the page's own `contextmenu` event.
 @Suite(.serialized) struct MenuPopupTests {
+  /// The app's own context menu, Define and Speak: the page's `contextmenu` listener asks for it
+  /// (and keeps WebKit's away); the script prints `popped up` and each item chosen.
+  static let defineOrSpeak = """
+    nbridge.menu.addListener('menuItem', (e) => console.log('menuItem ' + JSON.stringify(e)));
+    document.addEventListener('contextmenu', (event) => {
+      event.preventDefault();
+      nbridge.menu.popup({ items: [{ id: 'define', label: 'Define' }, { id: 'speak', label: 'Speak' }] })
+        .then(() => console.log('popped up'), (e) => console.log('failed ' + e.code + ': ' + e.message));
+    });
+    console.log('ready');
+    await new Promise(() => {});
+    """
+
   @Test func aContextMenuOpensAtThePointerAndItsItemFires() throws {
     let desktop = try MenuDesktop()
-    let app = try desktop.start(
-      script: """
-        nbridge.menu.addListener('menuItem', (e) => console.log('menuItem ' + JSON.stringify(e)));
-        // The app's own context menu: the page's listener asks for it (and keeps WebKit's away).
-        document.addEventListener('contextmenu', (event) => {
-          event.preventDefault();
-          nbridge.menu.popup({ items: [{ id: 'define', label: 'Define' }, { id: 'speak', label: 'Speak' }] })
-            .then(() => console.log('popped up'), (e) => console.log('failed ' + e.code + ': ' + e.message));
-        });
-        console.log('ready');
-        await new Promise(() => {});
-        """)
+    let app = try desktop.start(script: Self.defineOrSpeak)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 30), "\(app.stdout)\n\(app.stderr)")
     let window = try desktop.activeWindow("Menu Test")
@@ -36,17 +38,7 @@ import Testing
   /// through the page and back): it ends the click that opened the menu, which stays.
   @Test func aContextMenuStaysUpWhenTheButtonThatOpenedItIsReleasedAfterIt() throws {
     let desktop = try MenuDesktop()
-    let app = try desktop.start(
-      script: """
-        nbridge.menu.addListener('menuItem', (e) => console.log('menuItem ' + JSON.stringify(e)));
-        document.addEventListener('contextmenu', (event) => {
-          event.preventDefault();
-          nbridge.menu.popup({ items: [{ id: 'define', label: 'Define' }, { id: 'speak', label: 'Speak' }] })
-            .then(() => console.log('popped up'), (e) => console.log('failed ' + e.code + ': ' + e.message));
-        });
-        console.log('ready');
-        await new Promise(() => {});
-        """)
+    let app = try desktop.start(script: Self.defineOrSpeak)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 30), "\(app.stdout)\n\(app.stderr)")
     let window = try desktop.activeWindow("Menu Test")
