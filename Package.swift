@@ -317,7 +317,10 @@ let package = Package(
       path: "Plugins/Menu/Tests", swiftSettings: strict),
     .testTarget(
       name: "CLITests",
-      dependencies: ["NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem"],
+      dependencies: [
+        "NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem",
+        "NBridgeSQLite",
+      ],
       exclude: ["Fixtures"],
       swiftSettings: strict),
   ]

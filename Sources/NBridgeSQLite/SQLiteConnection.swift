@@ -68,6 +68,28 @@ package final class SQLiteConnection: @unchecked Sendable {
     return try statement.step() ? statement.text(at: 0) : nil
   }
 
+  /// Puts the database in WAL mode (`PRAGMA journal_mode=WAL`), waiting as long as a lock
+  /// (the busy timeout) for another connection doing the same to a new file. SQLite answers the
+  /// connection that read the file while the other held its write lock `SQLITE_BUSY` at once,
+  /// without the busy handler (its read lock cannot wait for a write lock), so this tries again
+  /// itself, spaced as the busy handler spaces its tries. A file that stays in another mode
+  /// throws `SQLITE_CANTOPEN` naming the mode.
+  package func useWriteAheadLog() throws(SQLiteError) {
+    var tries: Int32 = 0
+    while true {
+      do throws(SQLiteError) {
+        let mode = try scalarText("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+          throw SQLiteError.cannotOpen("cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
+        }
+        return
+      } catch where error.isBusy {
+        guard busy.waitAgain(afterTries: tries) != 0 else { throw error }
+        tries += 1
+      }
+    }
+  }
+
   /// Compiles `sql` (`sqlite3_prepare_v3`, marked persistent: it is kept and reused).
   package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     var statement: OpaquePointer?

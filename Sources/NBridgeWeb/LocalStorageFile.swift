@@ -22,7 +22,7 @@ final class LocalStorageFile {
     self.path = path
     do {
       connection = try SQLiteConnection(path: path, busyTimeout: 5000)
-      try connection.execute("PRAGMA journal_mode = WAL")
+      try connection.useWriteAheadLog()
       try connection.execute("PRAGMA synchronous = NORMAL")
       try connection.execute("CREATE TABLE IF NOT EXISTS items (key BLOB PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
     } catch {

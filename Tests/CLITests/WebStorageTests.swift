@@ -1,4 +1,5 @@
 import Foundation
+import NBridgeSQLite
 import NBridgeTesting
 import Testing
 
@@ -46,6 +47,28 @@ import Testing
         """, "\(second.stderr)")
     let third = try run("console.log(localStorage.length)")
     #expect(third.stdout == "0\n")
+  }
+
+  /// Two processes starting on a new data folder both switch localStorage's new file to WAL; the one
+  /// SQLite answers "database is locked" at once waits for the other instead of failing.
+  @Test func localStorageWaitsForAnotherConnectionHoldingItsNewFile() throws {
+    try FileManager.default.createDirectory(atPath: dir.file("data"), withIntermediateDirectories: true)
+    let other = try SQLiteConnection(path: dir.file("data/localStorage.sqlite"), busyTimeout: 0)
+    try other.execute("CREATE TABLE other (x); BEGIN IMMEDIATE; INSERT INTO other VALUES (1)")
+    let app = try NBridgeTest.start(
+      [
+        "run",
+        try dir.write(
+          "app.js", "console.log('ready'); localStorage.setItem('k', 'v'); console.log('stored ' + localStorage.k);"),
+      ], environment: env)
+    defer { app.stop() }
+    #expect(app.waitForOutput("ready", timeout: 30))
+    // The lock is held for half a second more: long past SQLite's immediate answers.
+    Thread.sleep(forTimeInterval: 0.5)
+    #expect(!app.stdout.contains("stored"), "stored while another connection held the write lock")
+    try other.execute("COMMIT")
+    #expect(app.wait(timeout: 30) == 0, "\(app.stderr)")
+    #expect(app.stdout == "ready\nstored v\n")
   }
 
   @Test func aValueWhoseSetItemReturnedSurvivesKill9() throws {

@@ -41,11 +41,8 @@ final class SQLiteKeyValueStore: KeyValueStore {
     self.path = path
     do {
       let writeConnection = try SQLiteConnection(path: path, busyTimeout: Self.busyTimeoutMilliseconds)
+      try writeConnection.useWriteAheadLog()
       try Self.retryingWhenBusy {
-        let mode = try writeConnection.scalarText("PRAGMA journal_mode=WAL")
-        guard mode?.lowercased() == "wal" else {
-          throw SQLiteError.cannotOpen("cannot switch to WAL mode (journal mode is \(mode ?? "?"))")
-        }
         try writeConnection.execute(
           """
           PRAGMA synchronous=NORMAL;

@@ -1,7 +1,9 @@
 import Foundation
 import NBridgePlugin
+import NBridgeSQLite
 import NBridgeTesting
 import Testing
+import Synchronization
 
 @testable import NBridgeStorage
 
@@ -90,5 +92,37 @@ import Testing
       try await group.waitForAll()
     }
     #expect(try SQLiteKeyValueStore(path: path).keys(group: "").count == 800)
+  }
+
+  /// Two processes starting on a new data directory both switch the new file to WAL. The one that
+  /// read the file while the other held its write lock gets "database is locked" at once (SQLite
+  /// skips the busy handler when a read would have to become a write): opening tries again until
+  /// the lock is free, for up to the busy timeout.
+  @Test func openingWaitsForAnotherConnectionSwitchingANewFileToWAL() throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    let other = try SQLiteConnection(path: path, busyTimeout: 0)
+    try other.execute("CREATE TABLE other (x); BEGIN IMMEDIATE; INSERT INTO other VALUES (1)")
+    // nil while opening, then "" or the error.
+    let outcome = Mutex<String?>(nil)
+    let started = Atomic<Bool>(false)
+    let thread = Thread {
+      started.store(true, ordering: .releasing)
+      do {
+        _ = try SQLiteKeyValueStore(path: path)
+        outcome.withLock { $0 = "" }
+      } catch {
+        outcome.withLock { $0 = "\(error)" }
+      }
+    }
+    thread.start()
+    #expect(waitUntil(timeout: 10) { started.load(ordering: .acquiring) })
+    // The lock is held for half a second more: long past SQLite's immediate answers.
+    Thread.sleep(forTimeInterval: 0.5)
+    #expect(outcome.withLock { $0 } == nil, "the store finished opening while another connection held the write lock")
+    try other.execute("COMMIT")
+    #expect(waitUntil(timeout: 10) { outcome.withLock { $0 } != nil })
+    #expect(outcome.withLock { $0 } == "", "opening after the lock was freed")
+    #expect(try SQLiteConnection(path: path, busyTimeout: 0).scalarText("PRAGMA journal_mode") == "wal")
   }
 }
