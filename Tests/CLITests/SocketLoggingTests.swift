@@ -221,7 +221,8 @@ import Testing
     let end = r.stdout.split(separator: "\n").first { $0.hasPrefix("END ") }.flatMap { Double($0.dropFirst(4)) }
     let exited = r.stdout.split(separator: "\n").last.flatMap { Double($0) }
     let gap = (exited ?? .infinity) - (end ?? 0)
-    #expect(gap < 500, "exited \(gap) ms after the script's end")
+    // Well under the 2 s a run waits when a viewer is connected, with room for a loaded machine.
+    #expect(gap < 1500, "exited \(gap) ms after the script's end")
     #expect(r.stderr.contains("nbridge: 101 log records not delivered to 127.0.0.1:\(port)\n"), "\(r.stderr)")
   }
 

