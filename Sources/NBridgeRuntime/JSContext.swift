@@ -89,11 +89,6 @@ final class JSContext {
     return result
   }
 
-  /// Whether `source` parses as a script.
-  func isValidScript(_ source: String) -> Bool {
-    releasing(source.makeJSString()) { JSCheckScriptSyntax(ref, $0, nil, 1, nil) }
-  }
-
   /// Calls `function` with `this` (nil: the C API's, the global object) and `arguments`; throws the JS exception.
   @discardableResult
   func call(_ function: JSObjectRef, this: JSObjectRef? = nil, _ arguments: [JSValueRef?]) throws(JSException) -> JSValueRef {
