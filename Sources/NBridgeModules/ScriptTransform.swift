@@ -32,7 +32,7 @@ enum ScriptTransform {
   ) -> (String, [[Int]]) {
     func parses(_ text: String) -> Bool {
       do throws(ThrownValue) {
-        try host.checkSyntax(units: Array(text.utf16), url: url)
+        try host.checkSyntax(text, url: url)
         return true
       } catch {
         return false
