@@ -118,11 +118,7 @@ final class ModuleLoader {
       PackageResources.module_evaluate_js, PackageResources.module_graph_js, PackageResources.module_entry_js,
     ]
     var source = "(function (global, internal) {\nconst modules = {};\nconst parts = [\n"
-    for file in files {
-      var text = String(decoding: file, as: UTF8.self)
-      while let last = text.last, last == "\n" || last == " " || last == ";" { text.removeLast() }
-      source += text + ",\n"
-    }
+    for file in files { source += String(decoding: ScriptFiles.trimmedEnd(file), as: UTF8.self) + ",\n" }
     return source + "];\nfor (const part of parts) part(global, internal, modules);\n})"
   }()
 

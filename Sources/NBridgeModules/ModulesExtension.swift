@@ -14,8 +14,8 @@ package enum ModulesExtension {
     hooks.startEntry = { loader, host, path, source throws(ThrownValue) in
       try loader.startEntry(path, source: source, host)
     }
-    hooks.transformSource = { _, _, stage, source, url throws(ModuleSyntaxError) in
-      try ScriptTransform.transform(stage, source, url: url)
+    hooks.transformSource = { _, host, stage, source, url throws(ModuleSyntaxError) in
+      try ScriptTransform.transform(stage, source, url: url, host)
     }
     hooks.clearCaches = { loader, host in loader.clearCache(host) }
     hooks.close = { loader, _ in loader.saveCache() }

@@ -109,6 +109,11 @@ extension ExtensionHost {
     try rethrowing { () throws(JSException) in try js.checkSyntax(units: units, url: url) }
   }
 
+  /// Parses `source` as a script named `url` without running it; throws its SyntaxError.
+  package func checkSyntax(_ source: String, url: String) throws(ThrownValue) {
+    try rethrowing { () throws(JSException) in try js.checkSyntax(source, url: url) }
+  }
+
   /// Calls `function` with `this` (when nil, the C API's: the global object) and `arguments`;
   /// throws what it throws, or an `Error` when `function` is not one.
   package func call(_ function: ScriptValue, this: ScriptValue? = nil, _ arguments: [ScriptValue]) throws(ThrownValue)

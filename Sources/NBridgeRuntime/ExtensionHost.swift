@@ -14,11 +14,11 @@ package struct ExtensionHost {
   /// The run's configuration.
   package var configuration: RuntimeConfiguration { runtime.configuration }
 
-  /// How far the top-level-await wrapper moved first-line columns, by script URL: a stack's
+  /// How far a wrapper (top-level await's) moved first-line columns, by script URL: a stack's
   /// column on line 1 of such a script is this much too far right.
   package var firstLineColumnShifts: [String: Int] { runtime.logColumnShifts }
 
-  /// Records that a wrapper like the top-level-await one moved the first line of `url` by `width`.
+  /// Records that a wrapper (top-level await's) moved the first line of `url` by `width`.
   package func shiftFirstLineColumns(of url: String, by width: Int) { runtime.logColumnShifts[url] = width }
 
   /// The source text of the script `url`, as written, that error reports point into.

@@ -6,9 +6,12 @@ import NBridgePlugin
 package enum SourceStage: Sendable {
   /// The run's entry file as read, before any extension may claim it (a TypeScript file's types erased).
   case entry
-  /// A script about to be evaluated: the entry, a CommonJS module, a `load()`ed file, an
-  /// evaluation (its `import()` routed to the module loader).
+  /// A script about to be evaluated: a CommonJS module, a `load()`ed file, an evaluation (its
+  /// `import()` routed to the module loader).
   case script
+  /// The entry about to be evaluated as a script (no extension claimed it): as `script`, and
+  /// NBridgeModules lets it use top-level `await`.
+  case entryScript
 }
 
 /// An extension's `transformSource` hook: its state, the host, the stage, a script's text and URL.
@@ -16,8 +19,9 @@ package typealias SourceTransform<State> = @BridgeActor @Sendable (State, Extens
   throws(ModuleSyntaxError) -> (String, [[Int]])
 
 /// What the core does with a user's script: it runs what the extensions' `transformSource`
-/// hooks hand back (types erased, `import()` routed by NBridgeModules), tells the stack
-/// formatting the widths their rewrites inserted, and hands the entry to the extension that claims it.
+/// hooks hand back (types erased, `import()` routed and top-level `await` wrapped by
+/// NBridgeModules), tells the stack formatting the widths their rewrites inserted, and hands the
+/// entry to the extension that claims it.
 extension Runtime {
   /// `source` named `url` as the extensions' `transformSource` hooks hand it back at `stage`,
   /// with the columns their changes inserted; throws the syntax error that refuses it.
@@ -33,9 +37,9 @@ extension Runtime {
     return (text, shifts)
   }
 
-  /// A script's source as it runs (`SourceStage.script`), and the columns the change inserted.
-  func runnableScript(_ source: String, url: String) -> (String, [[Int]]) {
-    (try? transformed(source, url: url, at: .script)) ?? (source, [])
+  /// A script's source as it runs (`SourceStage.script`, or `.entryScript`), and the columns the change inserted.
+  func runnableScript(_ source: String, url: String, at stage: SourceStage = .script) -> (String, [[Int]]) {
+    (try? transformed(source, url: url, at: stage)) ?? (source, [])
   }
 
   /// Tells the prelude's stack formatting the widths a rewrite inserted into `url`.
@@ -76,7 +80,9 @@ extension Runtime {
       throw JSException(value: syntaxError(refused.message, path: path, line: refused.line, column: refused.column))
     }
     if let claim { return try startClaimedEntry(claim, path: path, source: source) }
-    try evaluateAllowingTopLevelAwait(source, url: path)
+    let (script, shifts) = runnableScript(source, url: path, at: .entryScript)
+    registerColumnShifts(path, shifts)
+    try js.evaluate(script, url: path)
     return nil
   }
 

@@ -1,7 +1,6 @@
 import CJavaScriptCore
 import Glibc
 import NBridgePlugin
-import NBridgeModuleSyntax
 import NBridgeSystem
 
 /// Runs one script in a fresh JavaScriptCore context with a set of plugins.
@@ -47,7 +46,8 @@ public final class Runtime {
   var nativeObject: ScriptValue?
   /// The entry file's absolute path (empty until the run knows it).
   package var entryPath = ""
-  /// The width of the top-level-await wrapper's head, by script URL (taken off first-line columns of log callers).
+  /// The width of a wrapper's head on line 1 (top-level await's, a module's run without the
+  /// loader), by script URL (taken off first-line columns of log callers).
   var logColumnShifts: [String: Int] = [:]
   /// Each extension's state for this run, in the order of `configuration.extensions`.
   var extensionStates: [AnyObject] = []
@@ -305,26 +305,6 @@ public final class Runtime {
     loop.stopRequested = false
     loop.run(whileAlive: false) { stopped.value || realClock.now() > deadline }
     loop.stopRequested = true
-  }
-
-  /// Evaluates the script `source` named `url`; when it is not a valid script but is a valid
-  /// async function body (it uses top-level `await`), evaluates that body wrapped in an async
-  /// function whose rejection is reported. The wrapper's head stays on the first line, so
-  /// line numbers are unchanged, and stack traces take its width off first-line columns.
-  func evaluateAllowingTopLevelAwait(_ source: String, url: String) throws(JSException) {
-    var (script, shifts) = runnableScript(source, url: url)
-    if !js.isValidScript(script) {
-      let head = "(async () => {"
-      let wrapped = head + ScriptSyntax.hashbangAsComment(script) + "\n})();"
-      if js.isValidScript(wrapped) {
-        let width = head.utf16.count
-        shifts = [[1, 0, width]] + shifts.map { $0[0] == 1 ? [1, $0[1] + width, $0[2]] : $0 }
-        logColumnShifts[url] = width
-        script = wrapped
-      }
-    }
-    registerColumnShifts(url, shifts)
-    _ = try js.evaluate(script, url: url)
   }
 
   /// Writes to the run's stdout (1) or stderr (2), and shows it to the extensions (the log

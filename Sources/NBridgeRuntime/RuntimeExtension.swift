@@ -103,7 +103,8 @@ package struct RuntimeExtension: Sendable {
     package var entryRan: (@BridgeActor @Sendable (State, ExtensionHost, ScriptValue?, ScriptValue?) -> Void)?
     /// What a user's script becomes before it runs, at `SourceStage`, given its text and URL: the
     /// text to run and the columns the change inserted (`[line, column, width]` each); throws the
-    /// syntax error that refuses it (NBridgeModules erases types and routes `import()`).
+    /// syntax error that refuses it (NBridgeModules erases types, routes `import()` and wraps an
+    /// entry script's top-level `await`).
     package var transformSource: SourceTransform<State>?
     /// How an uncaught `value` prints after `Uncaught `; nil leaves it to the next extension, and
     /// the runtime prints what none describes as JavaScriptCore gives it (NBridgeConsole's).

@@ -1,4 +1,5 @@
 import NBridgeRuntime
+import NBridgeModuleSyntax
 
 /// A page's prelude (`nbridge app`): the same `nbridge` object a headless run builds, over the
 /// window's messages.
@@ -12,7 +13,7 @@ enum PagePrelude {
     var source = Array("(function (global, internal) {\nconst parts = [\n".utf8)
     source.reserveCapacity(files.reduce(source.count + 100) { $0 + $1.count + 2 })
     for file in files {
-      source += PreludeSource.trimmedEnd(file)
+      source += ScriptFiles.trimmedEnd(file)
       source += [UInt8(ascii: ","), UInt8(ascii: "\n")]
     }
     source += "];\nfor (const part of parts) part(global, internal);\nreturn internal.hooks;\n})".utf8

@@ -11,13 +11,13 @@ import Testing
   private let scripts = (ConsoleExtension.make().globalScripts + WebExtension.make().globalScripts).map(\.source)
 
   /// The headless files composed into one function, before compacting.
-  private var inlined: [UInt8] { PreludeSource.inlineBytes(PreludeSource.headlessFiles(scripts: scripts)) }
+  private var inlined: [UInt8] { ScriptFiles.inline(PreludeSource.headlessFiles(scripts: scripts)) }
 
   /// UTF-8 bytes as a string.
   private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-  /// `source` compacted (`PreludeSource.compact(bytes:)`).
-  private func compact(_ source: String) -> String { text(PreludeSource.compact(bytes: Array(source.utf8))) }
+  /// `source` compacted (`ScriptFiles.compact(bytes:)`).
+  private func compact(_ source: String) -> String { text(ScriptFiles.compact(bytes: Array(source.utf8))) }
 
   /// What the parser sees of a token: its kind, its text and whether a line ends before it (ASI;
   /// not for the first token, which comment lines may precede).
@@ -53,7 +53,7 @@ import Testing
       let body = fileTokens[(opening + 1)...].dropLast(fileTokens.last?.hasSuffix(";") == true ? 3 : 2)
       #expect(wholeTokens.contains(body.joined(separator: "\n")))
     }
-    let odd = text(PreludeSource.inlineBytes([Array("(function (a) {\na();\n});\n".utf8)]))
+    let odd = text(ScriptFiles.inline([Array("(function (a) {\na();\n});\n".utf8)]))
     #expect(odd.contains("((function (a) {\na();\n}))(global, internal);\n"), "a file of another shape is called")
   }
 

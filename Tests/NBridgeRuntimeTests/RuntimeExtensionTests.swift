@@ -1,6 +1,7 @@
 import Foundation
 import NBridgeConsole
 import NBridgeModuleSyntax
+import NBridgeModules
 import NBridgePlugin
 import NBridgeRuntime
 import NBridgeTesting
@@ -233,7 +234,7 @@ import Testing
       console.log(text.length, text.charCodeAt(0).toString(16), text.slice(1));
       try { await ext.later('fail'); } catch (e) { console.log(e instanceof Error, e.message); }
       console.log(await ext.later('nothing'));
-      """, extensions: [RuntimeExtensionTests.promising])
+      """, extensions: [ModulesExtension.make(), RuntimeExtensionTests.promising])  // top-level await: NBridgeModules'
     #expect(status == 0)
     #expect(stdout == "3 d800 ok\ntrue it failed\nundefined\n")
   }
@@ -298,7 +299,7 @@ import Testing
       case .entry:
         if source.contains("#refuse") { throw ModuleSyntaxError("refused by the transform", line: 2, column: 3) }
         return (source, [])
-      case .script:
+      case .script, .entryScript:
         return (source.replacing("SHOUT", with: "'QUIET'"), [])
       }
     }

@@ -3,7 +3,8 @@ import NBridgeTesting
 import Testing
 
 /// Bytes in a window: `fs.readFile` in a page (`nbridge app` under Xvfb), where bytes cross the
-/// bridge as Base64, gives the file's bytes as a `Uint8Array`, every value and length included.
+/// bridge as Base64, gives the file's bytes as a `Uint8Array`, every value and length included;
+/// `fs.writeFile` in a page writes a view's bytes (page.js's Base64 on the way out).
 @Suite struct PageBytesTests {
   @Test func readFileInAPageGivesTheFilesBytesAsAUint8Array() throws {
     let xvfb = try XvfbServer()
@@ -28,6 +29,8 @@ import Testing
         return [Object.prototype.toString.call(bytes), bytes.length, hash];
       };
       const small = await fs.readFile({ path: data + '/small.bin' });
+      const large = await fs.readFile({ path: data + '/large.bin' });
+      await fs.writeFile({ path: data + '/copy.bin', data: new DataView(large.buffer) });
       return [
         Array.from(small),
         describe(small),
@@ -51,5 +54,7 @@ import Testing
       "[[" + small.map(String.init).joined(separator: ",") + "]," + describe(small) + "," + describe(large) + ","
       + describe(Array(small.prefix(2))) + "," + describe([]) + "]"
     #expect(run.stdout.split(separator: "\n").contains { $0 == expected }, "\(run.stdout)\(run.stderr)")
+    let copy = try Data(contentsOf: URL(fileURLWithPath: app.files + "/copy.bin"))
+    #expect(Array(copy) == large, "the bytes a page wrote")
   }
 }

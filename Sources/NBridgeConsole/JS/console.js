@@ -70,7 +70,7 @@
   const out = printer(1, 1);
   const err = printer(2, 3);
   Object.assign(internal, { inspect, format, formatStack, formatError });
-  // No early return (a headless run's prelude runs this body inline, PreludeSource.inlineBytes):
+  // No early return (a headless run's prelude runs this body inline, ScriptFiles.inline):
   // a page has WebKit's own console, and takes the formatting only.
   if (!internal.page) {
     // A namespace object (Console standard): its [[Prototype]] is an empty object over Object.prototype.

@@ -376,21 +376,10 @@
   // ---------------------------------------------------------------- bytes (Shape.bytes)
   // Bytes cross as Base64 text: a typed array, DataView or ArrayBuffer in one of the action's
   // bytes fields is encoded before the options are read, and a bytes result decoded into a
-  // Uint8Array. Natively in a headless run; with the page's atob/btoa in a window.
-  const toBase64 = native.bytesToBase64 || ((view) => {
-    let binary = '';
-    for (let i = 0; i < view.length; i += 0x8000) {
-      binary += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
-    }
-    return global.btoa(binary);
-  });
-  const fromBase64 = native.base64ToBytes || ((text) => {
-    const binary = global.atob(text);
-    const out = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-    return out;
-  });
-  const decodeBytes = (value) => typeof value === 'string' ? fromBase64(value) : value;
+  // Uint8Array (a sync action's is one already in a headless run). Natively in a headless run
+  // (BytesNatives); with the page's atob/btoa in a window (page.js).
+  const toBase64 = native.bytesToBase64;
+  const decodeBytes = (value) => typeof value === 'string' ? native.base64ToBytes(value) : value;
   const ObjectToString = Object.prototype.toString;
   function asBytes(v) {
     if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);

@@ -52,6 +52,20 @@
         throw e;
       });
     },
+    // Bytes (Shape.bytes) cross as Base64 text, made and read with the page's btoa and atob.
+    bytesToBase64(view) {
+      let binary = '';
+      for (let i = 0; i < view.length; i += 0x8000) {
+        binary += String.fromCharCode.apply(null, view.subarray(i, i + 0x8000));
+      }
+      return global.btoa(binary);
+    },
+    base64ToBytes(text) {
+      const binary = global.atob(text);
+      const out = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+      return out;
+    },
   };
 
   // Called by the window: a plugin event, or an intermediate result of a retainCallback call.
