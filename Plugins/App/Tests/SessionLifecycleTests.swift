@@ -103,12 +103,25 @@ import Testing
       bus.stop()
     }
     try Self.set("LockedHint", true, bus: bus)
+    // The session is read asynchronously after the start, so the timer is set when the pause
+    // comes (a timer set at the start could run first on a loaded machine); another keeps the
+    // run going until then.
     let script = try dir.write(
       "app/index.js",
       """
+      const keep = setTimeout(() => {}, 60000);
+      nbridge.app.addListener('pause', () => {
+        console.log('pause');
+        setTimeout(() => nbridge.app.getState().then((s) => { console.log(s.state); clearTimeout(keep); }), 500);
+        console.error('due ' + (Date.now() + 500));
+      });
+      """)
+    // Not following the session: no pause, and the state is active.
+    let unfollowed = try dir.write(
+      "app/later.js",
+      """
       nbridge.app.addListener('pause', () => console.log('pause'));
       setTimeout(() => nbridge.app.getState().then((s) => console.log(s.state)), 500);
-      console.error('due ' + (Date.now() + 500));
       """)
     let runtimeDir = dir.file("xdg")
     try FileManager.default.createDirectory(atPath: runtimeDir, withIntermediateDirectories: true)
@@ -138,7 +151,7 @@ import Testing
 
     try Self.set("LockedHint", true, bus: bus)
     try dir.write("app/nbridge.json", #"{"id": "com.example.nosession", "lifecycle": {"followSession": false}}"#)
-    let opted = try NBridgeTest.command(["run", script], environment: env, timeout: 20)
+    let opted = try NBridgeTest.command(["run", unfollowed], environment: env, timeout: 20)
     #expect(opted.stdout == "active\n", "\(opted.stderr)")
 
     let test = try dir.write(
