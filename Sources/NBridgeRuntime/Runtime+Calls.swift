@@ -26,6 +26,9 @@ extension Runtime: ReplyReceiver {
     guard let s = JSValueToStringCopy(js.ref, records, nil) else { return }
     var text = String(jsString: s)
     JSStringRelease(s)
+    let outer = CallStart.together
+    CallStart.together = true
+    defer { CallStart.together = outer }
     text.withUTF8 { bytes in
       guard let base = bytes.baseAddress else { return }
       var at = 0

@@ -58,6 +58,24 @@ import Testing
     }
   }
 
+  @Test func aCallAnsweredAtOnceLetsTheNextAwaitedOneStartOnItsOwnAndABurstStillStartsTogether() async throws {
+    try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
+      let value = try await rt.evaluate(
+        """
+        const answers = [];
+        for (let i = 0; i < 5; i++) answers.push(await nbridge.notes.noteAtOnce({ n: i }));
+        const burst = [];
+        for (let i = 5; i < 15; i++) burst.push(nbridge.notes.noteAtOnce({ n: i }));
+        answers.push(...await Promise.all(burst));
+        return [answers.every((a) => a === null), await nbridge.notes.seen(), await nbridge.notes.answeredAtOnce()];
+        """)
+      #expect(value == [true, .array((0..<15).map { .number(Double($0)) }), 6])
+      // Each awaited call started on its own (answered in its call); of the burst, the first on
+      // its own and the nine after it in one entry.
+      #expect(await rt.callsStartedTogether == 9)
+    }
+  }
+
   @Test func aServiceTheAppMayNotUseRefusesThemEachWithPermissionDenied() async throws {
     let value = try await NBridgeTest.evaluate(
       """
@@ -97,10 +115,23 @@ final class NotesPlugin: Plugin {
         plugin.notes.append(options.n)
         PluginContext.post { reply.resolve(.null) }
       },
+      // Answered in the call when it starts on its own (as an awaited `storage.set` commits).
+      Action("noteAtOnce", options: .fields(["n": .number]), startsAtTurnEnd: true) {
+        (plugin, options: Note, _, reply: Reply<JSONValue>) in
+        plugin.notes.append(options.n)
+        if CallStart.together {
+          PluginContext.post { reply.resolve(.null) }
+        } else {
+          plugin.answeredAtOnce += 1
+          reply.resolve(.null)
+        }
+      },
       Action("seen", result: .array(.number)) { (plugin, _: JSONValue, _) in plugin.notes },
+      Action("answeredAtOnce", result: .number) { (plugin, _: JSONValue, _) in plugin.answeredAtOnce },
     ])
 
   var notes: [Double] = []
+  var answeredAtOnce = 0
 
   init(context: PluginContext) {}
 }

@@ -174,22 +174,27 @@ final class SQLiteKeyValueStore: KeyValueStore {
       clear = try connection.prepare("DELETE FROM \(table) WHERE grp = ?1")
     }
 
-    /// One `BEGIN IMMEDIATE` transaction (the write lock up front, so it cannot fail half-way on a lock).
+    /// One `BEGIN IMMEDIATE` transaction (the write lock up front, so it cannot fail half-way on a
+    /// lock); a single write is one statement, its own transaction (SQLite's autocommit: the same
+    /// lock and commit, two statements fewer, ~1,500 instructions).
     func apply(_ writes: [StoreWrite]) throws(SQLiteError) {
+      if writes.count == 1 { return try run(writes[0]) }
       try run(begin)
       do {
-        for write in writes {
-          switch write {
-          // Bound without a copy: the texts are in hand until each statement has run.
-          case .set(let group, let key, let json): try set.run(binding: group, key, json)
-          case .remove(let group, let key): try remove.run(binding: group, key)
-          case .clear(let group): try clear.run(binding: group)
-          }
-        }
+        for write in writes { try run(write) }
         try run(commit)
       } catch {
         try? run(rollback)
         throw error
+      }
+    }
+
+    private func run(_ write: StoreWrite) throws(SQLiteError) {
+      switch write {
+      // Bound without a copy: the texts are in hand until each statement has run.
+      case .set(let group, let key, let json): try set.run(binding: group, key, json)
+      case .remove(let group, let key): try remove.run(binding: group, key)
+      case .clear(let group): try clear.run(binding: group)
       }
     }
 

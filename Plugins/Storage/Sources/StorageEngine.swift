@@ -6,7 +6,11 @@ import NBridgePlugin
 ///
 /// A write is queued with what to do once it is committed; the first write of a loop
 /// turn posts a flush to the end of the turn, which commits every queued write in ONE
-/// transaction and then answers them all. The flush commits right there on the loop when the
+/// transaction and then answers them all. A script's call that started on its own
+/// (`CallStart.together` false: an awaited `set`) with nothing else queued commits in the
+/// call instead, and its Promise is answered as the call returns: no loop turn, no answer
+/// delivered later (64 in a row at most, then one waits for the end of the turn). The calls a script makes after it in the same turn reach the runtime
+/// together (`native.startAll`) and share the turn's transaction. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
 /// another process holds it, the batch goes to the writer thread, which waits for the
 /// lock. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
@@ -32,6 +36,11 @@ final class StorageEngine {
   private var lastSequence: UInt64 = 0
   private var inFlight: InFlight?
   private var flushPosted = false
+  /// Writes committed in their calls since the last flush at the end of a turn (see below).
+  private var commitsInCalls = 0
+  /// How many lone writes in a row commit in their calls; the next waits for the end of the
+  /// turn, so a script awaiting `set` after `set` still lets the loop run timers and events.
+  static let commitsInCallsBetweenTurns = 64
   private var checkpointRunning = false
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   private let writerQueue = DispatchQueue(label: "nbridge.storage.writer")
@@ -128,24 +137,30 @@ final class StorageEngine {
     try self.write(write, waiter: .done(done))
   }
 
-  private func write(_ write: StoreWrite, waiter: Waiter) throws {
+  private func write(_ write: StoreWrite, waiter: Waiter, atOnce: Bool = false) throws {
     _ = try openedStore()
     lastSequence += 1
     pending.record(write, sequence: lastSequence)
     queued.append(write)
     queuedDone.append(waiter)
     if inFlight == nil && !flushPosted {
+      if atOnce && queued.count == 1 && commitsInCalls < Self.commitsInCallsBetweenTurns {
+        commitsInCalls += 1
+        return commitQueued()
+      }
       flushPosted = true
       PluginContext.post { [self] in
         flushPosted = false
+        commitsInCalls = 0
         commitQueued()
       }
     }
   }
 
-  /// Queues `write` and answers `reply` with null once it is committed (or with the error).
+  /// Queues `write` and answers `reply` with null once it is committed (or with the error):
+  /// at once, in the call, when the call started on its own and nothing is queued or committing.
   func write(_ write: StoreWrite, answering reply: Reply<JSONValue>) throws {
-    try self.write(write, waiter: .reply(reply))
+    try self.write(write, waiter: .reply(reply), atOnce: !CallStart.together)
   }
 
   /// Queues `write` and returns once the transaction holding it has committed.

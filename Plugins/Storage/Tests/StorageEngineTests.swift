@@ -163,3 +163,38 @@ final class FailingStore: KeyValueStore {
 @BridgeActor final class DoneFlag {
   var value = false
 }
+
+/// `storage.set` from a script: an awaited one commits in its own call, a burst in few transactions.
+@Suite struct StorageCommitGroupingTests {
+  @Test func anAwaitedSetCommitsAloneAndTheCallsOfABurstShareATransaction() async throws {
+    let dir = try TemporaryDirectory()
+    let data = dir.path
+    let transactions = try await NBridgeTest.withRuntime(
+      plugins: [StoragePlugin.self], realTime: true, configure: { $0.dataDirectory = data }
+    ) { rt in
+      let value = try await rt.evaluate(
+        """
+        let turned = false;
+        setTimeout(() => { turned = true; }, 0);
+        for (let i = 0; i < 20; i++) await nbridge.storage.set({ key: 'a' + i, value: i });
+        const turnedAfter20 = turned;
+        for (let i = 20; i < 200; i++) await nbridge.storage.set({ key: 'a' + i, value: i });
+        const burst = [];
+        for (let i = 0; i < 1000; i++) burst.push(nbridge.storage.set({ key: 'b' + i, value: i }));
+        const answers = await Promise.all(burst);
+        return [turnedAfter20, turned, answers.length, answers.every((a) => a === null),
+                (await nbridge.storage.keys()).length];
+        """)
+      // The first 20 committed in their calls, with no turn of the loop (the timer waited); the
+      // loop still turned within the 200 (a lone write in 64 waits for the end of the turn).
+      #expect(value == [false, true, 1000, true, 1200])
+      return await StorageEngine.shared(dataDirectory: data).transactionCount
+    }
+    // 200 awaited sets, one transaction each; the burst's first on its own, the 999 after it together.
+    #expect(transactions >= 201 && transactions <= 203, "\(transactions) transactions")
+    let store = try SQLiteKeyValueStore(path: data + "/storage.sqlite")
+    #expect(try store.keys(group: "").count == 1200)
+    #expect(try store.value(forKey: "a199", group: "") == "199")
+    #expect(try store.value(forKey: "b999", group: "") == "999")
+  }
+}

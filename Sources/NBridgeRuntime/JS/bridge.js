@@ -325,19 +325,41 @@
   // runtime together in ONE native.startAll once the turn's synchronous code has run (a
   // microtask), or before any other call starts, so calls start in the order they were made.
   // The first such call after an answer came in starts at once, as any call does: one awaited
-  // at a time then costs no microtask; the calls after it in the same turn wait.
+  // at a time then costs no microtask; the calls after it in the same turn wait. One answered in
+  // its call (a lone `storage.set`, committed at once) counts as an answer from the next
+  // microtask on, the one its Promise settles in: the calls made after it in the same run of
+  // code still start together, and the one its awaiter makes next starts at once too.
   const startAll = native.startAll;
   const queued = [];
   let resolved, startedSinceAnswer = false;
   function queue(code, json) {
     if (!startedSinceAnswer) {
       startedSinceAnswer = true;
-      return send(code, json);
+      if (queued.length) startQueued();
+      const id = freeIds.length ? freeIds.pop() : nextId++;
+      let value;
+      try {
+        value = start(code, id, json);
+      } catch (e) {
+        freeIds.push(id);
+        return OriginalPromise.reject(e);
+      }
+      if (value === native) return pending(id);
+      freeIds.push(id);
+      const answered = value === null ? answeredAtOnce : () => {
+        startedSinceAnswer = false;
+        return value;
+      };
+      return (resolved ??= OriginalPromise.resolve()).then(answered);
     }
     const id = freeIds.length ? freeIds.pop() : nextId++;
     if (!queued.length) (resolved ??= OriginalPromise.resolve()).then(startQueued);
     queued.push(code, id, json);
     return pending(id);
+  }
+  function answeredAtOnce() {
+    startedSinceAnswer = false;
+    return null;
   }
   function startQueued() {
     if (!queued.length) return;
