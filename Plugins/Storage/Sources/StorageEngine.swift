@@ -9,8 +9,9 @@ import NBridgePlugin
 /// transaction and then answers them all. A script's call that started on its own
 /// (`CallStart.together` false: an awaited `set`) with nothing else queued commits in the
 /// call instead, and its Promise is answered as the call returns: no loop turn, no answer
-/// delivered later (64 in a row at most, then one waits for the end of the turn). The calls a script makes after it in the same turn reach the runtime
-/// together (`native.startAll`) and share the turn's transaction. The flush commits right there on the loop when the
+/// delivered later (64 in a row at most, then one waits for the end of the turn). The calls
+/// a script makes after it in the same turn reach the runtime together (`native.startAll`)
+/// and share the turn's transaction. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
 /// another process holds it, the batch goes to the writer thread, which waits for the
 /// lock. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
