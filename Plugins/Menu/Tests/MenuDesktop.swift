@@ -57,13 +57,22 @@ final class MenuDesktop: AppDesktop {
 
   /// Clicks button `button` at (x, y) on the screen.
   func click(_ x: Int, _ y: Int, button: Int = 1) throws {
-    try tool("xdotool", ["mousemove", "--sync", "\(x)", "\(y)"])
+    try movePointer(x, y)
     try tool("xdotool", ["click", "\(button)"])
+  }
+
+  /// Moves the pointer to (x, y) and returns once it is there. `mousemove --sync` waits for the
+  /// pointer to move, which it never does when it is there already (xdotool then gives up after
+  /// ~15 s): it is asked only when the pointer is elsewhere.
+  func movePointer(_ x: Int, _ y: Int) throws {
+    let at = try tool("xdotool", ["getmouselocation", "--shell"]).split(separator: "\n")
+    if at.contains("X=\(x)") && at.contains("Y=\(y)") { return }
+    try tool("xdotool", ["mousemove", "--sync", "\(x)", "\(y)"])
   }
 
   /// Presses button `button` at (x, y) on the screen and holds it down.
   func press(_ x: Int, _ y: Int, button: Int) throws {
-    try tool("xdotool", ["mousemove", "--sync", "\(x)", "\(y)"])
+    try movePointer(x, y)
     try tool("xdotool", ["mousedown", "\(button)"])
   }
 
