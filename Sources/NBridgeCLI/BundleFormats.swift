@@ -61,7 +61,9 @@ struct BundleWriter {
         "--exclude=usr/lib/systemd", "-C", layout.root,
         "-cf", work + "/" + name, "usr",
       ]), "tar")
-    try check(tool.run(["gzip", "-9n", work + "/" + name]), "gzip")
+    // gzip's own default level: -9 takes three times the CPU (3.7 s against 1.2 s on a 31 MB
+    // executable) for an archive 0.8% smaller. -n leaves the name and time out (reproducible).
+    try check(tool.run(["gzip", "-6n", work + "/" + name]), "gzip")
     return name + ".gz"
   }
 
@@ -118,7 +120,7 @@ struct BundleWriter {
       "use_source_date_epoch_as_buildtime 1", "clamp_mtime_to_source_date_epoch 1", "_build_id_links none",
       "debug_package %{nil}", "__os_install_post %{nil}",
       "_build_name_fmt %%{NAME}-%%{VERSION}-%%{RELEASE}.%%{ARCH}.rpm",
-      "_binary_payload w9.gzdio",
+      "_binary_payload w6.gzdio",
     ]
     try check(
       tool.run(
