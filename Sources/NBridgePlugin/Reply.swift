@@ -47,12 +47,32 @@ package protocol ReplyReceiver: AnyObject, Sendable {
   func replied(_ id: Int, jsonText: String)
 }
 
+/// Where the replies of one run's calls go: its runtime while the run lasts. The run cuts the route
+/// when it ends (`cut()`), and a plugin that answers later reaches nothing.
+///
+/// Replies hold the route strongly rather than the runtime weakly: a weak reference gives the
+/// runtime a side table for good, which sends every retain and release of it (dozens a call)
+/// down the runtime's slow path, and costs an atomic update of that table at each reply made
+/// and dropped.
+@BridgeActor
+package final class ReplyRoute {
+  /// The runtime, until the run has ended. Not counted: the runtime owns the route and cuts it
+  /// before it can go away.
+  package private(set) unowned(unsafe) var receiver: (any ReplyReceiver)?
+
+  /// A route to `receiver`.
+  package init(to receiver: any ReplyReceiver) { self.receiver = receiver }
+
+  /// Ends the route: replies answered from now on reach nothing.
+  package func cut() { receiver = nil }
+}
+
 /// A reply with its type erased: the call's answer slot, shared by the runtime and the action's `Reply`.
 @BridgeActor
 package final class AnyReply {
-  /// The runtime, weak: a plugin may answer after the run that made the call has ended.
+  /// Where the answer goes (a plugin may answer after the run that made the call has ended).
   /// One reference and an id rather than a closure per kind of answer: no allocation beyond the reply.
-  private weak var receiver: (any ReplyReceiver)?
+  private let route: ReplyRoute
   private let id: Int
   /// Whether a value's JSON text goes to the receiver as it is (else it is parsed first).
   private let takesText: Bool
@@ -61,10 +81,10 @@ package final class AnyReply {
   /// Whether the call was cancelled.
   package private(set) var isCancelled = false
 
-  /// A slot that passes the first answer of call `id` to `receiver`; a value's JSON text as it is
+  /// A slot that passes the first answer of call `id` along `route`; a value's JSON text as it is
   /// when `takesText`, else parsed.
-  package init(_ receiver: any ReplyReceiver, id: Int, takesText: Bool = false) {
-    self.receiver = receiver
+  package init(_ route: ReplyRoute, id: Int, takesText: Bool = false) {
+    self.route = route
     self.id = id
     self.takesText = takesText
   }
@@ -73,7 +93,7 @@ package final class AnyReply {
   package func settle(_ outcome: Result<JSONValue, any Error>) {
     guard !answered else { return }
     answered = true
-    receiver?.replied(id, outcome)
+    route.receiver?.replied(id, outcome)
   }
 
   /// Passes a value's JSON text on, the first time only.
@@ -81,7 +101,7 @@ package final class AnyReply {
     guard !answered else { return }
     guard takesText else { return settle(Result { try JSONValue(parsing: jsonText) }) }
     answered = true
-    receiver?.replied(id, jsonText: jsonText)
+    route.receiver?.replied(id, jsonText: jsonText)
   }
 
   /// Marks the call cancelled and tells the action's cancel handlers, once.
@@ -106,11 +126,11 @@ package final class AnyReply {
     guard !answered else { return }
     let id = id
     let dropped = BridgeError(.unknownError, "the action dropped its reply without answering")
+    let route = route
     guard LoopExecutor.shared.isOnLoopThread else {
-      PluginContext.post { [weak receiver] in receiver?.replied(id, .failure(dropped)) }
+      PluginContext.post { route.receiver?.replied(id, .failure(dropped)) }
       return
     }
-    let receiver = receiver
-    BridgeActor.assumeIsolated { receiver?.replied(id, .failure(dropped)) }
+    BridgeActor.assumeIsolated { route.receiver?.replied(id, .failure(dropped)) }
   }
 }

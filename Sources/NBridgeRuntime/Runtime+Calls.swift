@@ -139,7 +139,7 @@ extension Runtime: ReplyReceiver {
     // Opens the call's slot, which the action answers later through its `Reply`; what `body` throws rejects.
     func replying(takesText: Bool, _ body: (AnyReply) throws -> Void) -> Int {
       let (id, callSlot) = openCallSlot(label: label, settlement, callback: callback, timeLimit: action.timeLimit)
-      let reply = AnyReply(self, id: id, takesText: takesText)
+      let reply = AnyReply(replyRoute, id: id, takesText: takesText)
       callSlot.reply = reply
       do { try body(reply) } catch { reply.settle(.failure(error)) }
       return id

@@ -53,6 +53,8 @@ public final class Runtime {
   var extensionStates: [AnyObject] = []
   /// What extensions see of this runtime.
   lazy var extensionHost = ExtensionHost(runtime: self)
+  /// Where the replies of this run's calls go (`AnyReply`), cut when the run ends.
+  lazy var replyRoute = ReplyRoute(to: self)
   /// The window showing the app's page, in `nbridge app`.
   package weak var page: PageHost?
   /// Whether `exitCode` was asked for before any stopping signal came (see `endStatus`).
@@ -127,7 +129,10 @@ public final class Runtime {
     return BridgeActor.assumeIsolated {
       let runtime = Runtime(configuration: configuration)
       Runtime.current = runtime
-      defer { Runtime.current = nil }
+      defer {
+        Runtime.current = nil
+        runtime.replyRoute.cut()
+      }
       defer { runtime.runHooks { $0.close } }
       return body(runtime)
     }

@@ -20,6 +20,21 @@ import Testing
     }
   }
 
+  @Test func aBurstLargerThanOneEntryTakesStartsInOrderAllTogether() async throws {
+    try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
+      // bridge.js hands them over a few hundred at a time (each entry's text stays small).
+      let value = try await rt.evaluate(
+        """
+        const calls = [];
+        for (let i = 0; i < 1000; i++) calls.push(nbridge.notes.note({ n: i }));
+        const answers = await Promise.all(calls);
+        return [answers.length, answers.every((a) => a === null), await nbridge.notes.seen()];
+        """)
+      #expect(value == [1000, true, .array((0..<1000).map { .number(Double($0)) })])
+      #expect(await rt.callsStartedTogether == 999)
+    }
+  }
+
   @Test func anotherCallStartsAfterTheWaitingOnesAndSeesThem() async throws {
     try await NBridgeTest.withRuntime(plugins: [NotesPlugin.self]) { rt in
       let value = try await rt.evaluate(
