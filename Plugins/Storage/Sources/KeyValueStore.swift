@@ -22,7 +22,10 @@ protocol KeyValueStore: AnyObject, Sendable {
 }
 
 /// One change to the store.
-enum StoreWrite: Sendable {
+///
+/// Indirect: its texts sit in one box, so each copy (the pending list, the commit's batch, the
+/// statement's binding) retains one object instead of up to three strings.
+indirect enum StoreWrite: Sendable {
   /// Stores `json` (a value's JSON text) under `key`.
   case set(group: String, key: String, json: String)
   /// Removes `key`.
