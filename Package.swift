@@ -319,9 +319,17 @@ let package = Package(
       name: "CLITests",
       dependencies: [
         "NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem",
-        "NBridgeSQLite",
+        "NBridgeSQLite", "CLITestSupport",
       ],
       exclude: ["Fixtures"],
       swiftSettings: strict),
+    // `nbridge app` through the CLI: windows, pages, the inspector, `test --page` (each test starts Xvfb).
+    .testTarget(
+      name: "AppCommandTests",
+      dependencies: ["NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "CLITestSupport"],
+      exclude: ["Fixtures"],
+      swiftSettings: strict),
+    // What CLITests and AppCommandTests share: a static file server, the log viewer, the sample app, X windows.
+    .target(name: "CLITestSupport", dependencies: ["NBridgeTesting"], path: "Tests/CLITestSupport", swiftSettings: strict),
   ]
 )

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
 /// suites run beside them, and a test that installs a package waits for dpkg's lock
 /// (`DPkg::Lock::Timeout`) as any apt-get does, since another test process may hold it.
 @Suite(.serialized, .onTestThreads, SampleBundle.removedAtTheEnd) struct BundleTests {
-  static let sample = SampleAppTests.root + "/www"
+  static let sample = SampleApp.root + "/www"
   static let deb = "nbridge-sample_1.0.0_amd64.deb"
   static let rpm = "nbridge-sample-1.0.0-1.x86_64.rpm"
   static let tar = "nbridge-sample-1.0.0-x86_64.tar.gz"
@@ -133,7 +134,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: unpacked, withIntermediateDirectories: true)
     #expect(try Self.tool("tar", ["-xzf", bundled.file(Self.tar), "-C", unpacked]).status == 0)
     let top = unpacked + "/nbridge-sample-1.0.0"
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil
     let run = try Self.tool(
@@ -207,7 +208,7 @@ import Testing
     #expect(
       sections.status == 0 && sections.stdout.contains(" .text ") && !sections.stdout.contains(".debug_"),
       "\(sections.stdout)\(sections.stderr)")
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil
     let run = try Self.tool(
@@ -222,7 +223,7 @@ import Testing
     env["DISPLAY"] = xvfb.display
     let window = try ChildProcess("/usr/bin/nbridge-sample", [], environment: env)
     defer { window.stop() }
-    let id = try WindowLifecycleTests.window("^nbridge Sample$", display: xvfb.display)
+    let id = try X11Windows.window("^nbridge Sample$", display: xvfb.display)
     let wmClass = try Self.tool("xprop", ["-id", id, "WM_CLASS"], environment: ["DISPLAY": xvfb.display])
     #expect(wmClass.stdout.contains(#""nbridge-sample", "Nbridge-sample""#), "\(wmClass.stdout)")
     let desktop = try String(contentsOfFile: "/usr/share/applications/dev.nbridge.sample.desktop", encoding: .utf8)
@@ -303,7 +304,7 @@ import Testing
     let command = "/usr/lib/\(id)/nbridge-fetch-check run --fetch /usr/lib/\(id)/app/index.js"
     #expect(packaged.contains("\nType=oneshot\nExecStart=\(command)\n"), "\(packaged)")
 
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil
     env["HOME"] = dir.file("home")
@@ -365,7 +366,7 @@ import Testing
     // empty XDG config and data folders, the system's data folders where the package installed.
     let xvfb = try XvfbServer()
     defer { xvfb.stop() }
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil
     env["DISPLAY"] = xvfb.display
@@ -404,7 +405,7 @@ import Testing
       "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n"
     )
     try FileManager.default.copyItem(
-      atPath: SampleAppTests.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
+      atPath: SampleApp.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
     let r = try Self.bundle(dir.file("notes"), out: dir.file("out"), ["--format", "tar"])
     #expect(r.status == 0, "\(r.stderr)")
     let unpacked = dir.file("unpacked")
@@ -424,7 +425,7 @@ import Testing
       "appstreamcli", ["validate", "--no-net", top + "/share/metainfo/com.example.notes.metainfo.xml"])
     #expect(appstream.status == 0, "\(appstream.stdout)")
 
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     let url = "notesapp://open?id=7&title=a%20b#top"
     let opened = try Self.tool(top + "/bin/notes", [url], environment: env)
@@ -452,7 +453,7 @@ import Testing
       "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: Self.apt)
     #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
 
-    var env = try SampleAppTests.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["PATH"] = "/usr/bin:/bin"
     env["LD_LIBRARY_PATH"] = nil
     env["HOME"] = dir.file("home")

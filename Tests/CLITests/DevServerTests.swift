@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -61,7 +62,7 @@ import Testing
       ["app", "--dev-url", "http://127.0.0.1:\(port)/", scratch.file("app/www"), "--script", scratch.file("probe.js"),
        "--exit-after-script"], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["origin"] as? String == "http://127.0.0.1:\(port)", "\(r.stdout)")
     #expect(result["stored"] as? String == "dev server", "the dev server's page stored through the bridge")
     #expect(result["frame"] as? String == "undefined", "a frame of another origin has no nbridge")
@@ -76,7 +77,7 @@ import Testing
       ["app", "--dev", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"],
       environment: env, timeout: 90)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(AppWindowTests.json(r.stdout)["id"] as? String == "dev.nbridge.devserver", "\(r.stdout)")
+    #expect(ScriptOutput.json(r.stdout)["id"] as? String == "dev.nbridge.devserver", "\(r.stdout)")
     #expect(WatchTests.processes(naming: "dist-\(port)").isEmpty, "the dev command ended with the app")
     #expect(FileManager.default.fileExists(atPath: folder))
   }
@@ -141,7 +142,7 @@ import Testing
       ["app", scratch.file("app/www"), "--script", scratch.file("probe.js"), "--exit-after-script"], environment: env,
       timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["page"] as? String == "folder", "\(r.stdout)")
     #expect(result["origin"] as? String == "nbridge://dev.nbridge.devserver", "\(r.stdout)")
     #expect(!FileManager.default.fileExists(atPath: marker), "dev.command ran")

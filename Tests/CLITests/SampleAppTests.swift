@@ -1,31 +1,15 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
 
 /// `www/index.js` headless: no display, no Wayland, no session bus.
 @Suite(.onTestThreads) struct SampleAppTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-  /// A headless environment with the sample's data, its control socket and its fetch schedule
-  /// in `dir` (no scheduler: nothing outlives the test).
-  static func environment(_ dir: TemporaryDirectory) throws -> [String: String?] {
-    var env = NBridgeTest.headless
-    env["NBRIDGE_DATA_DIR"] = dir.file("data")
-    env["NBRIDGE_SHARED_DIR"] = dir.file("shared")
-    env["NBRIDGE_SCHEDULER"] = "off"
-    let runtimeDir = dir.file("xdg")
-    try FileManager.default.createDirectory(atPath: runtimeDir, withIntermediateDirectories: true)
-    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtimeDir)
-    env["XDG_RUNTIME_DIR"] = runtimeDir
-    return env
-  }
-
   @Test func sampleAppRunsHeadlessAndEndsByItself() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-sample")
-    let env = try Self.environment(dir)
+    let env = try SampleApp.environment(dir)
     let started = Date()
-    let r = try NBridgeTest.command(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
+    let r = try NBridgeTest.command(["run", SampleApp.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(Date().timeIntervalSince(started) < 15)
     #expect(r.stdout.contains("app.appInfo: { id: 'dev.nbridge.sample'"))
@@ -48,7 +32,7 @@ import Testing
       r.stdout.contains(
         "\n  shortcut.register: no Ctrl+Alt+M (unavailable: shortcut.register: no display (DISPLAY is not set)"),
       "\(r.stdout)")
-    let second = try NBridgeTest.command(["run", SampleAppTests.root + "/www/index.js"], environment: env, timeout: 30)
+    let second = try NBridgeTest.command(["run", SampleApp.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(second.stdout.contains("launch #2") && !second.stdout.contains("First launch"))
   }
 
@@ -57,12 +41,12 @@ import Testing
   /// scheduler (`run --fetch`) only answers its fetch; the next launch shows the last refresh.
   @Test func simulateFetchWakesTheRunningSampleApp() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-sample-fetch")
-    let env = try Self.environment(dir)
-    let app = try NBridgeTest.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
+    let env = try SampleApp.environment(dir)
+    let app = try NBridgeTest.start(["run", SampleApp.root + "/www/index.js", "--", "--watch"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("`nbridge simulate fetch www` wakes it", timeout: 30), "\(app.stdout)\(app.stderr)")
 
-    let simulated = try NBridgeTest.command(["simulate", "fetch", Self.root + "/www"], environment: env)
+    let simulated = try NBridgeTest.command(["simulate", "fetch", SampleApp.root + "/www"], environment: env)
     #expect(simulated.status == 0, "\(simulated.stderr)")
     #expect(
       simulated.stdout.range(of: #"^fetch 1: newData in \d+ ms\n$"#, options: .regularExpression) != nil,
@@ -72,13 +56,13 @@ import Testing
     #expect(at != nil, "\(app.stdout)")
     app.stop()
 
-    let woken = try NBridgeTest.command(["run", "--fetch", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let woken = try NBridgeTest.command(["run", "--fetch", SampleApp.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(woken.status == 0, "\(woken.stderr)")
     let wokenAt = woken.stdout.firstMatch(of: #/^  background fetch 2: \{ at: '([^']+)', reason: 'schedule' \}\n$/#)?
       .output.1
     #expect(wokenAt != nil, "\(woken.stdout)")
 
-    let next = try NBridgeTest.command(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let next = try NBridgeTest.command(["run", SampleApp.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(next.status == 0, "\(next.stderr)")
     #expect(next.stdout.contains("  Last background refresh: \(wokenAt ?? "?") (schedule).\n"), "\(next.stdout)")
     #expect(at.map { "\($0)" < "\(wokenAt ?? "")" } == true, "the refreshes are not in order")
@@ -89,7 +73,7 @@ import Testing
   /// schedule and the daemon leaves. A plain run (`make run`) schedules nothing.
   @Test func scheduleFetchLeavesADaemonThatNoFetchRemoves() throws {
     let dir = try TemporaryDirectory(prefix: "nbridge-sample-daemon")
-    var env = try Self.environment(dir)
+    var env = try SampleApp.environment(dir)
     env["NBRIDGE_SCHEDULER"] = "daemon"
     env["XDG_DATA_HOME"] = dir.file("data-home")
     env["XDG_STATE_HOME"] = dir.file("state-home")
@@ -103,13 +87,13 @@ import Testing
     defer { if let pid = daemonPID() { kill(pid, SIGTERM) } }
 
     let record = dir.file("data-home/nbridge/fetch/dev.nbridge.sample.json")
-    let plain = try NBridgeTest.command(["run", Self.root + "/www/index.js"], environment: env, timeout: 30)
+    let plain = try NBridgeTest.command(["run", SampleApp.root + "/www/index.js"], environment: env, timeout: 30)
     #expect(plain.status == 0, "\(plain.stderr)")
     #expect(!FileManager.default.fileExists(atPath: record), "a plain run scheduled a fetch")
     #expect(daemonPID() == nil, "a plain run started the daemon")
 
     let run = try NBridgeTest.command(
-      ["run", Self.root + "/www/index.js", "--", "--schedule-fetch"], environment: env, timeout: 30)
+      ["run", SampleApp.root + "/www/index.js", "--", "--schedule-fetch"], environment: env, timeout: 30)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("background.setMinimumFetchInterval: { interval: 600, nextFetchAt: '"), "\(run.stdout)")
     #expect(run.stdout.contains("\nDone. Try: "))
@@ -117,7 +101,7 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: record))) as? [String: Any]
     let command = schedule?["command"] as? [String] ?? []
     #expect(Array(command.dropFirst().prefix(2)) == ["run", "--fetch"], "\(command)")
-    #expect(command.last == Self.root + "/www/index.js", "\(command)")
+    #expect(command.last == SampleApp.root + "/www/index.js", "\(command)")
     #expect(schedule?["interval"] as? Double == 600)
     var pid: Int32?
     let started = Date().addingTimeInterval(10)
@@ -128,7 +112,7 @@ import Testing
     let daemon = try #require(pid, "no nbridge daemon was started")
 
     let off = try NBridgeTest.command(
-      ["run", Self.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
+      ["run", SampleApp.root + "/www/index.js", "--", "--no-fetch"], environment: env, timeout: 30)
     #expect(
       off.stdout.contains("background.setMinimumFetchInterval: { interval: 'never', nextFetchAt: null }"),
       "\(off.stdout)")

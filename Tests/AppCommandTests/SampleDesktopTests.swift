@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeControl
 import NBridgePlugin
@@ -10,7 +11,7 @@ import Testing
 /// StatusNotifierWatcher, `xclip` holding the clipboard. What is checked is what the user sees:
 /// the page's text, the window (`xwininfo`), the tray's menu, the files written.
 @Suite(.serialized, .onTestThreads) struct SampleDesktopTests {
-  static let root = SampleAppTests.root
+  static let root = SampleApp.root
   static let watcher = root + "/Plugins/Tray/Tests/Fixtures/sni-watcher.py"
 
   /// A display (with openbox unless `windowManager` is false), the sample's data and, with
@@ -27,7 +28,7 @@ import Testing
       xvfb = try XvfbServer()
       wm = windowManager ? try OpenboxWindowManager(display: xvfb.display) : nil
       dir = try TemporaryDirectory(prefix: "nbridge-sample-desktop")
-      env = try SampleAppTests.environment(dir)
+      env = try SampleApp.environment(dir)
       env["DISPLAY"] = xvfb.display
       if withBus {
         let bus = try SessionBus()
@@ -292,7 +293,7 @@ import Testing
     let watcher = try ChildProcess("/usr/bin/python3", [Self.watcher], environment: bus.environment)
     defer { watcher.stop() }
     #expect(watcher.waitForOutput("ready\n", timeout: 20), "\(watcher.stderr)")
-    let env = try SampleAppTests.environment(dir).merging(bus.environment) { $1 }
+    let env = try SampleApp.environment(dir).merging(bus.environment) { $1 }
     let app = try NBridgeTest.start(["run", Self.root + "/www/index.js", "--", "--watch"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("Watching the clipboard.", timeout: 30), "\(app.stdout)\(app.stderr)")

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -41,17 +42,12 @@ import Testing
     }
   }
 
-  static func json(_ text: String) -> [String: Any] {
-    let line = text.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
-    return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
-  }
-
   @Test func aPageCallsEveryBuiltInService() throws {
     let desktop = try Desktop()
     let r = try desktop.app(["--script", desktop.script("every-service.js"), "--exit-after-script", "--", "one", "two"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("page.js:2: page.js loaded, platform linux args [ 'one', 'two' ]"), "\(r.stdout)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect((result["appInfo"] as? [String: Any])?["id"] as? String == "dev.nbridge.pagetest")
     #expect((result["stored"] as? [String: Any])?["list"] as? [String] == ["a", "b"])
     #expect(result["pref"] as? String == "yes")
@@ -75,7 +71,7 @@ import Testing
       ["app", desktop.script("wkbridge.html"), "--script", desktop.script("wkbridge.js"), "--exit-after-script"],
       environment: desktop.env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["value"] as? String == "value1")
     #expect(result["id"] as? String == "dev.nbridge.pagetest")
     #expect(result["rejected"] as? String == "invalid_action_name")
@@ -96,7 +92,7 @@ import Testing
       ["app", desktop.script("wkbridge.html"), "--script", desktop.script("wkbridge-stream.js"), "--exit-after-script"],
       environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["positions"] as? [[Double]] == [[37.5665, 126.978], [35.1796, 129.0756]])
     #expect((result["cleared"] as? [String: Any])?["cleared"] as? Int == 1)
     // The watch settled through finallyResolvePromise: its retained callback did not swallow it.
@@ -179,7 +175,7 @@ import Testing
     defer { other.stop() }
     let r = try desktop.app(["--script", desktop.script("listener.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["name"] as? String == "dev.nbridge.pagetest.watch")
     #expect((result["text"] as? String)?.hasPrefix("from another process") == true, "\(r.stdout)")
   }
@@ -188,7 +184,7 @@ import Testing
     let desktop = try Desktop()
     let r = try desktop.app(["--script", desktop.script("iframe.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect((result["frameReply"] as? String)?.hasPrefix("0permission_denied") == true, "\(r.stdout)")
     #expect(r.stderr.contains("ignored a WKBridge message from a frame that is not the app's own page"))
     #expect(try desktop.stored("fromFrame") == "null", "the frame's WKBridge storage.set landed")
@@ -229,7 +225,7 @@ import Testing
     let r = try desktop.app(["--script", desktop.script("dialogs.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("alert: hello\nconfirm: sure?\nprompt: name?\n"), "\(r.stdout)")
-    let result = Self.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["confirmed"] as? Bool == false)
     #expect(result["answer"] is NSNull)
     #expect(result["alive"] as? Bool == true)

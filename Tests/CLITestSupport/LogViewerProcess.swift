@@ -2,12 +2,12 @@ import Foundation
 import NBridgeTesting
 
 /// A real `nbridge logs` on a port of its own, stopped (SIGTERM) by the PID it started.
-final class LogViewerProcess {
-  let child: ChildProcess
-  let port: UInt16
+package final class LogViewerProcess {
+  package let child: ChildProcess
+  package let port: UInt16
 
   /// Starts `nbridge logs --port PORT` (0: the viewer picks one and names it on stderr) with `arguments`.
-  init(port: UInt16 = 0, _ arguments: [String] = ["--json"]) throws {
+  package init(port: UInt16 = 0, _ arguments: [String] = ["--json"]) throws {
     child = try NBridgeTest.start(["logs", "--port", String(port)] + arguments)
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
@@ -28,23 +28,23 @@ final class LogViewerProcess {
 
   /// Stops it as a user's Ctrl-C does; returns its exit status.
   @discardableResult
-  func stop() -> Int32? {
+  package func stop() -> Int32? {
     child.signal(SIGINT)
     return child.wait(timeout: 20)
   }
 
   /// The `--json` records printed so far, each a dictionary.
-  var records: [[String: Any]] {
+  package var records: [[String: Any]] {
     child.stdout.split(separator: "\n").compactMap {
       (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
     }
   }
 
   /// Lines printed so far.
-  var lineCount: Int { child.stdout.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+  package var lineCount: Int { child.stdout.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
 
   /// Waits until `count` lines (records) have been printed; returns whether they were.
-  func waitForRecords(_ count: Int, timeout: Double = 30) -> Bool {
+  package func waitForRecords(_ count: Int, timeout: Double = 30) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if lineCount >= count { return true }
@@ -54,7 +54,7 @@ final class LogViewerProcess {
   }
 
   /// A loopback port nothing listens on (bound, read and closed at once).
-  static func freePort() throws -> UInt16 {
+  package static func freePort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = RawClient.address("127.0.0.1", port: 0)
@@ -71,11 +71,11 @@ final class LogViewerProcess {
 }
 
 /// A TCP client written by hand, to speak to the viewer as a misbehaving app (or one on another address) would.
-final class RawClient {
-  let fd: Int32
+package final class RawClient {
+  package let fd: Int32
 
   /// Connects from `source` (an address of this machine; nil: the system's choice) to `host`:`port`.
-  init(to host: String, port: UInt16, from source: String? = nil) throws {
+  package init(to host: String, port: UInt16, from source: String? = nil) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     if let source {
       var local = RawClient.address(source, port: 0)
@@ -98,7 +98,7 @@ final class RawClient {
 
   deinit { close(fd) }
 
-  func send(_ bytes: [UInt8]) {
+  package func send(_ bytes: [UInt8]) {
     var offset = 0
     while offset < bytes.count {
       let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -107,10 +107,10 @@ final class RawClient {
     }
   }
 
-  func send(_ text: String) { send(Array(text.utf8)) }
+  package func send(_ text: String) { send(Array(text.utf8)) }
 
   /// What the viewer answers until it closes or 5 s pass with nothing.
-  func readLine() -> String? {
+  package func readLine() -> String? {
     var bytes: [UInt8] = []
     var byte: UInt8 = 0
     while recv(fd, &byte, 1, 0) == 1 {
@@ -120,7 +120,7 @@ final class RawClient {
     return nil
   }
 
-  static func address(_ host: String, port: UInt16) -> sockaddr_in {
+  package static func address(_ host: String, port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -129,7 +129,7 @@ final class RawClient {
   }
 
   /// An IPv4 address of this machine that is not loopback (eth0's, say), if it has one.
-  static func nonLoopbackAddress() -> String? {
+  package static func nonLoopbackAddress() -> String? {
     var list: UnsafeMutablePointer<ifaddrs>?
     guard getifaddrs(&list) == 0 else { return nil }
     defer { freeifaddrs(list) }

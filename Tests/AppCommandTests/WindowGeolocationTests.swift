@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -17,7 +18,7 @@ import Testing
       ["app", AppWindowTests.fixtures, "--script", desktop.script("geolocation.js")], environment: desktop.env)
     defer { app.stop() }
     #expect(app.waitForOutput("}\n", timeout: 60), "\(app.stdout)\(app.stderr)")
-    let result = AppWindowTests.json(app.stdout)
+    let result = ScriptOutput.json(app.stdout)
     #expect(abs((result["latitude"] as? Double ?? 0) - 48.8566) < 1e-4, "\(app.stdout)\(app.stderr)")
     #expect(abs((result["longitude"] as? Double ?? 0) - 2.3522) < 1e-4, "\(app.stdout)")
     // The $GPGGA altitude and $GPRMC course: nbridge's source hands WebKit the whole fix.
@@ -34,7 +35,7 @@ import Testing
     desktop.env["NBRIDGE_LOCATION"] = nil
     let r = try desktop.app(["--deny", "location", "--script", desktop.script("geolocation.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["code"] as? Int == 1, "PERMISSION_DENIED: \(r.stdout)")
     #expect(result["denied"] as? Bool == true, "\(r.stdout)")
     #expect(result["latitude"] == nil, "\(r.stdout)")
@@ -45,7 +46,7 @@ import Testing
     desktop.env["NBRIDGE_LOCATION"] = "37.5665,126.978"
     let r = try desktop.app(["--script", desktop.script("geolocation.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["latitude"] as? Double == 37.5665, "\(r.stdout)")
     #expect(result["longitude"] as? Double == 126.978, "\(r.stdout)")
   }
@@ -55,7 +56,7 @@ import Testing
     desktop.env["NBRIDGE_LOCATION"] = "37.5665,126.978"
     let r = try desktop.app(["--deny", "location", "--script", desktop.script("geolocation.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["code"] as? Int == 1, "PERMISSION_DENIED: \(r.stdout)")
     #expect(result["denied"] as? Bool == true, "\(r.stdout)")
     #expect(result["latitude"] == nil, "\(r.stdout)")
@@ -66,7 +67,7 @@ import Testing
     desktop.env["NBRIDGE_LOCATION"] = "37.5665,126.978,12"
     let r = try desktop.app(["--script", desktop.script("geolocation-agree.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["page"] as? [Double] == [1.5, 2.5, 12], "\(r.stdout)")
     #expect(result["bridge"] as? [Double] == [1.5, 2.5, 12], "\(r.stdout)")
   }

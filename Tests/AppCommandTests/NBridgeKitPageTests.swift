@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -20,7 +21,7 @@ import Testing
     let r = try NBridgeTest.command(
       ["app", Self.page, "--script", Self.page + "/calls.js", "--exit-after-script"], environment: env, timeout: 60)
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     #expect(result["platform"] as? String == "android", "\(r.stdout)")
     #expect(result["nBridgeType"] as? String == "object")
     // A success without data answers "" (NBridgeKit's sendSuccessResult()).

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -9,7 +10,7 @@ import Testing
     let desktop = try AppWindowTests.Desktop()
     let r = try desktop.app(["--script", desktop.script("app-actions.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    let result = AppWindowTests.json(r.stdout)
+    let result = ScriptOutput.json(r.stdout)
     let shot = try #require(result["shot"] as? [String: Any], "\(r.stdout)\n\(r.stderr)")
     let path = try #require(shot["path"] as? String)
     #expect(path.hasPrefix(desktop.dir.file("data") + "/screenshots/screenshot-") && path.hasSuffix(".png"), "\(path)")
@@ -38,7 +39,7 @@ import Testing
     desktop.env["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let r = try desktop.app(["--script", desktop.script("links.js"), "--exit-after-script"])
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(AppWindowTests.json(r.stdout)["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html")
+    #expect(ScriptOutput.json(r.stdout)["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html")
     let expected = ["tel:+4930123456", "sms:+4930123456?body=hi", "mailto:someone@example.com?subject=Hi"]
     let deadline = Date().addingTimeInterval(10)
     var lines: [String] = []
@@ -64,8 +65,8 @@ import Testing
     #expect(app.waitForOutput("opened window-1 window-2", timeout: 60), "\(app.stdout)\n\(app.stderr)")
     let display = desktop.xvfb.display
     // Both popups are windows of their own, with the titles asked for.
-    let own = try WindowLifecycleTests.window("Popup Own", display: display)
-    let foreign = try WindowLifecycleTests.window("Popup Foreign", display: display)
+    let own = try X11Windows.window("Popup Own", display: display)
+    let foreign = try X11Windows.window("Popup Foreign", display: display)
     #expect(own != foreign)
     // The foreign page's calls reached the window and were refused.
     let deadline = Date().addingTimeInterval(30)
@@ -73,12 +74,12 @@ import Testing
     #expect(app.stderr.contains("ignored a call from window window-2, whose page is not of the app's origin"), "\(app.stderr)")
     #expect(app.stderr.contains("ignored a WKBridge message from window window-2"), "\(app.stderr)")
     // The user closes it with its title bar's close button (the right end of the header bar).
-    let geometry = try WindowLifecycleTests.xdotool(["getwindowgeometry", "--shell", foreign], display: display)
+    let geometry = try X11Windows.xdotool(["getwindowgeometry", "--shell", foreign], display: display)
     let width = geometry.split(separator: "\n").first { $0.hasPrefix("WIDTH=") }.flatMap { Int($0.dropFirst(6)) } ?? 0
-    _ = try WindowLifecycleTests.xdotool(
+    _ = try X11Windows.xdotool(
       ["mousemove", "--window", foreign, String(width - 22), "22", "click", "1"], display: display)
     #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
-    let result = AppWindowTests.json(app.stdout)
+    let result = ScriptOutput.json(app.stdout)
     #expect(result["own"] as? String == "window-1" && result["foreign"] as? String == "window-2", "\(app.stdout)")
     #expect((result["fromPopup"] as? [String: Any])?["from"] as? String == "/popup.html", "\(app.stdout)")
     #expect(result["userClosed"] as? [String] == ["window-2"], "\(app.stdout)")
@@ -97,10 +98,10 @@ import Testing
     defer { app.stop() }
     #expect(app.waitForOutput("link ready", timeout: 60), "\(app.stdout)\n\(app.stderr)")
     let display = desktop.xvfb.display
-    let main = try WindowLifecycleTests.window("Page Test", display: display)
-    _ = try WindowLifecycleTests.xdotool(["mousemove", "--window", main, "320", "240", "click", "1"], display: display)
+    let main = try X11Windows.window("Page Test", display: display)
+    _ = try X11Windows.xdotool(["mousemove", "--window", main, "320", "240", "click", "1"], display: display)
     #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
-    let result = AppWindowTests.json(app.stdout)
+    let result = ScriptOutput.json(app.stdout)
     #expect((result["fromPopup"] as? [String: Any])?["from"] as? String == "/popup.html", "\(app.stdout)\n\(app.stderr)")
     // The app's own page stayed where it was: the link opened a window of its own.
     #expect(result["location"] as? String == "nbridge://dev.nbridge.pagetest/index.html", "\(app.stdout)")
@@ -113,11 +114,11 @@ import Testing
       environment: desktop.env)
     defer { app.stop() }
     #expect(app.waitForOutput("at a,b", timeout: 60), "\(app.stdout)\n\(app.stderr)")
-    let popup = try WindowLifecycleTests.window("Popup Nav", display: desktop.xvfb.display)
+    let popup = try X11Windows.window("Popup Nav", display: desktop.xvfb.display)
     // The back button is the first at the left of the header bar.
-    _ = try WindowLifecycleTests.xdotool(
+    _ = try X11Windows.xdotool(
       ["mousemove", "--window", popup, "22", "22", "click", "1"], display: desktop.xvfb.display)
     #expect(app.wait(timeout: 60) == 0, "\(app.stdout)\n\(app.stderr)")
-    #expect(AppWindowTests.json(app.stdout)["navLog"] as? [String] == ["a", "b", "a"], "\(app.stdout)")
+    #expect(ScriptOutput.json(app.stdout)["navLog"] as? [String] == ["a", "b", "a"], "\(app.stdout)")
   }
 }

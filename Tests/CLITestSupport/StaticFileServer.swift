@@ -3,14 +3,14 @@ import NBridgeTesting
 
 /// Python's `http.server` serving a folder on 127.0.0.1 and a port the system picks (or a given
 /// one), ready (listening) when made, stopped by its PID when the test lets go of it or calls `stop`.
-final class StaticFileServer {
+package final class StaticFileServer {
   private let process: ChildProcess
   /// The port it listens on.
-  let port: Int
+  package let port: Int
 
   /// Starts it on `directory` (and `port`; 0: one the system picks); throws when it does not say
   /// it listens within 20 s.
-  init(directory: String, port: Int = 0) throws {
+  package init(directory: String, port: Int = 0) throws {
     let process = try ChildProcess(
       "python3", ["-u", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", directory])
     self.process = process
@@ -29,10 +29,10 @@ final class StaticFileServer {
   }
 
   /// What it logged: a line for each request it answered.
-  var log: String { process.stderr }
+  package var log: String { process.stderr }
 
   /// Stops it (SIGTERM to its PID, then SIGKILL) and waits for it to end.
-  func stop() { process.stop() }
+  package func stop() { process.stop() }
 
   deinit { process.stop() }
 }

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgePlugin
 import NBridgeTesting
@@ -45,15 +46,15 @@ import Testing
     let app = try NBridgeTest.start(["app", dir.file("app"), "--", "first"], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 60), "\(app.stderr)")
-    let window = try WindowLifecycleTests.window("^\(title)$", display: display)
+    let window = try X11Windows.window("^\(title)$", display: display)
     let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
     defer { other.stop() }
-    let otherWindow = try WindowLifecycleTests.window("^other$", display: display)
-    _ = try WindowLifecycleTests.xdotool(["windowactivate", otherWindow], display: display)
+    let otherWindow = try X11Windows.window("^other$", display: display)
+    _ = try X11Windows.xdotool(["windowactivate", otherWindow], display: display)
     func waitForActive(_ wanted: String) throws -> Bool {
       let deadline = Date().addingTimeInterval(20)
       while Date() < deadline {
-        if try WindowLifecycleTests.xdotool(["getactivewindow"], display: display) == wanted { return true }
+        if try X11Windows.xdotool(["getactivewindow"], display: display) == wanted { return true }
         usleep(50_000)
       }
       return false
@@ -66,7 +67,7 @@ import Testing
     #expect(app.waitForOutput(#"launch ["second","two words"]"#, timeout: 20), "\(app.stdout)")
     #expect(try waitForActive(window), "the running window came to the front")
     #expect(
-      try WindowLifecycleTests.xdotool(["search", "--name", "^\(title)$"], display: display)
+      try X11Windows.xdotool(["search", "--name", "^\(title)$"], display: display)
         .split(separator: "\n").count == 1, "one window")
   }
 }

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgePlugin
 import NBridgeTesting
@@ -115,7 +116,7 @@ import Testing
     let command = try String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8).split(separator: "\0")
     #expect(command.count > 1 && command[1] == "app", "\(command)")
     #expect(command.last.map(String.init) == dir.file("app/index.html"))
-    let window = try WindowLifecycleTests.window("^\(title)$", display: display)
+    let window = try X11Windows.window("^\(title)$", display: display)
     #expect(!window.isEmpty)
 
     // The running window gets the next URL.
@@ -143,8 +144,8 @@ extension URLWindowTests {
     let app = try NBridgeTest.start(["app", dir.file("app")], environment: environment)
     defer { app.stop() }
     #expect(app.waitForOutput("listening", timeout: 60), "\(app.stderr)")
-    let window = try WindowLifecycleTests.window("^\(title)$", display: display)
-    func activeWindow() throws -> String { try WindowLifecycleTests.xdotool(["getactivewindow"], display: display) }
+    let window = try X11Windows.window("^\(title)$", display: display)
+    func activeWindow() throws -> String { try X11Windows.xdotool(["getactivewindow"], display: display) }
     func waitForActive(_ wanted: String) throws -> Bool {
       let deadline = Date().addingTimeInterval(20)
       while Date() < deadline {
@@ -172,8 +173,8 @@ extension URLWindowTests {
     // Another window in front: the app is shown but not focused.
     let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
     defer { other.stop() }
-    let otherWindow = try WindowLifecycleTests.window("^other$", display: display)
-    _ = try WindowLifecycleTests.xdotool(["windowactivate", otherWindow], display: display)
+    let otherWindow = try X11Windows.window("^other$", display: display)
+    _ = try X11Windows.xdotool(["windowactivate", otherWindow], display: display)
     #expect(try waitForActive(otherWindow))
     _ = waitForPageLine("state inactive", in: { app.stdout })
     #expect(try state() == "inactive")
@@ -201,7 +202,7 @@ extension URLWindowTests {
     #expect(try state() == "active")
 
     // Minimized (background, suspended): the URL restores the window and focuses it.
-    _ = try WindowLifecycleTests.xdotool(["windowminimize", window], display: display)
+    _ = try X11Windows.xdotool(["windowminimize", window], display: display)
     _ = waitForPageLine("state background", in: { app.stdout })
     #expect(try state() == "background")
     mark = Self.pageLines(app.stdout).count

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -13,23 +14,6 @@ import Testing
     .appendingPathComponent("Fixtures/navigate-page").path
   static let framesPage = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Fixtures/frames-page").path
-
-  static func xdotool(_ arguments: [String], display: String) throws -> String {
-    let r = try ChildProcess.run("xdotool", arguments, environment: ["DISPLAY": display], timeout: 20)
-    return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
-  /// The first window named `name`, once it exists.
-  static func window(_ name: String, display: String) throws -> String {
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
-      if let id = try xdotool(["search", "--name", name], display: display).split(separator: "\n").first {
-        return String(id)
-      }
-      usleep(100_000)
-    }
-    throw ChildProcessError.notReady("no window named \(name)")
-  }
 
   /// The pages' console lines after `mark`, without the `index.html:N: ` (or other page's) prefix,
   /// and without the clock's beats unless asked for.
@@ -77,7 +61,7 @@ import Testing
     let app = try NBridgeTest.start(["app", Self.page], environment: env)
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
-    let window = try Self.window("Lifecycle Page", display: display)
+    let window = try X11Windows.window("Lifecycle Page", display: display)
     func waitFor(_ wanted: [String], after mark: Int) -> Bool {
       let deadline = Date().addingTimeInterval(20)
       while Date() < deadline {
@@ -89,11 +73,11 @@ import Testing
     }
     var mark = app.stdout.split(separator: "\n").count
 
-    _ = try Self.xdotool(["windowminimize", window], display: display)
+    _ = try X11Windows.xdotool(["windowminimize", window], display: display)
     #expect(waitFor(["state background false", "pause", "callPauseListener"], after: mark), "\(app.stdout)")
     mark = app.stdout.split(separator: "\n").count
 
-    _ = try Self.xdotool(["windowactivate", window], display: display)
+    _ = try X11Windows.xdotool(["windowactivate", window], display: display)
     #expect(waitFor(["state active true"], after: mark), "\(app.stdout)")
     let restored = Self.lines(app.stdout, after: mark)
     #expect(Array(restored.prefix(2)) == ["resume", "callResumeListener"], "\(restored)")
@@ -102,12 +86,12 @@ import Testing
     // Another window takes the focus: the app is shown but not focused.
     let other = try ChildProcess("xmessage", ["-name", "other", "other window"], environment: ["DISPLAY": display])
     defer { other.stop() }
-    let otherWindow = try Self.window("^other$", display: display)
-    _ = try Self.xdotool(["windowactivate", otherWindow], display: display)
+    let otherWindow = try X11Windows.window("^other$", display: display)
+    _ = try X11Windows.xdotool(["windowactivate", otherWindow], display: display)
     #expect(waitFor(["state inactive false"], after: mark), "\(app.stdout)")
     mark = app.stdout.split(separator: "\n").count
 
-    _ = try Self.xdotool(["windowactivate", window], display: display)
+    _ = try X11Windows.xdotool(["windowactivate", window], display: display)
     #expect(waitFor(["state active true"], after: mark), "\(app.stdout)")
     #expect(!Self.lines(app.stdout, after: mark).contains("pause"))
   }
@@ -128,10 +112,10 @@ import Testing
     defer { app.stop() }
     #expect(app.waitForOutput("ready", timeout: 60), "\(app.stderr)")
     #expect(app.waitForOutput("tick 3", timeout: 20), "\(app.stdout)")
-    let window = try Self.window("Timers Page", display: display)
+    let window = try X11Windows.window("Timers Page", display: display)
     func ticks() -> Int { Self.lines(app.stdout).filter { $0.hasPrefix("tick ") }.count }
 
-    _ = try Self.xdotool(["windowminimize", window], display: display)
+    _ = try X11Windows.xdotool(["windowminimize", window], display: display)
     #expect(app.waitForOutput("pause", timeout: 20), "\(app.stdout)")
     // Two seconds of the clock with none of the page's lines: its interval and the pause
     // listener's timeouts came due meanwhile, and were held.
@@ -139,7 +123,7 @@ import Testing
     #expect(whileSuspended != nil, "the page's timers ran while the app was suspended: \(Self.lines(app.stdout, clock: true))")
     let frozen = ticks()
 
-    _ = try Self.xdotool(["windowactivate", window], display: display)
+    _ = try X11Windows.xdotool(["windowactivate", window], display: display)
     #expect(app.waitForOutput("timeout second", timeout: 20), "\(app.stdout)")
     #expect(app.waitForOutput("tick \(frozen + 3)", timeout: 20), "the interval did not go on: \(app.stdout)")
     let after = Array(Self.lines(app.stdout).dropFirst(whileSuspended?.count ?? 0))
