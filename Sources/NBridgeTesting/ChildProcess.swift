@@ -102,13 +102,28 @@ public final class ChildProcess: Sendable {
   }
 
   /// Waits until stdout contains `text`, up to `timeout` seconds; returns whether it did.
+  ///
+  /// It looks every 10 ms, and reads the output again only when its file has grown (one `stat`
+  /// a look otherwise): a test that waits long on a chatty process costs little CPU beside the
+  /// other tests that run meanwhile.
   public func waitForOutput(_ text: String, timeout: Double = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
+    var readAt = -1
     while Date() < deadline {
-      if stdout.contains(text) { return true }
+      let size = Self.size(of: outPath)
+      if size != readAt {
+        readAt = size
+        if stdout.contains(text) { return true }
+      }
       usleep(10_000)
     }
     return stdout.contains(text)
+  }
+
+  /// The size of the file at `path` in bytes, -1 when it cannot be read.
+  private static func size(of path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : -1
   }
 
   /// Kills it (SIGTERM, then SIGKILL after a grace period) and waits.
