@@ -11,6 +11,11 @@ APT_PACKAGES := pkg-config libjavascriptcoregtk-4.1-dev libglib2.0-dev libsqlite
 
 DENO := .build-tools/venv/bin/deno
 
+# The Swift driver leaves an empty TemporaryDirectory.XXXXXX (a `.keep-directory` inside) in
+# TMPDIR for each compiler job it runs (~50 a build from scratch): the builds here keep theirs
+# under .build, which `make clean` removes, instead of littering /tmp.
+SWIFT_BUILD = mkdir -p .build/tmp && TMPDIR=$(CURDIR)/.build/tmp $(SWIFT) build
+
 .PHONY: deps deno build run test lint-js bench fuzz docs format clean install
 
 deps:
@@ -28,7 +33,7 @@ $(DENO):
 	.build-tools/venv/bin/pip install --quiet deno
 
 build: deps
-	$(SWIFT) build --product nbridge
+	$(SWIFT_BUILD) --product nbridge
 
 run: build
 	$(BIN) run www/index.js
@@ -37,7 +42,7 @@ run: build
 # statically, so it runs where no Swift is installed; `nbridge bundle` packages apps with it.
 PREFIX ?= /usr/local
 install: deps
-	$(SWIFT) build -c release --product nbridge
+	$(SWIFT_BUILD) -c release --product nbridge
 	install -D -m 0755 .build/release/nbridge $(DESTDIR)$(PREFIX)/bin/nbridge
 
 # One process per test target: a process has one loop (BridgeActor's executor), and the
@@ -90,8 +95,8 @@ TEST_FAILED := .build/test-failed
 TEST_BUILD_FLAGS ?= $(if $(CI),-Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 1 -Xswiftc -gline-tables-only)
 
 test: deps deno lint-js
-	$(SWIFT) build --product nbridge $(TEST_BUILD_FLAGS)
-	$(SWIFT) build --product $(TEST_BUNDLE_PRODUCT) $(TEST_BUILD_FLAGS)
+	$(SWIFT_BUILD) --product nbridge $(TEST_BUILD_FLAGS)
+	$(SWIFT_BUILD) --product $(TEST_BUNDLE_PRODUCT) $(TEST_BUILD_FLAGS)
 	@isolate=""; if $(ISOLATE) true 2>/dev/null; then isolate="$(ISOLATE)"; \
 	else echo "make test: no PID namespace here; a test that crashes may leave what it started running"; fi; \
 	rm -rf $(TEST_FAILED) $(TEST_CPU); mkdir -p $(TEST_CPU); \
@@ -129,7 +134,7 @@ test-js:
 # categories of input left out (BridgeFuzzTests.excluded says which and why).
 FUZZ_SECONDS ?= 600
 fuzz: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT_BUILD) --build-tests
 	NBRIDGE_FUZZ_SECONDS=$(FUZZ_SECONDS) $(SWIFT) test --skip-build --filter 'CLITests.BridgeFuzzTests/randomSeed'
 
 # Deno is a peer in the benchmark: PyPI's `deno` package ships the binary; without it the
@@ -137,11 +142,11 @@ fuzz: deps
 bench: APT_PACKAGES += time nodejs python3-venv gcc
 bench: deps
 	@$(MAKE) --no-print-directory deno || echo "bench: deno not installed (its figures will be null)"
-	$(SWIFT) build -c release --product nbridge
+	$(SWIFT_BUILD) -c release --product nbridge
 	$(MAKE) --no-print-directory $(JSC_HELLO)
-	$(SWIFT) build -c release --product nbridge-bench
-	$(SWIFT) build -c release --product nbridge-bench-calls
-	$(SWIFT) build -c release --product nbridge-bench-webview
+	$(SWIFT_BUILD) -c release --product nbridge-bench
+	$(SWIFT_BUILD) -c release --product nbridge-bench-calls
+	$(SWIFT_BUILD) -c release --product nbridge-bench-webview
 	DENO_BIN=$(CURDIR)/$(DENO) .build/release/nbridge-bench
 
 # The start-up floor (jsc_c_startup_ms): a bare C program that creates a JavaScriptCore context

@@ -285,7 +285,7 @@ let package = Package(
       name: "NBridgeBuiltinsTests", dependencies: ["NBridgeBuiltins", "NBridgePlugin", "NBridgeTesting"],
       swiftSettings: strict),
     // A plugin package made by `nbridge init --plugin`, built against a tagged clone of this repository.
-    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting"], swiftSettings: strict),
+    .testTarget(name: "PackageTests", dependencies: ["NBridgeTesting", "CLITestSupport"], swiftSettings: strict),
     .testTarget(
       name: "NBridgeBackgroundTests",
       dependencies: ["NBridgeBackground", "NBridgePlugin", "NBridgeSystem", "NBridgeTesting"],

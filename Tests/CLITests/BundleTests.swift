@@ -39,16 +39,6 @@ import Testing
   /// apt-get's environment: no questions.
   static let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
 
-  /// Purges `package` if a test left it installed (or its configuration), waiting for dpkg's lock
-  /// as apt-get does (another test, or another test process, may be installing meanwhile). A
-  /// package a test removed, the usual end, is asked of dpkg-query only: apt-get reads its whole
-  /// cache first (~1 s of CPU).
-  static func purge(_ package: String) {
-    let status = try? tool("dpkg-query", ["-W", "-f", "${db:Status-Status}", package])
-    if let status, status.status != 0 || status.stdout == "not-installed" { return }
-    _ = try? tool("apt-get", ["purge", "-y", "-o", "DPkg::Lock::Timeout=120", package], environment: apt)
-  }
-
   /// The payload's files and symbolic links (no folders) as absolute paths, from `dpkg-deb -c`'s listing.
   static func debFiles(_ listing: String) -> [String] {
     listing.split(separator: "\n").filter { $0.hasPrefix("-") || $0.hasPrefix("l") }.compactMap { line in
@@ -198,7 +188,7 @@ import Testing
     let (bundled, r) = try SampleBundle.shared.made()
     try #require(r.status == 0, "\(r.stderr)")
     let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", bundled.file(Self.deb)]).stdout)
-    defer { Self.purge("nbridge-sample") }
+    defer { DebianPackages.purge("nbridge-sample") }
     let installed = try Self.tool(
       "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", bundled.file(Self.deb)], environment: Self.apt)
     #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
@@ -300,7 +290,7 @@ import Testing
     let archive = try Self.tool("tar", ["-tzf", dir.file("out/nbridge-fetch-check-1.0-x86_64.tar.gz")])
     #expect(!archive.stdout.contains("systemd"), "the portable archive has no /usr units: \(archive.stdout)")
 
-    defer { Self.purge("nbridge-fetch-check") }
+    defer { DebianPackages.purge("nbridge-fetch-check") }
     let installed = try Self.tool(
       "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: Self.apt)
     try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
@@ -359,7 +349,7 @@ import Testing
     let r = try Self.bundle(dir.file("app"), out: dir.file("out"), ["--format", "deb"])
     #expect(r.status == 0, "\(r.stderr)")
     let deb = dir.file("out/nbridge-url-check_1.0_amd64.deb")
-    defer { Self.purge("nbridge-url-check") }
+    defer { DebianPackages.purge("nbridge-url-check") }
     let installed = try Self.tool(
       "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", deb], environment: Self.apt)
     try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
@@ -452,7 +442,7 @@ import Testing
     #expect(deb.hasPrefix("nbridge_") && deb.hasSuffix("_amd64.deb"), "\(deb)")
     let files = Self.debFiles(try Self.tool("dpkg-deb", ["-c", dir.file(deb)]).stdout)
     #expect(files.contains("/usr/bin/nbridge"), "\(files)")
-    defer { Self.purge("nbridge") }
+    defer { DebianPackages.purge("nbridge") }
     let installed = try Self.tool(
       "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", dir.file(deb)], environment: Self.apt)
     #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -33,13 +34,19 @@ import Testing
     // Built once, from scratch: each module whole (one frontend per module; -num-threads 1 keeps the
     // object per file SwiftPM links) and without debug information, ~30% less CPU than an
     // incremental debug build; the code, the products and what runs are the same.
+    // The Swift driver's empty TemporaryDirectory.* folders (one per compiler job) stay in the scratch folder.
     let started = Date()
     let once = ["-Xswiftc", "-wmo", "-Xswiftc", "-num-threads", "-Xswiftc", "1", "-debug-info-format", "none"]
+    let swiftTemporary: [String: String?] = ["TMPDIR": scratch.file("swift-tmp")]
+    try FileManager.default.createDirectory(atPath: scratch.file("swift-tmp"), withIntermediateDirectories: true)
     try check(
-      ChildProcess.run("swift", ["build", "--build-tests"] + once, directory: greeter, timeout: 3600), "swift build")
+      ChildProcess.run(
+        "swift", ["build", "--build-tests"] + once, environment: swiftTemporary, directory: greeter, timeout: 3600),
+      "swift build")
     print("PluginPackageTests: the scaffolded package built in \(Int(Date().timeIntervalSince(started))) s")
 
-    let swiftTests = try ChildProcess.run("swift", ["test", "--skip-build"], directory: greeter, timeout: 600)
+    let swiftTests = try ChildProcess.run(
+      "swift", ["test", "--skip-build"], environment: swiftTemporary, directory: greeter, timeout: 600)
     try check(swiftTests, "swift test")
     #expect((swiftTests.stdout + swiftTests.stderr).contains("Test run with 3 tests"))
 
@@ -103,11 +110,7 @@ import Testing
 
     guard getuid() == 0 else { return }  // Installing a .deb needs root (the tests run as root, CI too).
     let apt: [String: String?] = ["DEBIAN_FRONTEND": "noninteractive"]
-    // Purged with apt-get, which waits for dpkg's lock: CLITests may be installing a package meanwhile.
-    defer {
-      _ = try? ChildProcess.run(
-        "apt-get", ["purge", "-y", "-o", "DPkg::Lock::Timeout=120", "greeter"], environment: apt, timeout: 300)
-    }
+    defer { DebianPackages.purge("greeter") }
     try check(
       ChildProcess.run(
         "apt-get", ["install", "-y", "-o", "DPkg::Lock::Timeout=120", packages + "/greeter_0.1.0_amd64.deb"],
