@@ -18,13 +18,14 @@ import Testing
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
   func aSignalDuringABusyLastTurnGivesItsStatus(signal: Int32, status: Int32) throws {
-    // The busy loop outlasts the test's reaction to "busy" (it polls every 10 ms) by far.
+    // The turn stays on the JS thread for 3 s, far longer than the test takes to react to "busy"
+    // (it looks every 10 ms): blocked in `Atomics.wait`, as a long computation would hold it, but
+    // without spending a core of CPU meanwhile.
     let path = try dir.write(
       "busy.js",
       """
       console.log('busy');
-      const end = Date.now() + 3000;
-      while (Date.now() < end) {}
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
       await nbridge.storage.set({ key: 'k', value: 'written in the last turn' });
       console.log('acknowledged');
       """)
