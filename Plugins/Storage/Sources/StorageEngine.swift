@@ -14,7 +14,10 @@ import NBridgePlugin
 /// and share the turn's transaction. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
 /// another process holds it, the batch goes to the writer thread, which waits for the
-/// lock. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
+/// lock. A turn that queues `writesCommittedEarly` writes hands them to the writer thread
+/// at once, without waiting for the turn to end: a long burst's transactions commit on
+/// the writer thread while the script goes on making its calls, in the order they were
+/// queued. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
 /// at once take a handful of transactions. Reads see queued writes at once
 /// (read-your-writes). `storage` and `preference` share the engine of their data
 /// directory, so they see one store.
@@ -26,6 +29,8 @@ final class StorageEngine {
   private(set) var transactionCount = 0
   /// How many transactions went to the writer thread because the lock was taken (for tests).
   private(set) var writerThreadCount = 0
+  /// How many transactions the writer thread has that have not finished (for tests of a long burst).
+  var transactionsOnWriter: Int { inFlight.count }
   /// How many times the writer thread found another connection's lock in its way (an SQLite file's store).
   var writerBusyWaits: Int { (store as? SQLiteKeyValueStore)?.writerBusyWaits ?? 0 }
 
@@ -35,7 +40,8 @@ final class StorageEngine {
   private var queued: [StoreWrite] = []
   private var queuedDone: [Waiter] = []
   private var lastSequence: UInt64 = 0
-  private var inFlight: InFlight?
+  /// The transactions on the writer thread, oldest first (they commit in this order).
+  private var inFlight: [InFlight] = []
   private var flushPosted = false
   /// Writes committed in their calls since the last flush at the end of a turn (see below).
   private var commitsInCalls = 0
@@ -62,7 +68,7 @@ final class StorageEngine {
     }
   }
 
-  /// A commit running on the writer thread: the writes up to `through`, and what each does then.
+  /// A commit on the writer thread: the writes up to `through`, and what each does then.
   private struct InFlight {
     var through: UInt64
     var done: [Waiter]
@@ -144,7 +150,11 @@ final class StorageEngine {
     pending.record(write, sequence: lastSequence)
     queued.append(write)
     queuedDone.append(waiter)
-    if inFlight == nil && !flushPosted {
+    if queued.count >= Self.writesCommittedEarly, let store {
+      // A long burst: what is queued commits on the writer thread now, while the script goes on.
+      return commitOnWriter(store)
+    }
+    if inFlight.isEmpty && !flushPosted {
       if atOnce && queued.count == 1 && commitsInCalls < Self.commitsInCallsBetweenTurns {
         commitsInCalls += 1
         return commitQueued()
@@ -174,7 +184,7 @@ final class StorageEngine {
   /// Commits everything queued and waits until nothing is pending (for `stop()`).
   func flush() async {
     commitQueued()
-    while inFlight != nil {
+    while !inFlight.isEmpty {
       await withCheckedContinuation { idleWaiters.append($0) }
       commitQueued()
     }
@@ -187,9 +197,11 @@ final class StorageEngine {
     return opened
   }
 
-  /// Commits every queued write as one transaction: on the loop when the lock is free, else on the writer thread.
+  /// Commits every queued write as one transaction: on the loop when the lock is free, else on
+  /// the writer thread. Not while the writer thread has transactions: the last one's end commits
+  /// what was queued meanwhile (writes commit in the order they were queued).
   private func commitQueued() {
-    guard inFlight == nil, !queued.isEmpty, let store else { return }
+    guard inFlight.isEmpty, !queued.isEmpty, let store else { return }
     var writes: [StoreWrite] = []
     var done: [Waiter] = []
     swap(&writes, &queued)
@@ -213,8 +225,28 @@ final class StorageEngine {
       return
     }
     writerThreadCount += 1
-    inFlight = InFlight(through: through, done: done)
-    writerQueue.async { [writes] in
+    onWriter(writes, done, through: through, store)
+  }
+
+  /// How many writes queued in a row go to the writer thread as one transaction at once, rather
+  /// than at the end of the turn: a burst's first transactions commit while the script is still
+  /// making its calls (the loop and the writer thread on two cores).
+  /// 512: of 256 to 2,048 (and none), the quickest burst of 3,000 to 30,000 `set`s
+  /// (docs/performance.md); a transaction's own cost is small beside 512 writes.
+  nonisolated static let writesCommittedEarly = 512
+
+  /// Commits every queued write as one transaction on the writer thread, after those already there.
+  private func commitOnWriter(_ store: any KeyValueStore) {
+    var writes: [StoreWrite] = []
+    var done: [Waiter] = []
+    swap(&writes, &queued)
+    swap(&done, &queuedDone)
+    onWriter(writes, done, through: lastSequence, store)
+  }
+
+  private func onWriter(_ writes: [StoreWrite], _ done: [Waiter], through: UInt64, _ store: any KeyValueStore) {
+    inFlight.append(InFlight(through: through, done: done))
+    writerQueue.async {
       let result = Result { try store.apply(writes) }
       PluginContext.post { [self] in finish(through: through, result) }
     }
@@ -222,11 +254,11 @@ final class StorageEngine {
 
   /// Settles the calls of a finished writer-thread transaction and starts the next one.
   private func finish(through: UInt64, _ result: Result<Void, any Error>) {
-    guard let done = inFlight, done.through == through else { return }
-    inFlight = nil
+    guard let done = inFlight.first, done.through == through else { return }
+    inFlight.removeFirst()
     settle(through: through, done.done, result)
     commitQueued()
-    if inFlight == nil {
+    if inFlight.isEmpty {
       let waiters = idleWaiters
       idleWaiters = []
       for waiter in waiters { waiter.resume() }

@@ -18,7 +18,8 @@ import NBridgeSQLite
       for call in calls { try await call.value }
       return engine.transactionCount
     }
-    #expect(transactions <= 3)
+    // A transaction a `writesCommittedEarly` (handed to the writer thread as they are queued), and the rest.
+    #expect(transactions <= 10_000 / StorageEngine.writesCommittedEarly + 2, "\(transactions) transactions")
     let store = try SQLiteKeyValueStore(path: path)
     #expect(try store.keys(group: "").count == 10_000)
     #expect(try store.value(forKey: "key9999", group: "") == "9999")
@@ -96,6 +97,38 @@ import NBridgeSQLite
     #expect(try store.value(forKey: "mine", group: "") == "2")
   }
 
+  @Test func aLongBurstGoesToTheWriterThreadAsItIsQueuedAndCommitsInOrder() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    let batch = StorageEngine.writesCommittedEarly
+    let last = 2 * batch + 5
+    let (handedOff, readBack, transactions, answered) = try await NBridgeTest.onLoop {
+      let engine = StorageEngine(path: path)
+      let answered = Counter()
+      // In one turn: three batches' worth and one write more; "same" is written in the first
+      // batch and again in the third, which commit in different transactions on the writer thread.
+      for i in 0...(3 * batch) {
+        let key = i == 0 || i == last ? "same" : "k\(i)"
+        try engine.write(.set(group: "", key: key, json: "\(i)")) { result in
+          if case .success = result { answered.value += 1 }
+        }
+      }
+      // Still in that turn: the three batches are the writer thread's, and reads see them.
+      let handedOff = engine.transactionsOnWriter
+      let readBack = try engine.value(forKey: "same", group: "")
+      await engine.flush()
+      return (handedOff, readBack, engine.transactionCount, answered.value)
+    }
+    #expect(handedOff == 3)
+    #expect(readBack == .number(Double(last)))
+    #expect(transactions == 4, "three batches and the write after them")
+    #expect(answered == 3 * batch + 1)
+    let store = try SQLiteKeyValueStore(path: path)
+    #expect(try store.keys(group: "").count == 3 * batch)
+    #expect(try store.value(forKey: "same", group: "") == "\(last)")
+    #expect(try store.value(forKey: "k\(3 * batch)", group: "") == "\(3 * batch)")
+  }
+
   @Test func flushCommitsWhatIsQueued() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
@@ -164,6 +197,10 @@ final class FailingStore: KeyValueStore {
   var value = false
 }
 
+@BridgeActor final class Counter {
+  var value = 0
+}
+
 /// `storage.set` from a script: an awaited one commits in its own call, a burst in few transactions.
 @Suite struct StorageCommitGroupingTests {
   @Test func anAwaitedSetCommitsAloneAndTheCallsOfABurstShareATransaction() async throws {
@@ -190,7 +227,8 @@ final class FailingStore: KeyValueStore {
       #expect(value == [false, true, 1000, true, 1200])
       return await StorageEngine.shared(dataDirectory: data).transactionCount
     }
-    // 200 awaited sets, one transaction each; the burst's first on its own, the 999 after it together.
+    // 200 awaited sets, one transaction each; the burst's first on its own, the 999 after it in
+    // two (512 handed to the writer thread as they came, the rest at the end of the turn).
     #expect(transactions >= 201 && transactions <= 203, "\(transactions) transactions")
     let store = try SQLiteKeyValueStore(path: data + "/storage.sqlite")
     #expect(try store.keys(group: "").count == 1200)
