@@ -70,9 +70,12 @@ import Testing
   @Test func aStaleSocketIsReplacedAndAWideFolderNarrowed() throws {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     chmod(folder, 0o755)
-    // A socket nobody listens on, as a killed run leaves it.
-    let stale = try UnixSocket.listen(at: socket)
-    close(stale)
+    // A socket nobody listens on, as a killed run leaves it: made by a process that has ended.
+    // (Not by a listener of this process closed at once: a process another test starts in that
+    // moment holds a copy of it until its exec, and a connect then finds it listening.)
+    let leaving = try ChildProcess.run(
+      "/usr/bin/python3", ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", socket])
+    #expect(leaving.status == 0, "\(leaving.stderr)")
     #expect(FileManager.default.fileExists(atPath: socket))
     #expect(throws: SystemError.self) { try UnixSocket.connect(to: socket, timeout: 1) }
     let app = try startApp()
