@@ -45,12 +45,13 @@ package final class SQLiteConnection: @unchecked Sendable {
   package var busyWaits: Int { busy.waits.load(ordering: .relaxed) }
 
   /// Stops this connection from checkpointing after its own commits (a checkpoint syncs
-  /// files) and reports instead the write-ahead log's size after each commit (`sqlite3_wal_hook`).
-  package func trackWALSize() -> WALSize {
-    let size = WALSize()
+  /// files) and reports instead the write-ahead log's size after each commit (`sqlite3_wal_hook`)
+  /// to `size`, which other connections to the same file may report to as well.
+  @discardableResult
+  package func trackWALSize(into size: WALSize = WALSize()) -> WALSize {
     walSize = size
     sqlite3_wal_hook(handle, { context, _, _, frames in
-      Unmanaged<WALSize>.fromOpaque(context!).takeUnretainedValue().frames = frames
+      Unmanaged<WALSize>.fromOpaque(context!).takeUnretainedValue().record(frames)
       return SQLITE_OK
     }, Unmanaged.passUnretained(size).toOpaque())
     return size
@@ -105,10 +106,19 @@ package final class SQLiteConnection: @unchecked Sendable {
   }
 }
 
-/// The frames in the write-ahead log after a connection's last commit (see `trackWALSize()`).
-package final class WALSize: @unchecked Sendable {
+/// The frames in the write-ahead log after the last commit of the connections that report
+/// to it (see `trackWALSize(into:)`), which may commit on different threads.
+package final class WALSize: Sendable {
+  private let count = Atomic<Int32>(0)
+
+  /// A new size, 0 until a commit reports one.
+  package init() {}
+
+  /// The frames after the last commit reported.
+  package var frames: Int32 { count.load(ordering: .relaxed) }
+
   /// Set by SQLite's WAL hook on the committing thread.
-  package var frames: Int32 = 0
+  func record(_ frames: Int32) { count.store(frames, ordering: .relaxed) }
 }
 
 /// SQLite's busy handler for one connection: waits as `sqlite3_busy_timeout` does (1, 2, 5, 10,

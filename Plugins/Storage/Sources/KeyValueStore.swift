@@ -15,8 +15,10 @@ protocol KeyValueStore: AnyObject, Sendable {
   func applyIfUnlocked(_ writes: [StoreWrite]) throws -> Bool
   /// Applies `writes` in order, in one transaction: all of them or none, waiting for another connection's lock.
   func apply(_ writes: [StoreWrite]) throws
-  /// Whether the loop's commits have grown the write-ahead log enough to call `checkpoint()`.
+  /// Whether commits have grown the write-ahead log enough to call `checkpoint()`.
   var checkpointDue: Bool { get }
+  /// Whether the log has grown enough to call `checkpoint()` even in the middle of a burst of writes.
+  var checkpointOverdue: Bool { get }
   /// Copies the write-ahead log back into the database file (it syncs: not on the loop).
   func checkpoint()
 }

@@ -24,7 +24,8 @@ final class SQLiteKeyValueStore: KeyValueStore {
   static let busyTimeoutMilliseconds: Int32 = 5000
   /// How many times a transaction is retried after the busy timeout ran out.
   static let busyRetries = 6
-  /// The WAL size (frames, i.e. pages) from which the writer thread checkpoints: SQLite's own default.
+  /// The WAL size (frames, i.e. pages) from which the writer thread checkpoints: SQLite's own
+  /// default; during a burst of writes, from four times that.
   static let checkpointFrames: Int32 = 1000
 
   /// How many times the writer thread's connection found another connection's lock in its way.
@@ -58,7 +59,10 @@ final class SQLiteKeyValueStore: KeyValueStore {
         try loopConnection.execute("PRAGMA synchronous=NORMAL")
         prepared = try Loop(loopConnection, table: table)
       }
+      // Both connections report the log's size and neither checkpoints on its own: the
+      // engine asks for a checkpoint on the writer thread when it is due (`checkpointDue`).
       walSize = loopConnection.trackWALSize()
+      writer.connection.trackWALSize(into: walSize)
       loop = prepared!
     } catch let error as SQLiteError {
       throw Self.unavailable(path, error)
@@ -103,6 +107,8 @@ final class SQLiteKeyValueStore: KeyValueStore {
   }
 
   var checkpointDue: Bool { walSize.frames >= Self.checkpointFrames }
+
+  var checkpointOverdue: Bool { walSize.frames >= 4 * Self.checkpointFrames }
 
   func checkpoint() {
     // RESTART: copies every frame, then holds off writers (the loop's commits go to the writer

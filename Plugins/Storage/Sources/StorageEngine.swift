@@ -258,6 +258,9 @@ final class StorageEngine {
     inFlight.removeFirst()
     settle(through: through, done.done, result)
     commitQueued()
+    // A checkpoint waits for the writer thread's last transaction of a burst (it syncs files,
+    // and the transactions queued behind it would wait), unless the log has grown far past due.
+    if let store, inFlight.isEmpty ? store.checkpointDue : store.checkpointOverdue { checkpoint(store) }
     if inFlight.isEmpty {
       let waiters = idleWaiters
       idleWaiters = []

@@ -1,3 +1,4 @@
+import Foundation
 import NBridgePlugin
 import NBridgeTesting
 import Testing
@@ -129,6 +130,29 @@ import NBridgeSQLite
     #expect(try store.value(forKey: "k\(3 * batch)", group: "") == "\(3 * batch)")
   }
 
+  @Test func burstsCommittedOnTheWriterThreadKeepTheWriteAheadLogBounded() async throws {
+    let dir = try TemporaryDirectory()
+    let path = dir.file("storage.sqlite")
+    let json = "\"" + String(repeating: "v", count: 1000) + "\""
+    // Two batches a burst: every transaction goes to the writer thread (none to the loop's commit).
+    let burst = 2 * StorageEngine.writesCommittedEarly
+    let wal = try await NBridgeTest.onLoop {
+      let engine = StorageEngine(path: path)
+      // 40 bursts of 1 KB values (40 MiB with 512 a batch).
+      for round in 0..<40 {
+        let calls = (0..<burst).map { i in Task { try await engine.write(.set(group: "", key: "\(round)-\(i)", json: json)) } }
+        for call in calls { try await call.value }
+      }
+      await engine.flush()
+      // Its file's size while the engine is open (closing the last connection checkpoints and removes it).
+      return try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+    }
+    // Checkpointed when due once each burst was in (1,000 frames of 4 KiB), the log restarts
+    // from its beginning: its file stays near that plus one burst's frames, far below 40 MiB.
+    #expect(wal > 0 && wal < 12_000_000, "\(wal) bytes of write-ahead log")
+    #expect(try SQLiteKeyValueStore(path: path).keys(group: "").count == 40 * burst)
+  }
+
   @Test func flushCommitsWhatIsQueued() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.file("storage.sqlite")
@@ -189,6 +213,7 @@ final class FailingStore: KeyValueStore {
   func applyIfUnlocked(_ writes: [StoreWrite]) throws -> Bool { throw BridgeError.unavailable("disk full") }
   func apply(_ writes: [StoreWrite]) throws { throw BridgeError.unavailable("disk full") }
   var checkpointDue: Bool { false }
+  var checkpointOverdue: Bool { false }
   func checkpoint() {}
 }
 
