@@ -88,10 +88,11 @@ package final class RawClient {
     let connected = withUnsafePointer(to: &remote) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else {
-      close(fd)
-      throw ChildProcessError.notReady("connect \(host):\(port): errno \(errno)")
-    }
+    // Not closed here when it fails: a class's initializer that throws once every property is
+    // set still runs `deinit`, which closes it. A second close here closed whatever descriptor
+    // another test's thread had opened with that number in between (a control-socket client
+    // once got "closed the connection without a reply" in a full CLITests run).
+    guard connected == 0 else { throw ChildProcessError.notReady("connect \(host):\(port): errno \(errno)") }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   }
