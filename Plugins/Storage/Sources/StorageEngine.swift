@@ -13,8 +13,8 @@ import NBridgePlugin
 /// a script makes after it in the same turn reach the runtime together (`native.startAll`)
 /// and share the turn's transaction. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
-/// another process holds it, the batch goes to the writer thread, which waits for the
-/// lock. A turn that queues `writesCommittedEarly` writes hands them to the writer thread
+/// another process holds it, or the writer thread's checkpoint waits for it, the batch goes
+/// to the writer thread, which waits for the lock. A turn that queues `writesCommittedEarly` writes hands them to the writer thread
 /// at once, without waiting for the turn to end: a long burst's transactions commit on
 /// the writer thread while the script goes on making its calls, in the order they were
 /// queued. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
@@ -48,7 +48,8 @@ final class StorageEngine {
   /// How many lone writes in a row commit in their calls; the next waits for the end of the
   /// turn, so a script awaiting `set` after `set` still lets the loop run timers and events.
   static let commitsInCallsBetweenTurns = 64
-  private var checkpointRunning = false
+  /// The writer thread has a checkpoint queued or running: the loop commits nothing meanwhile.
+  private var checkpointing = false
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   private let writerQueue = DispatchQueue(label: "nbridge.storage.writer")
 
@@ -197,8 +198,8 @@ final class StorageEngine {
     return opened
   }
 
-  /// Commits every queued write as one transaction: on the loop when the lock is free, else on
-  /// the writer thread. Not while the writer thread has transactions: the last one's end commits
+  /// Commits every queued write as one transaction: on the loop when the lock is free and no
+  /// checkpoint is waiting for it, else on the writer thread. Not while the writer thread has transactions: the last one's end commits
   /// what was queued meanwhile (writes commit in the order they were queued).
   private func commitQueued() {
     guard inFlight.isEmpty, !queued.isEmpty, let store else { return }
@@ -209,7 +210,7 @@ final class StorageEngine {
     let through = lastSequence
     let committed: Bool
     do {
-      committed = try store.applyIfUnlocked(writes)
+      committed = try !checkpointing && store.applyIfUnlocked(writes)
     } catch {
       settle(through: through, done, .failure(error))
       return
@@ -278,13 +279,17 @@ final class StorageEngine {
     }
   }
 
-  /// Checkpoints the WAL on the writer thread (it syncs files), one at a time.
+  /// Checkpoints the WAL on the writer thread (it syncs files), one at a time. Until it has
+  /// finished, what the loop would commit goes to the writer thread, behind it: the loop's own
+  /// commits (an awaited `set` every ~20 µs) kept taking the lock the checkpoint waits for,
+  /// whose busy handler sleeps 1, 2, 5, 10... ms between tries, and it took up to ~100 ms
+  /// instead of 1-10, while a burst's transactions waited behind it.
   private func checkpoint(_ store: any KeyValueStore) {
-    guard !checkpointRunning else { return }
-    checkpointRunning = true
+    guard !checkpointing else { return }
+    checkpointing = true
     writerQueue.async {
       store.checkpoint()
-      PluginContext.post { [self] in checkpointRunning = false }
+      PluginContext.post { [self] in checkpointing = false }
     }
   }
 }
