@@ -37,17 +37,23 @@ package struct PageTestRunner: Sendable {
     if let status = WindowApp.startGTK(command: "nbridge test --page") { return status }
     var passed = 0
     var failed = 0
+    // Each file's scratch folder is removed once WebKit's helper processes have ended: its
+    // network process still writes a page's storage (data/webkit/storage) after the window has
+    // gone, and made the folder again when it was removed at the end of the file.
+    var scratches: [String] = []
+    defer {
+      HelperProcesses.stop()
+      for scratch in scratches { TemporaryFolder.remove(scratch) }
+    }
     for file in files {
-      switch runFile(file, firstNumber: passed + failed + 1, folder: folder) {
+      switch runFile(file, firstNumber: passed + failed + 1, folder: folder, scratches: &scratches) {
       case .counted(let p, let f):
         passed += p
         failed += f
       case .stopped(let status):
-        HelperProcesses.stop()
         return status
       }
     }
-    HelperProcesses.stop()
     WindowApp.writeLine(1, "\(passed) passed, \(failed) failed")
     return failed == 0 ? 0 : 1
   }
@@ -58,13 +64,15 @@ package struct PageTestRunner: Sendable {
     case stopped(Int32)
   }
 
-  func runFile(_ file: String, firstNumber: Int, folder: PageFolder) -> Outcome {
+  /// Runs one file's tests in a window of its own, with a fresh scratch folder (added to
+  /// `scratches`, which the caller removes once WebKit's helper processes have ended).
+  func runFile(_ file: String, firstNumber: Int, folder: PageFolder, scratches: inout [String]) -> Outcome {
     let name = file.split(separator: "/").last.map(String.init) ?? file
     guard let scratch = TemporaryFolder.make() else {
       WindowApp.writeLine(1, "not ok \(firstNumber) - \(name): cannot make a temporary folder")
       return .counted(0, 1)
     }
-    defer { TemporaryFolder.remove(scratch) }
+    scratches.append(scratch)
     if let reason = Self.headlessOnlyReason(file) {
       WindowApp.writeLine(1, "ok \(firstNumber) - \(name) # SKIP \(reason)")
       return .counted(1, 0)

@@ -26,9 +26,16 @@ import Testing
     // A bound of 30 s a test rather than 5: a page moves the limit tests' 16 MiB texts through
     // WebKit's messages, which a machine running other suites beside it can slow past 5 s.
     let headless = try Self.run(["test", "--test-timeout", "30000", "Tests/js"])
-    let page = try Self.run(["test", "--page", "--test-timeout", "30000", "Tests/js"])
+    // Its own TMPDIR, where each file's scratch folder is made: none is left at the end (WebKit's
+    // network process wrote a page's storage into a folder removed before it had ended).
+    let scratch = try TemporaryDirectory(prefix: "nbridge-pagetest-tmp")
+    var environment = NBridgeTest.headless
+    environment["TMPDIR"] = scratch.path
+    let page = try Self.run(["test", "--page", "--test-timeout", "30000", "Tests/js"], environment: environment)
     #expect(headless.status == 0)
     #expect(page.status == 0, "\(page.stdout)\n\(page.stderr)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+    #expect(left.isEmpty, "left in TMPDIR: \(left)")
     let pageLines = page.stdout.split(separator: "\n")
     #expect(!pageLines.contains { $0.hasPrefix("not ok") })
     // Every test headless passes is passed in the page, or skipped there with its reason...
