@@ -71,6 +71,8 @@ struct WebViewBench {
       usleep(10_000)
     }
     _ = child.wait()
+    // The bare window keeps WebKit's data and cache in a folder named for its PID (nbridge's own in its data dir).
+    if mode == "floor" { try? FileManager.default.removeItem(atPath: "/tmp/nbridge-bench-floor-\(child.pid)") }
     for line in child.output().split(separator: "\n") {
       guard let range = line.range(of: "BENCH ") else { continue }
       let parts = line[range.upperBound...].split(separator: " ")
