@@ -37,9 +37,10 @@ package struct PageTestRunner: Sendable {
     if let status = WindowApp.startGTK(command: "nbridge test --page") { return status }
     var passed = 0
     var failed = 0
-    // Each file's scratch folder is removed once WebKit's helper processes have ended: its
-    // network process still writes a page's storage (data/webkit/storage) after the window has
-    // gone, and made the folder again when it was removed at the end of the file.
+    // Each file's scratch folder is removed as the file ends, and again once WebKit's helper
+    // processes have ended: its network process still writes a page's storage
+    // (data/webkit/storage) after the window has gone, and makes the folder again. (A second
+    // Ctrl-C, or one between files, ends the process at once: what WebKit made again stays.)
     var scratches: [String] = []
     defer {
       HelperProcesses.stop()
@@ -64,8 +65,8 @@ package struct PageTestRunner: Sendable {
     case stopped(Int32)
   }
 
-  /// Runs one file's tests in a window of its own, with a fresh scratch folder (added to
-  /// `scratches`, which the caller removes once WebKit's helper processes have ended).
+  /// Runs one file's tests in a window of its own, with a fresh scratch folder, removed as it
+  /// ends and added to `scratches`, which the caller removes again once WebKit's helper processes have ended.
   func runFile(_ file: String, firstNumber: Int, folder: PageFolder, scratches: inout [String]) -> Outcome {
     let name = file.split(separator: "/").last.map(String.init) ?? file
     guard let scratch = TemporaryFolder.make() else {
@@ -73,6 +74,7 @@ package struct PageTestRunner: Sendable {
       return .counted(0, 1)
     }
     scratches.append(scratch)
+    defer { TemporaryFolder.remove(scratch) }
     if let reason = Self.headlessOnlyReason(file) {
       WindowApp.writeLine(1, "ok \(firstNumber) - \(name) # SKIP \(reason)")
       return .counted(1, 0)
