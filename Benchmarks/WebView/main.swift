@@ -78,7 +78,6 @@ case "nbridge":
   var text = script
   text.withUTF8 { _ = write(fd, $0.baseAddress, $0.count) }
   close(fd)
-  defer { unlink(scriptPath) }
   let dataDirectory = ProcessEnvironment.value("NBRIDGE_DATA_DIR") ?? "/tmp/nbridge-bench-webview-\(getpid())"
   var configuration = RuntimeConfiguration(
     plugins: PluginRegistry(Builtins.plugins + [EchoPlugin.self]), manifest: AppManifest(id: "dev.nbridge.bench", name: "bench"),
@@ -88,6 +87,8 @@ case "nbridge":
   options.script = scriptPath
   options.exitAfterScript = true
   let status = WindowApp.run(configuration, options: options)
+  // Here, not in a `defer`: `exit` below never returns, so a deferred unlink never ran.
+  unlink(scriptPath)
   fflush(nil)
   exit(status)
 
