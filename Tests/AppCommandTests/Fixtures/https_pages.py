@@ -6,7 +6,11 @@ Usage: https_pages.py CERT KEY FOLDER. Prints "port N" on its first line, then o
 import functools
 import ssl
 import sys
+import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+
+OUTPUT = threading.Lock()
 
 
 class Handler(SimpleHTTPRequestHandler):
@@ -14,7 +18,11 @@ class Handler(SimpleHTTPRequestHandler):
         pass
 
     def do_GET(self):
-        print("request " + self.path, flush=True)
+        # One write a line, under a lock: print() writes the text and its newline apart, and
+        # two handler threads printing at once could run two lines together.
+        with OUTPUT:
+            sys.stdout.write("request " + self.path + "\n")
+            sys.stdout.flush()
         super().do_GET()
 
 

@@ -19,6 +19,17 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+OUTPUT = threading.Lock()
+
+
+def say(line):
+    """Prints `line` whole: print() writes its pieces one by one, and two handler threads
+    printing at once made one line of two ("request request GET /slow")."""
+    with OUTPUT:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
 class Endless:
     """The state of the last /endless?total=MiB&pause=MiB body: 'x' bytes written in 64 KiB
     pieces (a body delimited by the connection's close), until `total` MiB (then it ends),
@@ -132,7 +143,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def handle_any(self):
-        print("request", self.command, self.path, flush=True)
+        say("request %s %s" % (self.command, self.path))
         Seen.note(self.path)
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
