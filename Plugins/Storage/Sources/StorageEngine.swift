@@ -14,11 +14,11 @@ import NBridgePlugin
 /// and share the turn's transaction. The flush commits right there on the loop when the
 /// database's write lock is free (one append to the WAL file, no thread hop); when
 /// another process holds it, or the writer thread's checkpoint waits for it, the batch goes
-/// to the writer thread, which waits for the lock. A turn that queues `writesCommittedEarly` writes hands them to the writer thread
-/// at once, without waiting for the turn to end: a long burst's transactions commit on
-/// the writer thread while the script goes on making its calls, in the order they were
-/// queued. Writes queued meanwhile go into the next transaction, so 10,000 `set`s fired
-/// at once take a handful of transactions. Reads see queued writes at once
+/// to the writer thread, which waits for the lock. A turn that queues `writesCommittedEarly`
+/// writes hands them to the writer thread at once, without waiting for the turn to end: a
+/// long burst's transactions commit on the writer thread while the script goes on making its
+/// calls, in the order they were queued. Writes queued meanwhile go into the next
+/// transaction, so 10,000 `set`s fired at once take a handful of transactions. Reads see queued writes at once
 /// (read-your-writes). `storage` and `preference` share the engine of their data
 /// directory, so they see one store.
 @BridgeActor
@@ -199,8 +199,9 @@ final class StorageEngine {
   }
 
   /// Commits every queued write as one transaction: on the loop when the lock is free and no
-  /// checkpoint is waiting for it, else on the writer thread. Not while the writer thread has transactions: the last one's end commits
-  /// what was queued meanwhile (writes commit in the order they were queued).
+  /// checkpoint is waiting for it, else on the writer thread. Not while the writer thread has
+  /// transactions: the last one's end commits what was queued meanwhile (writes commit in the
+  /// order they were queued).
   private func commitQueued() {
     guard inFlight.isEmpty, !queued.isEmpty, let store else { return }
     var writes: [StoreWrite] = []

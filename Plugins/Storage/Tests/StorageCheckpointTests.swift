@@ -15,13 +15,14 @@ import Testing
       let engine = StorageEngine(path: "/gated/storage.sqlite") { _ in store }
       // The first commit (on the loop) makes a checkpoint due; it starts on the writer thread and waits there.
       try await engine.write(.set(group: "", key: "a", json: "1"))
-      try await waitUntil("the checkpoint started") { store.checkpointStarted }
+      try #require(await waitLettingTheLoopRun(timeout: 20) { store.checkpointStarted }, "the checkpoint started")
       // A write meanwhile goes to the writer thread, behind the checkpoint, not to the loop's connection.
       let done = DoneFlag()
       try engine.write(.set(group: "", key: "b", json: "2")) { result in
         if case .success = result { done.value = true }
       }
-      try await waitUntil("the write went to the writer thread") { engine.transactionsOnWriter == 1 }
+      try #require(
+        await waitLettingTheLoopRun(timeout: 20) { engine.transactionsOnWriter == 1 }, "the write went to the writer thread")
       let doneBeforeCheckpoint = done.value
       store.checkpointGate.signal()
       await engine.flush()
@@ -49,15 +50,6 @@ import Testing
     }
     #expect(wal > 0 && wal < 12_000_000, "\(wal) bytes of write-ahead log")
     #expect(count == 10_000)
-  }
-}
-
-/// Waits on the loop (a turn at a time) until `condition` holds, for 20 s at most.
-@BridgeActor private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-  let deadline = ContinuousClock.now + .seconds(20)
-  while !condition() {
-    guard ContinuousClock.now < deadline else { throw BridgeError.unavailable("timed out: \(what)") }
-    try await Task.sleep(for: .milliseconds(1))
   }
 }
 

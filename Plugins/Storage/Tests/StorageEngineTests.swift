@@ -82,9 +82,7 @@ import NBridgeSQLite
         done.value = true
       }
       // The writer thread has found the lock in its way: a set that did not wait would be done by now.
-      let deadline = ContinuousClock.now + .seconds(20)
-      while engine.writerBusyWaits == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
-      let metTheLock = engine.writerBusyWaits > 0
+      let metTheLock = await waitLettingTheLoopRun(timeout: 20) { engine.writerBusyWaits > 0 }
       let doneWhileLocked = done.value
       try other.execute("COMMIT")
       try await write.value
