@@ -164,7 +164,7 @@ docs: deps
 	@echo "docs: .build/docs (open .build/docs/documentation/nbridgeplugin/index.html through a web server)"
 
 format: deno
-	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks
+	$(SWIFT) format --in-place --recursive Package.swift Sources Plugins Tests Benchmarks BuildTools
 	$(DENO) fmt
 
 clean:

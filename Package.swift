@@ -26,6 +26,12 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
+    // The JS (and other files) of a target, embedded in its code at build time as `EmbeddedFiles`:
+    // a target lists the plugin and `exclude`s the folders that hold them (BuildTools/EmbedFiles).
+    .plugin(
+      name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"], path: "BuildTools/EmbedFiles"),
+    .executableTarget(name: "EmbedFilesTool", path: "BuildTools/EmbedFilesTool", swiftSettings: strict),
+
     // C modules: one per system library, nothing but a header.
     .systemLibrary(
       name: "CJavaScriptCore", path: "Sources/CJavaScriptCore",
@@ -69,45 +75,45 @@ let package = Package(
     .target(
       name: "NBridgeRuntime",
       dependencies: ["NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CJavaScriptCore"],
-      resources: [.embedInCode("JS")],
-      swiftSettings: strict),
+      exclude: ["JS"],
+      swiftSettings: strict, plugins: ["EmbedFiles"]),
     // ES modules, `require()` and the module cache (an extension of the runtime): the loader's JS,
     // its native half over the rewrite of NBridgeModuleSyntax, which files it may read, and the
     // check that a watched app's changed file would load (`SourceCheck`).
     .target(
       name: "NBridgeModules",
       dependencies: ["NBridgeRuntime", "NBridgeModuleSyntax", "NBridgePlugin", "NBridgeSystem"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // The app's lifecycle (an extension of the runtime): moves delivered in order, suspension
     // through the core's delivery gate, WKBridgeKit's pause and resume listeners, Ctrl-Z's stop.
     .target(
       name: "NBridgeLifecycle", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // `console` and the value formatting (an extension of the runtime): console.js, inspect.js
     // (inspect, format, formatStack), in a headless run and in a window's page; how an uncaught
     // error prints (ErrorReport).
     .target(
       name: "NBridgeConsole", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // `--timeout` (an extension of the runtime): a loop timer and JavaScriptCore's script time check.
     .target(name: "NBridgeWatchdog", dependencies: ["NBridgeRuntime", "NBridgePlugin"], swiftSettings: strict),
     // `nbridge.log` and `--log-to` (an extension of the runtime): the sender, its queue, the
     // records and the wire format `nbridge logs` reads.
     .target(
       name: "NBridgeLog", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // The web APIs of a headless run (an extension of the runtime): URL, events, encoding,
     // crypto, performance, navigator, Blob, MessageChannel, localStorage, fetch and their native
     // floor (IDNA, digests, legacy decoders, localStorage's file, libsoup).
     .target(
       name: "NBridgeWeb",
       dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem", "NBridgeSQLite", "CSoup", "CGio"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // Code written for the seed systems' pages, run headless (an extension of the runtime): a run
     // looks like a page (`window`, `self`, printed dialogs) and WKBridgeKit's `webkit.messageHandlers`.
     .target(
-      name: "NBridgeCompat", dependencies: ["NBridgeRuntime", "NBridgePlugin"], resources: [.embedInCode("JS")],
-      swiftSettings: strict),
+      name: "NBridgeCompat", dependencies: ["NBridgeRuntime", "NBridgePlugin"], exclude: ["JS"],
+      swiftSettings: strict, plugins: ["EmbedFiles"]),
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
@@ -118,7 +124,7 @@ let package = Package(
     .target(
       name: "NBridgeTestRunner",
       dependencies: ["NBridgeRuntime", "NBridgeLifecycle", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
-      resources: [.embedInCode("JS")], swiftSettings: strict),
+      exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
     // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).
     .target(
@@ -128,8 +134,8 @@ let package = Package(
         "NBridgePlugin", "NBridgeSystem", "NBridgeModuleSyntax", "CWebKitGTK",
       ],
       // The page's side of the bridge: `native` over the window's messages, its timers, NBridgeKit's `nBridge`.
-      resources: [.embedInCode("JS")],
-      swiftSettings: strict),
+      exclude: ["JS"],
+      swiftSettings: strict, plugins: ["EmbedFiles"]),
     // What tests and plugin authors use to run JS against a runtime.
     .target(
       name: "NBridgeTesting",
@@ -138,9 +144,9 @@ let package = Package(
         "NBridgeCompat", "NBridgePlugin", "NBridgeSystem", "NBridgeWatchdog", "NBridgeEcho",
       ],
       // The helper scripts and bus configuration of the GeoClue and portal harnesses (GeoClueSystem
-      // and DesktopPortal write them out).
-      resources: [.embedInCode("GeoClue"), .embedInCode("Portal")],
-      swiftSettings: strict),
+      // and DesktopPortal write them out), embedded by EmbedFiles.
+      exclude: ["GeoClue", "Portal"],
+      swiftSettings: strict, plugins: ["EmbedFiles"]),
     // The echo test plugin, without Foundation (NBridgeTesting re-exports it).
     .target(name: "NBridgeEcho", dependencies: ["NBridgePlugin"], swiftSettings: strict),
 
@@ -266,7 +272,8 @@ let package = Package(
         "NBridgeRuntime", "NBridgeConsole", "NBridgeModules", "NBridgeTesting", "NBridgePlugin", "NBridgeModuleSyntax",
         "NBridgeWeb",
       ],
-      swiftSettings: strict),
+      // Embedded/: a file the EmbedFiles plugin embeds (EmbeddedFilesTests).
+      exclude: ["Embedded"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     .testTarget(
       name: "NBridgeAppTests", dependencies: ["NBridgeApp", "NBridgePlugin", "NBridgeTesting"],
       path: "Plugins/App/Tests", swiftSettings: strict),

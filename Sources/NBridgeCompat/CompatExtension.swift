@@ -11,8 +11,8 @@ package enum CompatExtension {
   package static func make() -> RuntimeExtension {
     RuntimeExtension(
       name: "compat", state: { _ in CompatState() },
-      globalScripts: [.init(name: "page-shims", source: PackageResources.page_shims_js)],
-      deferredScripts: [.init(name: "wkbridge", source: PackageResources.wkbridge_js)])
+      globalScripts: [.init(name: "page-shims", source: EmbeddedFiles.page_shims_js)],
+      deferredScripts: [.init(name: "wkbridge", source: EmbeddedFiles.wkbridge_js)])
   }
 }
 

@@ -16,16 +16,16 @@ package enum ConsoleExtension {
     hooks.describeUncaught = { _, host, value in ErrorReport.describe(value, host) }
     return RuntimeExtension(
       name: "console", state: { _ in NoState() },
-      globalScripts: [.init(name: "console", source: PackageResources.console_js)],
+      globalScripts: [.init(name: "console", source: EmbeddedFiles.console_js)],
       deferredScripts: [
-        .init(name: "inspect", source: PackageResources.inspect_js),
-        .init(name: "console-more", source: PackageResources.console_more_js),
+        .init(name: "inspect", source: EmbeddedFiles.inspect_js),
+        .init(name: "console-more", source: EmbeddedFiles.console_more_js),
       ], hooks: hooks)
   }
 
   /// The files of a window's page, in order: the formatter first (a page includes it, a
   /// headless run defers it), then the console over the page's messages.
-  package static let pageScripts: [[UInt8]] = [PackageResources.inspect_js, PackageResources.console_js]
+  package static let pageScripts: [[UInt8]] = [EmbeddedFiles.inspect_js, EmbeddedFiles.console_js]
 
   /// The state of an extension that keeps none.
   private final class NoState {}

@@ -15,7 +15,7 @@ package enum LifecycleExtension {
 
   /// The files of a window's page: `lifecycle.js`, which calls WKBridgeKit's listeners there
   /// (a headless run's are called from Swift, and its prelude parses nothing for them).
-  package static let pageScripts: [[UInt8]] = [PackageResources.lifecycle_js]
+  package static let pageScripts: [[UInt8]] = [EmbeddedFiles.lifecycle_js]
 }
 
 /// What a move to background or back does for one run.

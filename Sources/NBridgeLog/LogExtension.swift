@@ -18,7 +18,7 @@ package enum LogExtension {
       hooks.end = { state, host in state.finishForwarding(host) }
     }
     return RuntimeExtension(
-      name: "log", state: { _ in LogState() }, nbridgeScripts: [.init(name: "log", source: PackageResources.log_js)],
+      name: "log", state: { _ in LogState() }, nbridgeScripts: [.init(name: "log", source: EmbeddedFiles.log_js)],
       values: { host in ["logLevel": .number(Double(minimum(host.configuration).rawValue))] },
       functions: [.init("log") { state, host, args in state.log(args, host) }], hooks: hooks)
   }

@@ -114,8 +114,8 @@ final class ModuleLoader {
   /// gives to, as its head says; `module-entry.js` gives `internal.loader`.
   static let source: String = {
     let files = [
-      PackageResources.module_resolve_js, PackageResources.module_load_js, PackageResources.module_link_js,
-      PackageResources.module_evaluate_js, PackageResources.module_graph_js, PackageResources.module_entry_js,
+      EmbeddedFiles.module_resolve_js, EmbeddedFiles.module_load_js, EmbeddedFiles.module_link_js,
+      EmbeddedFiles.module_evaluate_js, EmbeddedFiles.module_graph_js, EmbeddedFiles.module_entry_js,
     ]
     var source = "(function (global, internal) {\nconst modules = {};\nconst parts = [\n"
     for file in files { source += String(decoding: ScriptFiles.trimmedEnd(file), as: UTF8.self) + ",\n" }

@@ -22,8 +22,8 @@ package enum ModulesExtension {
     typealias Function = RuntimeExtension.Function<ModuleLoader>
     return RuntimeExtension(
       name: "modules", state: { _ in ModuleLoader() },
-      globalScripts: [.init(name: "commonjs", source: PackageResources.commonjs_js)],
-      deferredScripts: [.init(name: "require", source: PackageResources.require_js)],
+      globalScripts: [.init(name: "commonjs", source: EmbeddedFiles.commonjs_js)],
+      deferredScripts: [.init(name: "require", source: EmbeddedFiles.require_js)],
       functions: [
         Function("loader", script: { loader, host, _ throws(ThrownValue) in try loader.loader(host) }),
         Function("compile", script: { loader, host, args throws(ThrownValue) in try loader.compile(args, host) }),

@@ -9,8 +9,8 @@ package enum PreludeSource {
   /// (`scripts`), then `hooks.js`.
   package static func headlessFiles(scripts: [[UInt8]]) -> [[UInt8]] {
     [
-      PackageResources.timers_js, PackageResources.lazy_js, PackageResources.deferred_js,
-    ] + scripts + [PackageResources.hooks_js]
+      EmbeddedFiles.timers_js, EmbeddedFiles.lazy_js, EmbeddedFiles.deferred_js,
+    ] + scripts + [EmbeddedFiles.hooks_js]
   }
 
   /// A headless run's prelude as UTF-8 bytes: a function of `(global, internal)` returning the
@@ -22,8 +22,8 @@ package enum PreludeSource {
   }
 
   /// The files `deferred.js` registers: evaluated by `native.loadDeferred` on first touch.
-  static let deferred: [String: [UInt8]] = ["bridge": PackageResources.bridge_js]
+  static let deferred: [String: [UInt8]] = ["bridge": EmbeddedFiles.bridge_js]
 
   /// `bridge.js`: the `nbridge` object, which a window's page builds over its own messages (NBridgeWindow's `PagePrelude`).
-  package static let bridgeScript = PackageResources.bridge_js
+  package static let bridgeScript = EmbeddedFiles.bridge_js
 }

@@ -11,7 +11,7 @@ import NBridgePlugin
 ///
 /// ```swift
 /// RuntimeExtension(name: "log", state: { host in LogState(host) },
-///   nbridgeScripts: [.init(name: "log", source: PackageResources.log_js)],
+///   nbridgeScripts: [.init(name: "log", source: EmbeddedFiles.log_js)],
 ///   functions: [.init("log") { state, host, args in state.log(args); return nil }])
 /// ```
 package struct RuntimeExtension: Sendable {
@@ -19,7 +19,7 @@ package struct RuntimeExtension: Sendable {
   package struct Script: Sendable {
     /// Its name: `nbridge:<name>.js` in stack traces.
     package var name: String
-    /// Its UTF-8 text (a file embedded with `resources: [.embedInCode("JS")]`).
+    /// Its UTF-8 text (a file of the target's `JS` folder, embedded by the EmbedFiles plugin).
     package var source: [UInt8]
 
     /// A script named `name`.

@@ -26,8 +26,8 @@ public final class DesktopPortal: @unchecked Sendable {
   /// gnome-keyring's `org.freedesktop.secrets` on `bus` (started by the test).
   public init(bus: SessionBus, systemBus: String? = nil, granted: Bool = true, secret: Bool = false) throws {
     folder = try TemporaryDirectory(prefix: "nbridge-portal")
-    let accessScript = try folder.write("stand-in-access.py", Self.text(PackageResources.stand_in_access_py))
-    sandboxScript = try folder.write("sandboxed.sh", Self.text(PackageResources.sandboxed_sh))
+    let accessScript = try folder.write("stand-in-access.py", Self.text(EmbeddedFiles.stand_in_access_py))
+    sandboxScript = try folder.write("sandboxed.sh", Self.text(EmbeddedFiles.sandboxed_sh))
     _ = try folder.write(
       "portals/stand-in-access.portal",
       "[portal]\nDBusName=org.nbridge.test.StandInAccess\nInterfaces=org.freedesktop.impl.portal.Access\nUseIn=\(Self.desktop)\n")

@@ -24,9 +24,9 @@ public final class GeoClueSystem: @unchecked Sendable {
   /// "" for no fix); with `agentLevel`, the agent answering that MaxAccuracyLevel.
   public init(geoclue startGeoClue: Bool = true, position: String = "", agentLevel: Int? = 8) throws {
     folder = try TemporaryDirectory(prefix: "nbridge-geoclue")
-    let configuration = try folder.write("system-bus.conf", Self.text(PackageResources.system_bus_conf))
-    let nmeaServer = try folder.write("nmea-server.py", Self.text(PackageResources.nmea_server_py))
-    let agentScript = try folder.write("geoclue-agent.py", Self.text(PackageResources.geoclue_agent_py))
+    let configuration = try folder.write("system-bus.conf", Self.text(EmbeddedFiles.system_bus_conf))
+    let nmeaServer = try folder.write("nmea-server.py", Self.text(EmbeddedFiles.nmea_server_py))
+    let agentScript = try folder.write("geoclue-agent.py", Self.text(EmbeddedFiles.geoclue_agent_py))
     bus = try ChildProcess(
       "dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--nopidfile", "--print-address=1"])
     let deadline = Date().addingTimeInterval(10)

@@ -15,7 +15,7 @@ package enum WebExtension {
     RuntimeExtension(
       name: "web", state: { _ in WebState() },
       globalScripts: [
-        .init(name: "web", source: PackageResources.web_js), .init(name: "web-net", source: PackageResources.web_net_js),
+        .init(name: "web", source: EmbeddedFiles.web_js), .init(name: "web-net", source: EmbeddedFiles.web_net_js),
       ],
       deferredScripts: deferredScripts,
       values: { host in ["timeOrigin": .number(host.timeOrigin)] },
@@ -29,19 +29,19 @@ package enum WebExtension {
 
   /// The files `web.js` registers, evaluated by `native.loadDeferred(name)` on first touch.
   static let deferredScripts: [RuntimeExtension.Script] = [
-    .init(name: "events", source: PackageResources.events_js), .init(name: "abort", source: PackageResources.abort_js),
-    .init(name: "performance", source: PackageResources.performance_js),
-    .init(name: "crypto", source: PackageResources.crypto_js),
-    .init(name: "navigator", source: PackageResources.navigator_js), .init(name: "url", source: PackageResources.url_js),
-    .init(name: "url-parser", source: PackageResources.url_parser_js),
-    .init(name: "domexception", source: PackageResources.domexception_js),
-    .init(name: "encoding", source: PackageResources.encoding_js),
-    .init(name: "storage", source: PackageResources.storage_js), .init(name: "blob", source: PackageResources.blob_js),
-    .init(name: "message", source: PackageResources.message_js), .init(name: "fetch", source: PackageResources.fetch_js),
-    .init(name: "fetch-headers", source: PackageResources.fetch_headers_js),
-    .init(name: "fetch-body", source: PackageResources.fetch_body_js),
-    .init(name: "fetch-request", source: PackageResources.fetch_request_js),
-    .init(name: "webassembly", source: PackageResources.webassembly_js),
+    .init(name: "events", source: EmbeddedFiles.events_js), .init(name: "abort", source: EmbeddedFiles.abort_js),
+    .init(name: "performance", source: EmbeddedFiles.performance_js),
+    .init(name: "crypto", source: EmbeddedFiles.crypto_js),
+    .init(name: "navigator", source: EmbeddedFiles.navigator_js), .init(name: "url", source: EmbeddedFiles.url_js),
+    .init(name: "url-parser", source: EmbeddedFiles.url_parser_js),
+    .init(name: "domexception", source: EmbeddedFiles.domexception_js),
+    .init(name: "encoding", source: EmbeddedFiles.encoding_js),
+    .init(name: "storage", source: EmbeddedFiles.storage_js), .init(name: "blob", source: EmbeddedFiles.blob_js),
+    .init(name: "message", source: EmbeddedFiles.message_js), .init(name: "fetch", source: EmbeddedFiles.fetch_js),
+    .init(name: "fetch-headers", source: EmbeddedFiles.fetch_headers_js),
+    .init(name: "fetch-body", source: EmbeddedFiles.fetch_body_js),
+    .init(name: "fetch-request", source: EmbeddedFiles.fetch_request_js),
+    .init(name: "webassembly", source: EmbeddedFiles.webassembly_js),
   ]
 }
 

@@ -27,8 +27,8 @@ extension Runtime {
     ]
     for (name, value) in page { shared[name] = value }
     let prelude = PagePrelude.source(
-      transport: ConsoleExtension.pageScripts + [PackageResources.page_js, PackageResources.page_timers_js],
-      scripts: extensionScripts.map(\.source) + LifecycleExtension.pageScripts + [PackageResources.nbridgekit_js])
+      transport: ConsoleExtension.pageScripts + [EmbeddedFiles.page_js, EmbeddedFiles.page_timers_js],
+      scripts: extensionScripts.map(\.source) + LifecycleExtension.pageScripts + [EmbeddedFiles.nbridgekit_js])
     let sharedText = JSONValue.object(shared).jsonText
     if testHooks {
       return "{ const internal = " + sharedText + "; (" + prelude + ")(window, internal); "
