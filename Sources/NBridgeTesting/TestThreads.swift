@@ -10,22 +10,31 @@ import Testing
 /// every cooperative thread, the CPU idle and the other tests queued behind them. On these
 /// threads a test waits as before, with the same bounds; only the number that wait at once grows.
 public struct OnTestThreads: SuiteTrait, TestTrait, TestScoping {
+  /// The threads the tests run on.
+  let pool: TestThreads
+
   /// Applies to every test of the suite it marks (and of the suites nested in it).
   public var isRecursive: Bool { true }
 
   /// Runs the test case `function` (each case of a parameterized test on its own) with
-  /// `TestThreads.shared` as its task executor; the suite itself is not run there.
+  /// `pool` as its task executor; the suite itself is not run there.
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil else { return try await function() }
-    try await withTaskExecutorPreference(TestThreads.shared) { try await function() }
+    try await withTaskExecutorPreference(pool) { try await function() }
   }
 }
 
 extension Trait where Self == OnTestThreads {
   /// Runs each test of the suite on `TestThreads`' threads (see `OnTestThreads`).
-  public static var onTestThreads: OnTestThreads { OnTestThreads() }
+  public static var onTestThreads: OnTestThreads { OnTestThreads(pool: .shared) }
+
+  /// Runs each test of the suite on `pool`'s threads. A serialized suite whose tests make a long
+  /// chain takes a thread of its own (`TestThreads(count: 1)`): in the shared pool its first test
+  /// queued behind every test that came before it (about a minute of BundleTests' in CLITests'
+  /// run), and the target's run could not end before the chain did.
+  public static func onTestThreads(_ pool: TestThreads) -> OnTestThreads { OnTestThreads(pool: pool) }
 }
 
 /// A fixed pool of threads running the jobs of the tests marked `.onTestThreads`, first come first

@@ -8,10 +8,11 @@ import Testing
 /// distribution's own tools (dpkg-deb, lintian, desktop-file-validate, appstreamcli, rpm, apt-get).
 ///
 /// The sample is bundled once for the tests that only read its packages (`SampleBundle`). The
-/// tests run one at a time (a bundle takes both cores of a small machine for a while); the other
-/// suites run beside them, and a test that installs a package waits for dpkg's lock
-/// (`DPkg::Lock::Timeout`) as any apt-get does, since another test process may hold it.
-@Suite(.serialized, .onTestThreads, SampleBundle.removedAtTheEnd) struct BundleTests {
+/// tests run one at a time (a bundle takes both cores of a small machine for a while), on a
+/// thread of their own from the start of the run; the other suites run beside them, and a test
+/// that installs a package waits for dpkg's lock (`DPkg::Lock::Timeout`) as any apt-get does,
+/// since another test process may hold it.
+@Suite(.serialized, .onTestThreads(SampleBundle.thread), SampleBundle.removedAtTheEnd) struct BundleTests {
   static let sample = SampleApp.root + "/www"
   static let deb = "nbridge-sample_1.0.0_amd64.deb"
   static let rpm = "nbridge-sample-1.0.0-1.x86_64.rpm"
@@ -477,6 +478,9 @@ import Testing
 final class SampleBundle: Sendable {
   /// The one bundle of a test run.
   static let shared = SampleBundle()
+
+  /// The thread BundleTests' tests run on, one after another, from the start of the run.
+  static let thread = TestThreads(count: 1)
 
   /// The folder with the packages and the bundle command's outcome, or why it could not be
   /// made, once tried: a bundle that timed out is not tried again by every test that reads it.
