@@ -51,7 +51,7 @@ install: deps
 # TEST_TARGETS_ALONE type into and click on windows with xdotool (file choosers, menus, the
 # tray): a dialog that is still being built on a loaded machine loses the keys, so these run
 # after the others, one at a time, with nothing beside them.
-TEST_TARGETS := CLITests PackageTests AppCommandTests NBridgeNotificationTests NBridgeRuntimeTests \
+TEST_TARGETS := CLITests PackageTests AppCommandTests InstallCommandTests NBridgeNotificationTests NBridgeRuntimeTests \
 	NBridgeAppTests NBridgePasteboardTests NBridgeLocationTests \
 	NBridgeWindowTests NBridgeBackgroundTests NBridgeFSTests NBridgeSystemTests NBridgeModuleSyntaxTests \
 	NBridgePluginTests NBridgeAppSetupTests NBridgeLogTests NBridgeStorageTests NBridgeBuiltinsTests \

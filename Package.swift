@@ -330,6 +330,18 @@ let package = Package(
       ],
       exclude: ["Fixtures"],
       swiftSettings: strict),
+    // What the CLI puts on a user's machine and how an installed app is reached there: `bundle`,
+    // `init`, `install`/`uninstall`/`open`, URL hand-off, single instance and the control socket,
+    // `simulate`, background fetch's wake-ups, the manifest as install input, how the shipped
+    // executable is linked. A target of its own beside CLITests: both build and run side by side.
+    .testTarget(
+      name: "InstallCommandTests",
+      dependencies: [
+        "NBridgeCLI", "NBridgeControl", "NBridgePlugin", "NBridgeTesting", "NBridgeRuntime", "NBridgeSystem",
+        "CLITestSupport",
+      ],
+      exclude: ["Fixtures"],
+      swiftSettings: strict),
     // `nbridge app` through the CLI: windows, pages, the inspector, `test --page` (each test starts Xvfb).
     .testTarget(
       name: "AppCommandTests",

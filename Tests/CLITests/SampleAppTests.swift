@@ -118,8 +118,8 @@ import Testing
       "\(off.stdout)")
     #expect(!FileManager.default.fileExists(atPath: record))
     let gone = Date().addingTimeInterval(10)
-    while kill(daemon, 0) == 0 && !FetchWakeTests.isGone(daemon) && Date() < gone { usleep(50_000) }
-    #expect(kill(daemon, 0) != 0 || FetchWakeTests.isGone(daemon), "the daemon stayed with no schedule left")
+    while kill(daemon, 0) == 0 && !ProcessState.isGone(daemon) && Date() < gone { usleep(50_000) }
+    #expect(kill(daemon, 0) != 0 || ProcessState.isGone(daemon), "the daemon stayed with no schedule left")
   }
 
   @Test func typesDeclareEveryBuiltIn() throws {

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgePlugin
 import NBridgeTesting
@@ -74,12 +75,6 @@ import Testing
     }
   }
 
-  /// Whether `pid` is gone (or a zombie nobody has reaped yet).
-  static func isGone(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
-  }
-
   @Test mutating func theDaemonWakesAnAppThatHasExitedForItsFetch() throws {
     env["NBRIDGE_SCHEDULER"] = "daemon"
     let first = try NBridgeTest.command(["run", entry, "--", "start"], environment: env)
@@ -99,7 +94,7 @@ import Testing
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == "")
     let daemon = try #require(pid)
-    #expect(!Self.isGone(daemon))
+    #expect(!ProcessState.isGone(daemon))
     let fetched = try waitForFetch(timeout: 30)
     #expect(fetched > 0, "no fetch; daemon log: \((try? String(contentsOfFile: dir.file("xdg_state_home/nbridge/daemon.log"), encoding: .utf8)) ?? "")")
     // Woken for its due time, not at some later poll: within 10 s of it even on a loaded machine
@@ -109,8 +104,8 @@ import Testing
     // No schedule left: the daemon leaves by itself.
     _ = try NBridgeTest.command(["run", entry, "--", "stop"], environment: env)
     let end = Date().addingTimeInterval(10)
-    while !Self.isGone(daemon) && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
-    #expect(Self.isGone(daemon))
+    while !ProcessState.isGone(daemon) && Date() < end { Thread.sleep(forTimeInterval: 0.1) }
+    #expect(ProcessState.isGone(daemon))
   }
 
   /// A page in `nbridge app` that sets an interval is woken, once its window is closed, through

@@ -400,7 +400,7 @@ import Testing
       "const launch = await nbridge.app.getLaunchUrl();\nconsole.log('launch=' + JSON.stringify(launch) + ' args=' + JSON.stringify(nbridge.args));\n"
     )
     try FileManager.default.copyItem(
-      atPath: SampleApp.root + "/Tests/CLITests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
+      atPath: SampleApp.root + "/Tests/InstallCommandTests/Fixtures/icon-48.png", toPath: dir.file("notes/icon.png"))
     let r = try Self.bundle(dir.file("notes"), out: dir.file("out"), ["--format", "tar"])
     #expect(r.status == 0, "\(r.stderr)")
     let unpacked = dir.file("unpacked")

@@ -1,3 +1,4 @@
+import CLITestSupport
 import Foundation
 import NBridgeTesting
 import Testing
@@ -75,14 +76,14 @@ import Testing
       if daemon == nil { usleep(50_000) }
     }
     let pid = try #require(daemon)
-    defer { if !FetchWakeTests.isGone(pid) { kill(pid, SIGTERM) } }
-    #expect(!FetchWakeTests.isGone(pid), "a daemon waits for the schedule")
+    defer { if !ProcessState.isGone(pid) { kill(pid, SIGTERM) } }
+    #expect(!ProcessState.isGone(pid), "a daemon waits for the schedule")
 
     let r = try nbridge(["uninstall", id])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(!exists("\(folder)/\(id).json"), "the schedule is gone")
     let deadline = Date().addingTimeInterval(20)
-    while !FetchWakeTests.isGone(pid) && Date() < deadline { usleep(50_000) }
-    #expect(FetchWakeTests.isGone(pid), "with no schedule left the daemon ends")
+    while !ProcessState.isGone(pid) && Date() < deadline { usleep(50_000) }
+    #expect(ProcessState.isGone(pid), "with no schedule left the daemon ends")
   }
 }
