@@ -72,6 +72,10 @@ for path in arguments.dropFirst().sorted(by: { identifier($0) < identifier($1) }
   source += "  static let \(name): [UInt8] = Array(\"\(literal(contents(of: path), path: path))\".utf8)\n"
 }
 source += "}\n"
+// The same text is not written again: the file keeps its time, and the module is not compiled
+// again. The build runs this tool whenever the tool itself was linked anew, which a build with
+// `-Xswiftc` flags does at every `swift build` (the plugin's tools are built once without them).
+if access(output, F_OK) == 0, contents(of: output).elementsEqual(source.utf8) { exit(0) }
 guard let file = fopen(output, "wb") else { fail("cannot write \(output): \(String(cString: strerror(errno)))") }
 let written = source.utf8.withContiguousStorageIfAvailable { fwrite($0.baseAddress, 1, $0.count, file) } ?? 0
 if written != source.utf8.count || fclose(file) != 0 { fail("cannot write \(output)") }

@@ -49,4 +49,28 @@ import Testing
     #expect(
       try String(contentsOfFile: output, encoding: .utf8).contains("static let a_b_js: [UInt8] = Array(\"a\".utf8)"))
   }
+
+  /// Run again on the same files, the tool leaves its output as it was, time and all, so the
+  /// module that holds it is not compiled again; a changed file is written anew.
+  @Test func theSameFilesLeaveTheOutputUntouched() throws {
+    let tool = URL(fileURLWithPath: NBridgeTest.executable).deletingLastPathComponent()
+      .appending(path: "EmbedFilesTool-tool").path
+    let scratch = try TemporaryDirectory(prefix: "nbridge-embed-again")
+    let output = scratch.file("EmbeddedFiles.swift")
+    try Data("one".utf8).write(to: URL(fileURLWithPath: scratch.file("a.js")))
+    #expect(try ChildProcess.run(tool, [output, scratch.file("a.js")]).status == 0)
+    let old = Date(timeIntervalSince1970: 1_000_000_000)
+    try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: output)
+    func modified() throws -> Date? {
+      try FileManager.default.attributesOfItem(atPath: output)[.modificationDate] as? Date
+    }
+
+    #expect(try ChildProcess.run(tool, [output, scratch.file("a.js")]).status == 0)
+    #expect(try modified() == old)
+
+    try Data("two".utf8).write(to: URL(fileURLWithPath: scratch.file("a.js")))
+    #expect(try ChildProcess.run(tool, [output, scratch.file("a.js")]).status == 0)
+    #expect(try modified() != old)
+    #expect(try String(contentsOfFile: output, encoding: .utf8).contains("Array(\"two\".utf8)"))
+  }
 }
