@@ -28,6 +28,12 @@ JS_EXPORT JSValueRef JSScriptEvaluate(JSContextRef context, JSScriptRef script, 
                                       JSValueRef *exception);
 JS_EXPORT void JSScriptRelease(JSScriptRef script);
 
+/* JSLockRefPrivate.h: the VM's API lock, which every C API call takes and releases (and which
+   JavaScriptCore drops before it calls a native function's callback). Held across a callback's
+   calls, each of them takes it again recursively instead of acquiring it. */
+JS_EXPORT void JSLock(JSContextRef ctx);
+JS_EXPORT void JSUnlock(JSContextRef ctx);
+
 /* JSCOptions (GLib API, jsc/JSCOptions.h; that header needs glib-object's includes). Options must be
    set before the first context group is made. */
 gboolean jsc_options_set_boolean(const char *option, gboolean value);

@@ -52,6 +52,15 @@ final class JSContext {
     JSContextGroupRelease(group)
   }
 
+  /// What `body` answers, run holding the VM's API lock: each C API call in it then takes the
+  /// lock again recursively instead of acquiring it (a few hundred instructions each, and
+  /// JavaScriptCore releases the lock before it calls a native function).
+  func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    JSLock(ref)
+    defer { JSUnlock(ref) }
+    return try body()
+  }
+
   /// Evaluates `source` as a script named `url`; returns the result or throws the JS exception.
   @discardableResult
   func evaluate(_ source: String, url: String) throws(JSException) -> JSValueRef {

@@ -157,7 +157,7 @@ func withRuntime(
   let result: NativeResult = BridgeActor.assumeIsolated { () -> NativeResult in
     guard let runtime = Runtime.current else { return NativeResult() }
     do throws(JSException) {
-      return NativeResult(value: try body(runtime, args))
+      return NativeResult(value: try runtime.js.withLock { () throws(JSException) in try body(runtime, args) })
     } catch {
       return NativeResult(exception: error.value)
     }

@@ -32,6 +32,25 @@ import Testing
     #expect(value == ["number", "string", nil, "boolean", 2.5, true])
   }
 
+  /// A call made while another is running: the sync `emit` action delivers its event inside its
+  /// own call, and the listener calls the bridge again. Both answer, in the order a script expects
+  /// (the runtime holds JavaScriptCore's API lock across a native function, and the inner call
+  /// takes it again).
+  @Test func aCallMadeInsideAnotherCallAnswersBoth() async throws {
+    let value = try await NBridgeTest.evaluate(
+      """
+      const seen = [];
+      nbridge.echo.addListener('ping', (payload) => {
+        seen.push('listener ' + payload.n);
+        nbridge.echo.echo({ inner: payload.n }).then((r) => seen.push('inner ' + r.inner));
+      });
+      const outer = await nbridge.echo.emit({ event: 'ping', payload: { n: 1 } });
+      seen.push('outer ' + outer);
+      return seen;
+      """)
+    #expect(value == ["listener 1", "inner 1", "outer null"])
+  }
+
   @Test(arguments: [
     ("nbridge.nope.x()", "invalid_service"),
     ("nbridge.echo.nope()", "invalid_action_name"),
