@@ -20,12 +20,15 @@ package struct RuntimeExtension: Sendable {
     /// Its name: `nbridge:<name>.js` in stack traces.
     package var name: String
     /// Its UTF-8 text (a file of the target's `JS` folder, embedded by the EmbedFiles plugin).
-    package var source: [UInt8]
+    package var source: [UInt8] { text() }
+    /// Reads the text when it is first asked for: an embedded file is copied out of the binary's
+    /// string literal on first use, and a start that never loads a deferred file skips its copy.
+    private let text: @Sendable () -> [UInt8]
 
     /// A script named `name`.
-    package init(name: String, source: [UInt8]) {
+    package init(name: String, source: @autoclosure @escaping @Sendable () -> [UInt8]) {
       self.name = name
-      self.source = source
+      text = source
     }
   }
 

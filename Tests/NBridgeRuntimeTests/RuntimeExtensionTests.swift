@@ -80,6 +80,17 @@ import Testing
     return (status, stdout.withLock { $0 })
   }
 
+  /// A script's text is read when it is first asked for, not when the extension is made: a
+  /// deferred file that a run never loads is never copied out of the binary's string literal.
+  @Test func aScriptsTextIsReadWhenFirstAskedFor() {
+    let journal = Journal()
+    let script = RuntimeExtension.Script(name: "later", source: { journal.note("read"); return Array("x".utf8) }())
+    #expect(journal.events.withLock { $0 }.isEmpty)
+    #expect(script.name == "later")
+    #expect(script.source == Array("x".utf8))
+    #expect(journal.events.withLock { $0 } == ["read"])
+  }
+
   @Test func anExtensionsFileFunctionStateAndHooksRun() async throws {
     let journal = Journal()
     let (status, stdout) = try await run(
