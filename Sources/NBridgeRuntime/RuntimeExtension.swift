@@ -21,8 +21,8 @@ package struct RuntimeExtension: Sendable {
     package var name: String
     /// Its UTF-8 text (a file of the target's `JS` folder, embedded by the EmbedFiles plugin).
     package var source: [UInt8] { text() }
-    /// Reads the text when it is first asked for: an embedded file is copied out of the binary's
-    /// string literal on first use, and a start that never loads a deferred file skips its copy.
+    /// Reads the text when it is asked for: an embedded file is copied out of the binary's string
+    /// literal on its first use, so a start that never loads a deferred file skips its copy.
     private let text: @Sendable () -> [UInt8]
 
     /// A script named `name`.
