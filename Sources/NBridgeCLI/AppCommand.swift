@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import NBridgeAppSetup
 import NBridgeControl
+import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
 import NBridgeWindow

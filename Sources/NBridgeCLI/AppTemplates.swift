@@ -1,4 +1,4 @@
-import NBridgeRuntime
+import NBridgePlugin
 
 /// The files of the app `nbridge init DIR` makes (a plugin package gets them too).
 enum AppTemplates {

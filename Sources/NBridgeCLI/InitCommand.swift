@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
 

@@ -1,3 +1,4 @@
+import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
 

@@ -1,4 +1,4 @@
-import NBridgeRuntime
+import NBridgePlugin
 
 /// The files of the page app `nbridge init DIR` makes: `www/index.html` calling plugins from
 /// `www/page.js`, and `www/index.js`, the headless entry beside it; both import `greeting.js`.

@@ -1,4 +1,4 @@
-import NBridgeRuntime
+import NBridgePlugin
 
 /// The files of the Swift package `nbridge init --plugin NAME DIR` makes.
 enum PluginTemplates {

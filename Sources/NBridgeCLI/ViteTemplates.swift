@@ -1,4 +1,4 @@
-import NBridgeRuntime
+import NBridgePlugin
 
 /// The files of `nbridge init --template vite`: the page app's files, served by Vite's dev server
 /// while developing (`nbridge app --dev www/` starts it from the manifest's `dev`) and built into

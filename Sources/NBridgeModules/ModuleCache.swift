@@ -1,5 +1,6 @@
 import Glibc
 import NBridgeModuleSyntax
+import NBridgePlugin
 import NBridgeRuntime
 import NBridgeSystem
 

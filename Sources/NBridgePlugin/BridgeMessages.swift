@@ -1,11 +1,9 @@
-import NBridgePlugin
-
 /// The bridge's own error messages, written once: Swift fills them in, and the prelude gets the
 /// same templates (with the error codes) so a rejection made in JS reads as one made in Swift.
 package enum BridgeMessages {
-  static let permissionDenied =
+  package static let permissionDenied =
     "the app may not use \"{service}\" (add \"{permission}\" to \"permissions\" in nbridge.json or pass --allow {permission})"
-  static let remotePermissionDenied =
+  package static let remotePermissionDenied =
     "this page's origin may not use \"{service}\" (add \"{permission}\" to its \"remote\" entry's \"permissions\" in nbridge.json)"
   /// A call to a service no plugin answers (`{service}`).
   package static let unknownService = "{service}: no such service is registered (see `nbridge plugins`)"
@@ -26,7 +24,7 @@ package enum BridgeMessages {
   }
 
   /// `internal.codes` and `internal.messages` for the prelude.
-  static var prelude: (codes: JSONValue, messages: JSONValue) {
+  package static var prelude: (codes: JSONValue, messages: JSONValue) {
     var codes = JSONObject()
     for code in ErrorCode.allCases { codes[caseName(code)] = .string(code.rawValue) }
     let messages: JSONValue = [
@@ -39,7 +37,7 @@ package enum BridgeMessages {
   /// The case's name from its raw value, which spells it in snake case (`invalid_action_name` is
   /// `invalidActionName`). `String(describing:)` gives the same by reflection, at 2.4 million
   /// instructions (about 1 ms) of every start.
-  static func caseName(_ code: ErrorCode) -> String {
+  package static func caseName(_ code: ErrorCode) -> String {
     var name = ""
     var upper = false
     for character in code.rawValue {

@@ -1,5 +1,3 @@
-import NBridgePlugin
-
 /// The errors of options the runtime could not take from the JS side.
 extension BridgeError {
   /// Options whose JSON text is over `BridgeLimits.maxTextLength` code units.

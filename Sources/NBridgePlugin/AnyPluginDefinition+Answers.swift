@@ -1,8 +1,6 @@
-import NBridgePlugin
-
 extension AnyPluginDefinition {
   /// `{event: action}` for the events whose listeners answer through an action (the prelude's `answers`).
-  var eventAnswers: JSONValue {
+  package var eventAnswers: JSONValue {
     var answers = JSONObject()
     for event in events {
       if let action = event.answeredBy { answers[event.name] = .string(action) }
@@ -16,7 +14,7 @@ extension AnyPluginDefinition {
   /// the prelude turns those options fields from typed arrays into Base64 and that result back.
   /// Options fields count only where the action declared its options shape (a recorded one never
   /// says bytes, and recording it here would cost every start).
-  var byteActions: JSONValue {
+  package var byteActions: JSONValue {
     var table = JSONObject()
     for action in actions {
       var fields: [JSONValue] = []

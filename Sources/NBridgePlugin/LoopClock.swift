@@ -1,5 +1,4 @@
 import Glibc
-import NBridgePlugin
 
 /// The time a run's loop reads: timers, `--timeout`, the lifecycle's background budget and
 /// `performance.now()` all go by it. `MonotonicClock` is the real one; NBridgeTesting's
@@ -18,7 +17,7 @@ public struct MonotonicClock: LoopClock {
   /// The real clock.
   public init() {}
 
-  /// `clock_gettime(CLOCK_MONOTONIC)`.
+  /// The time now, from `clock_gettime(CLOCK_MONOTONIC)`.
   @inline(__always)
   public func now() -> LoopInstant {
     var ts = timespec()
@@ -26,20 +25,6 @@ public struct MonotonicClock: LoopClock {
     return LoopInstant(nanoseconds: UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
   }
 
-  /// It does.
+  /// True: the monotonic clock passes by itself.
   public var passesByItself: Bool { true }
-}
-
-/// The instant a run began, on both clocks: `performance.timeOrigin` is its wall-clock time in
-/// milliseconds, `performance.now()` counts from its instant on the loop's clock.
-struct TimeOrigin {
-  let instant: LoopInstant
-  let wallMilliseconds: Double
-
-  init(clock: any LoopClock) {
-    var wall = timespec()
-    clock_gettime(CLOCK_REALTIME, &wall)
-    instant = clock.now()
-    wallMilliseconds = Double(wall.tv_sec) * 1_000 + Double(wall.tv_nsec / 1_000) / 1_000
-  }
 }
