@@ -117,13 +117,13 @@ let package = Package(
     // The app's control socket (an extension of the runtime): its server on the run's loop, the
     // claim of the socket, and the client `nbridge open`/`ps`/`simulate` use.
     .target(
-      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgeLifecycle", "NBridgePlugin", "NBridgeSystem"],
+      name: "NBridgeControl", dependencies: ["NBridgeRuntime", "NBridgePlugin", "NBridgeSystem"],
       swiftSettings: strict),
     // `nbridge test`: the test files found, each run with fresh folders under the test framework
     // (JS/test-prelude.js); its options are `nbridge test --page`'s too.
     .target(
       name: "NBridgeTestRunner",
-      dependencies: ["NBridgeRuntime", "NBridgeLifecycle", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
+      dependencies: ["NBridgeRuntime", "NBridgeAppSetup", "NBridgePlugin", "NBridgeSystem"],
       exclude: ["JS"], swiftSettings: strict, plugins: ["EmbedFiles"]),
     // `nbridge app`: the page in a WebKitGTK window, answered by the runtime, and the page's glue
     // (its messages to the runtime's calls, its prelude, NBridgeKit's page protocol).

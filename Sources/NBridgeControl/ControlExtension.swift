@@ -1,6 +1,5 @@
 import Glibc
 import NBridgePlugin
-import NBridgeLifecycle
 import NBridgeRuntime
 import NBridgeSystem
 
@@ -108,7 +107,7 @@ extension ControlExtension {
       guard let state = states[wanted] else {
         throw BridgeError.invalidParameter("set", "must be background, foreground or inactive (got \"\(wanted)\")")
       }
-      host.moveApp(to: state)
+      host.lifecycle.moveNow(to: state)
     }
     var reply = JSONObject()
     reply["state"] = .string(host.lifecycle.state.rawValue)

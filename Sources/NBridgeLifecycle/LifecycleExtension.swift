@@ -39,6 +39,7 @@ final class LifecycleState {
       // A move asked for inside JS (a listener, `simulate`) is delivered at the next turn.
       LoopExecutor.shared.post { [weak self] in BridgeActor.assumeIsolated { self?.deliverMove(to: state) } }
     }
+    lifecycle.deliverHandler = { [weak self] state in self?.deliverMove(to: state) }
     lifecycle.holdsChanged = { [weak self] in
       guard let self else { return }
       if self.lifecycle.isHeldAwake {
@@ -140,14 +141,10 @@ final class LifecycleState {
   }
 }
 
-/// What other extensions and the CLI ask of the lifecycle: moves delivered now, and Ctrl-Z's stop.
+/// What the CLI asks of the lifecycle: Ctrl-Z's stop, and the move when the process goes on.
 extension ExtensionHost {
   /// The run's lifecycle extension, if it has one.
   private var lifecycleState: LifecycleState? { state(of: LifecycleState.self) }
-
-  /// Moves the app to `state` now: its listeners hear of it in this turn (`Lifecycle.move(to:)`
-  /// waits for the next one).
-  package func moveApp(to state: AppState) { lifecycleState?.deliverMove(to: state) }
 
   /// Ctrl-Z: moves the app to background, and stops the process (SIGSTOP) once the app is
   /// suspended, that is once no background task is open.

@@ -34,6 +34,8 @@ public final class Lifecycle {
 
   /// The runtime's side: how a requested move is delivered (on the loop, in order).
   package var requestHandler: (@BridgeActor (AppState) -> Void)?
+  /// The runtime's side: how a move is delivered now, in this turn (`moveNow(to:)`).
+  package var deliverHandler: (@BridgeActor (AppState) -> Void)?
   /// The window's side (`nbridge app`): brings the app's window to the front; nil headless.
   package var presentHandler: (@BridgeActor () -> Void)?
   /// The runtime's side: called when the holds go from none to some or back.
@@ -49,6 +51,12 @@ public final class Lifecycle {
   /// Asks for a move to `state`; it is delivered on the loop (a move to the current state does nothing).
   public func move(to state: AppState) {
     if let requestHandler { requestHandler(state) } else { apply(state) }
+  }
+
+  /// Moves the app to `state` now: its observers and listeners hear of it in this turn, where
+  /// `move(to:)` waits for the next one (the control socket's `state` op, a test's `simulate`).
+  package func moveNow(to state: AppState) {
+    if let deliverHandler { deliverHandler(state) } else { apply(state) }
   }
 
   /// Makes the app active and, when it shows a window (`nbridge app`), brings that window to the

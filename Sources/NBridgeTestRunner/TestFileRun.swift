@@ -1,5 +1,4 @@
 import NBridgePlugin
-import NBridgeLifecycle
 import NBridgeRuntime
 import NBridgeSystem
 import Synchronization
@@ -115,7 +114,7 @@ final class TestFileRun {
       [unowned self] in
       loop.release(hold)
       self.timers[hold] = nil
-      if host.lifecycle.isSuspended { host.moveApp(to: .active) }
+      if host.lifecycle.isSuspended { host.lifecycle.moveNow(to: .active) }
       callback.call([])
     }
     return hold
@@ -143,7 +142,7 @@ final class TestFileRun {
     host.lifecycle.move(to: state)
     if let forMilliseconds {
       _ = loop.addTimer(delay: Duration(clampingMilliseconds: forMilliseconds), interval: nil, keepsAlive: false) {
-        host.moveApp(to: next)
+        host.lifecycle.moveNow(to: next)
         settle()
       }
     } else {
