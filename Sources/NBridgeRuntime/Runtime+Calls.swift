@@ -290,8 +290,12 @@ extension Runtime: ReplyReceiver {
       return settle(callSlot.settlement, answer, label: callSlot.label)
     }
     if AnswerBatch.depth > 0, !deliveriesHeld {
-      if heldAnswers.isEmpty { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
-      heldAnswers.append((callSlot, answer))
+      // One access to `heldAnswers` (each is checked for exclusivity at run time).
+      func hold(_ held: inout [(CallSlot, CallAnswer)]) -> Bool {
+        held.append((callSlot, answer))
+        return held.count == 1
+      }
+      if hold(&heldAnswers) { AnswerBatch.onEnd { [weak self] in self?.deliverHeldAnswers() } }
       return
     }
     settleInItsTurn(callSlot, answer)

@@ -63,7 +63,12 @@ final class StorageEngine {
 
     @BridgeActor func finished(_ result: Result<Void, any Error>) {
       switch self {
-      case .reply(let reply): reply.settle(result.map { .null })
+      // A switch, not `result.map { .null }`: that closure checks the executor at each call.
+      case .reply(let reply):
+        switch result {
+        case .success: reply.resolve(.null)
+        case .failure(let error): reply.reject(error)
+        }
       case .done(let done): done(result)
       }
     }
