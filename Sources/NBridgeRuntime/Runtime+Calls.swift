@@ -89,15 +89,17 @@ extension Runtime: ReplyReceiver {
   ) -> Int? {
     let sid = code >> 16
     let aid = code & 0xFFFF
-    guard code >= 0, slots.indices.contains(sid), slots[sid].actions.indices.contains(aid) else {
+    // The slot and its actions are read once (a read of the lazy list is a call and a retain).
+    guard code >= 0, slots.indices.contains(sid), case let slot = slots[sid], case let actions = slot.actions,
+      actions.indices.contains(aid)
+    else {
       settle(settlement, .failure(BridgeError(.invalidActionName, "no action number \(code)")), label: nil)
       return nil
     }
-    let slot = slots[sid]
     let options: CallOptions
     do throws(BridgeError) {
       if let refusal = refusal(slot, aid, within: permissions) { throw refusal }
-      options = try read(slot.actions[aid].readsOptionsText)
+      options = try read(actions[aid].readsOptionsText)
     } catch {
       settle(settlement, .failure(error), label: slot.labels[aid])
       return nil
@@ -337,6 +339,8 @@ extension Runtime: ReplyReceiver {
     // Only values JSC makes without allocating wait in this Swift array: the GC does not see it.
     var list: [JSValueRef?] = []
     list.reserveCapacity(held.count * 2)
+    // Read once: each read of the lazy property is a call, a retain and an exclusivity check.
+    let js = self.js
     for (callSlot, answer) in held {
       if case .call(let id) = callSlot.settlement, case .outcome(.success(let value)) = answer,
         let immediate = js.immediateValue(value)
