@@ -151,7 +151,8 @@ final class StorageEngine {
   }
 
   private func write(_ write: StoreWrite, waiter: Waiter, atOnce: Bool = false) throws {
-    _ = try openedStore()
+    // Opened unless it is (the store returned would be a copy of the existential: a retain).
+    if store == nil { _ = try openedStore() }
     lastSequence += 1
     pending.record(write, sequence: lastSequence)
     queued.append(write)
