@@ -7,13 +7,20 @@ package struct OptionsText: Sendable {
   package let text: String
   /// Each top-level field in text order: its name and the UTF-8 offsets of its value's text;
   /// nil when the options are not an object.
-  private let fields: [(name: String, range: Range<Int>)]?
+  private let fields: [Field]?
+
+  /// A top-level field: its name and the UTF-8 offsets of its value's text. A struct, not a
+  /// tuple: a list of tuples is destroyed through the tuple's generic metadata, element by element.
+  struct Field {
+    let name: String
+    let range: Range<Int>
+  }
 
   /// Reads `text`, a call's options: throws the error `JSONValue(parsingOptions:)` throws for
   /// it (bad JSON, a lone surrogate, nesting too deep), with the same path.
   package init(scanning text: String) throws(JSONSyntaxError) {
     var text = text
-    let scanned: Result<[(name: String, range: Range<Int>)]?, JSONSyntaxError> = text.withUTF8 { bytes in
+    let scanned: Result<[Field]?, JSONSyntaxError> = text.withUTF8 { bytes in
       var scanner = JSONParser<UTF8>(bytes, wellFormed: true)
       do throws(JSONSyntaxError) {
         return .success(try scanner.scanOptions())
@@ -97,7 +104,7 @@ extension JSONValue {
 extension JSONParser {
   /// Checks a document of options and returns each top-level field's name and value's range,
   /// or nil (the document checked) when it is not an object. Throws where `parseDocument` would.
-  mutating func scanOptions() throws(JSONSyntaxError) -> [(name: String, range: Range<Int>)]? {
+  mutating func scanOptions() throws(JSONSyntaxError) -> [OptionsText.Field]? {
     skipSpace()
     guard peek() == 0x7B else {
       _ = try parseDocument()
@@ -105,7 +112,7 @@ extension JSONParser {
     }
     try enter()
     index += 1
-    var fields: [(name: String, range: Range<Int>)] = []
+    var fields: [OptionsText.Field] = []
     skipSpace()
     if peek() == 0x7D {
       index += 1
@@ -121,7 +128,7 @@ extension JSONParser {
         skipSpace()
         let start = index
         try skipValue()
-        fields.append((name, start..<index))
+        fields.append(OptionsText.Field(name: name, range: start..<index))
         skipSpace()
         switch peek() {
         case 0x2C: index += 1
