@@ -55,15 +55,12 @@ package struct OptionsText: Sendable {
   /// The exact JSON text of field `name`'s value (the first, when the text holds the name twice), or nil.
   package func jsonText(_ name: String) -> Substring? {
     guard let range = range(of: name) else { return nil }
-    // A string of its own, spanned whole (the copy a stored value needs anyway; `String(_:)` of
-    // it then takes the string as it is): no index arithmetic and no alignment to scalars.
-    if let own = text.utf8.withContiguousStorageIfAvailable({
-      String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self)
-    }) {
-      return Substring(own)
+    // A string of its own (the copy a stored value needs anyway; `String(_:)` of a Substring
+    // spanning its whole string takes the string as it is). `text` is native: `init` read it
+    // through `withUTF8`, as `value(_:)` reads it here too.
+    return text.utf8.withContiguousStorageIfAvailable {
+      Substring(String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self))
     }
-    let utf8 = text.utf8
-    return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
   }
 
   /// Field `name`'s value, or nil when the options have no such field.
