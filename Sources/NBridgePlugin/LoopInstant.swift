@@ -57,3 +57,10 @@ extension Duration {
     self = .nanoseconds(Int64(milliseconds.isNaN ? 0 : min(max(milliseconds, 0), 1e12) * 1e6))
   }
 }
+
+extension Double {
+  /// Seconds as a message prints them: `1`, `0.5`.
+  package var formattedSeconds: String {
+    self == rounded() ? String(Int(self)) : String(self)
+  }
+}

@@ -8,14 +8,14 @@ extension Runtime {
   func addJSTimer(_ function: JSObjectRef, milliseconds: Double, repeats: Bool, keepsAlive: Bool) -> Int {
     let held = ScriptValue(function, in: js)
     let delay = Duration(clampingMilliseconds: milliseconds)
-    let box = TimerID()
+    let box = LoopBox(0)
     let id = loop.addTimer(delay: delay, interval: repeats ? max(delay, .milliseconds(1)) : nil, keepsAlive: keepsAlive) {
       [unowned self] in
-      if !repeats { self.jsTimers[box.id] = nil }
+      if !repeats { self.jsTimers[box.value] = nil }
       do { try self.js.call(held.ref, []) } catch let error as JSException { self.reportUncaught(error.value) } catch {}
       self.afterCallback()
     }
-    box.id = id
+    box.value = id
     jsTimers[id] = held
     return id
   }
@@ -25,10 +25,4 @@ extension Runtime {
     guard jsTimers.removeValue(forKey: id) != nil else { return }
     loop.cancelTimer(id)
   }
-}
-
-/// A timer's id, known only after the timer that needs it was created.
-@BridgeActor
-final class TimerID {
-  var id = 0
 }

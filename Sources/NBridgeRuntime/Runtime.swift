@@ -265,7 +265,7 @@ public final class Runtime {
       slot.state = .failed(bridgeError(from: error))
       return
     }
-    let finished = Flag()
+    let finished = LoopBox(false)
     let task = Task.immediate { @BridgeActor [weak self] in
       do {
         try await plugin.object.start()
@@ -299,7 +299,7 @@ public final class Runtime {
     for (_, call) in callSlots { call.cancel() }
     let live = slots.compactMap(\.plugin)
     guard !live.isEmpty else { return }
-    let stopped = Flag()
+    let stopped = LoopBox(false)
     Task.immediate { @BridgeActor in
       for plugin in live { await plugin.object.stop() }
       stopped.value = true
@@ -326,15 +326,9 @@ public final class Runtime {
   }
 }
 
-extension Double {
-  /// Seconds as a message prints them: `1`, `0.5`.
-  package var formattedSeconds: String {
-    self == rounded() ? String(Int(self)) : String(self)
-  }
-}
-
-/// A Boolean shared between a task and the code that started it, both on the loop.
+/// A value shared on the loop between a closure and the code that made it (a task's end, a timer's own id).
 @BridgeActor
-final class Flag {
-  var value = false
+final class LoopBox<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
