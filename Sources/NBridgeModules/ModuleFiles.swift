@@ -158,3 +158,8 @@ extension ModuleLoader {
     ThrownValue(value: host.error(message, code: code))
   }
 }
+
+extension ExtensionHost {
+  /// The entry's folder: where the manifest (and its import map) lives.
+  var entryDirectory: String { entryPath.isEmpty ? "/" : dirOf(entryPath) }
+}

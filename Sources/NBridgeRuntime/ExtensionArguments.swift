@@ -42,18 +42,6 @@ package struct ExtensionArguments {
     try js.withUTF16(arguments[i], body)
   }
 
-  /// Calls `body` with argument `i` as a byte string (`String(value)`, each code unit's low byte:
-  /// the Fetch standard's methods, header names and values), NUL-terminated, valid during the call.
-  package func withByteString<R>(_ i: Int, _ body: (UnsafePointer<CChar>) -> R) -> R {
-    withUTF16(i) { units in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: units.count + 1) { bytes in
-        for (n, unit) in units.enumerated() { bytes[n] = CChar(truncatingIfNeeded: unit) }
-        bytes[units.count] = 0
-        return body(UnsafePointer(bytes.baseAddress!))
-      }
-    } ?? body("")
-  }
-
   /// Argument `i` as a function the extension may keep and call later; nil when it is not a function.
   package func callback(_ i: Int) -> ExtensionCallback? {
     guard let object = js.object(arguments[i]), JSObjectIsFunction(js.ref, object), let runtime = Runtime.current
@@ -74,10 +62,5 @@ package struct ExtensionArguments {
   /// Argument `i` as a value to hand back through the host.
   package func value(_ i: Int) -> ScriptValue {
     ScriptValue(arguments[i] ?? JSValueMakeUndefined(js.ref), in: js)
-  }
-
-  /// Argument `i`, a JSON text, parsed (nil when it is not one).
-  package func json(_ i: Int) -> JSONValue? {
-    try? js.withUTF16(arguments[i]) { units throws(JSONSyntaxError) in try JSONValue(parsingUTF16: units) }
   }
 }

@@ -34,9 +34,6 @@ package struct ExtensionHost {
   /// The run's entry file (absolute; empty before the entry is known).
   package var entryPath: String { runtime.entryPath }
 
-  /// The entry's folder: where the manifest (and its import map) lives.
-  package var entryDirectory: String { runtime.entryPath.isEmpty ? "/" : dirOf(runtime.entryPath) }
-
   /// The folder the run may read files from (`fetch` of `file:` URLs, the module loader): the
   /// entry's, or the wider one `nbridge test` sets; as the entry's path spells it, and resolved.
   package var readableFolder: (lexical: String, folder: PageFolder?)? { runtime.readableFolder }

@@ -44,7 +44,4 @@ package final class ExtensionPromise {
       runtime.afterCallback()
     }
   }
-
-  /// Rejects the Promise with an `Error` of `message`.
-  package func reject(_ message: String) { resolve(.error(message)) }
 }

@@ -23,13 +23,6 @@ package enum ExtensionResult {
   case value(ScriptValue)
   /// A value the extension made through its host, thrown from the call (a SyntaxError, a coded `Error`).
   case thrown(ScriptValue)
-
-  /// An `ArrayBuffer` holding a copy of `bytes`.
-  package static func arrayBuffer(copying bytes: UnsafeRawBufferPointer) -> ExtensionResult {
-    let copy = malloc(max(bytes.count, 1))!
-    if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
-    return .arrayBuffer(UnsafeMutableRawBufferPointer(start: copy, count: bytes.count))
-  }
 }
 
 extension JSContext {

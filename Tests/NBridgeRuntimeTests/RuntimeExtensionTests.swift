@@ -180,14 +180,14 @@ import Testing
           return total.map { .number(Double($0)) } ?? .null
         },
         .init("rich", result: { _, _, _ in
-          .array([.utf16([0xD800, 0x41]), [UInt8]([1, 2, 3]).withUnsafeBytes { .arrayBuffer(copying: $0) }])
+          .array([.utf16([0xD800, 0x41]), arrayBuffer([1, 2, 3])])
         }),
         .init("fail", result: { _, _, _ in .error("it failed") }),
         .init("nothing", result: { _, _, _ in nil }),
         .init("keep", result: { kept, host, args in
           kept.callback = args.callback(0)
           _ = host.loop.addTimer(delay: .milliseconds(1), interval: nil, keepsAlive: true) {
-            kept.callback?.call([.utf16([0x6F, 0x6B]), [UInt8]([7]).withUnsafeBytes { .arrayBuffer(copying: $0) }])
+            kept.callback?.call([.utf16([0x6F, 0x6B]), arrayBuffer([7])])
           }
           return nil
         }),
@@ -228,7 +228,7 @@ import Testing
         pending.promises.append(promise)
         _ = host.loop.addTimer(delay: .milliseconds(1), interval: nil, keepsAlive: true) {
           switch outcome {
-          case "fail": promise.reject("it failed")
+          case "fail": promise.resolve(.error("it failed"))
           case "nothing": promise.resolve()
           default: promise.resolve(.utf16([0xD800, 0x6F, 0x6B]))
           }
@@ -327,4 +327,11 @@ import Testing
     #expect(nothing == "")
     #expect(stderr.text.withLock { $0 }.contains("SyntaxError: refused by the transform"))
   }
+}
+
+/// An `ArrayBuffer` result of `bytes`: memory from `malloc`, which JavaScriptCore takes over.
+private func arrayBuffer(_ bytes: [UInt8]) -> ExtensionResult {
+  let memory = UnsafeMutableRawBufferPointer(start: malloc(max(bytes.count, 1)), count: bytes.count)
+  bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
+  return .arrayBuffer(memory)
 }
