@@ -58,7 +58,7 @@ extension ExtensionHost {
   }
 
   /// A string of the UTF-16 `units` (no Swift string made on the way).
-  package func string(units: [UInt16]) -> ScriptValue { wrap(js.string(units: units)) }
+  package func string(units: [UInt16]) -> ScriptValue { wrap(js.string(units)) }
 
   /// An array of `values`.
   package func array(_ values: [ScriptValue]) -> ScriptValue {
@@ -100,13 +100,13 @@ extension ExtensionHost {
   /// (the global object when nil); throws what it throws.
   package func evaluate(units: [UInt16], url: String, this: ScriptValue? = nil) throws(ThrownValue) -> ScriptValue {
     try rethrowing { () throws(JSException) in
-      wrap(try js.evaluate(units: units, url: url, this: this.flatMap { js.object($0.ref) }))
+      wrap(try js.evaluate(units, url: url, this: this.flatMap { js.object($0.ref) }))
     }
   }
 
   /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
   package func checkSyntax(units: [UInt16], url: String) throws(ThrownValue) {
-    try rethrowing { () throws(JSException) in try js.checkSyntax(units: units, url: url) }
+    try rethrowing { () throws(JSException) in try js.checkSyntax(units, url: url) }
   }
 
   /// Parses `source` as a script named `url` without running it; throws its SyntaxError.

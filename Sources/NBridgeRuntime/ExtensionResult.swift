@@ -32,7 +32,7 @@ extension JSContext {
     case .json(let json):
       return value(json)
     case .utf16(let units):
-      return string(units: units)
+      return string(units)
     case .utf8(let text):
       return utf8String(text)
     case .array(let items):

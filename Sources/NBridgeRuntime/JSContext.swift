@@ -61,37 +61,18 @@ final class JSContext {
     return try body()
   }
 
-  /// Evaluates `source` as a script named `url`; returns the result or throws the JS exception.
+  /// Evaluates `source` as a script named `url`, its top-level `this` being `this` (the global
+  /// object when nil); returns the result or throws the JS exception.
   @discardableResult
-  func evaluate(_ source: String, url: String) throws(JSException) -> JSValueRef {
+  func evaluate(_ source: some JSText, url: String, this: JSObjectRef? = nil) throws(JSException) -> JSValueRef {
     try withScript(source.makeJSString(), url: url) { script, name, exception in
-      JSEvaluateScript(ref, script, nil, name, 1, &exception) ?? JSValueMakeUndefined(ref)
-    }
-  }
-
-  /// Evaluates the UTF-16 `units` as a script named `url` (no Swift string made on the way),
-  /// its top-level `this` being `this` (the global object when nil).
-  func evaluate(units: [UInt16], url: String, this: JSObjectRef? = nil) throws(JSException) -> JSValueRef {
-    try withScript(units.makeJSString(), url: url) { script, name, exception in
       JSEvaluateScript(ref, script, this, name, 1, &exception) ?? JSValueMakeUndefined(ref)
     }
   }
 
-  /// Parses the UTF-16 `units` as a script named `url` without running it; throws its SyntaxError.
-  func checkSyntax(units: [UInt16], url: String) throws(JSException) {
-    try checkSyntax(units.makeJSString(), url: url)
-  }
-
-  /// Parses `source` as a script named `url` without running it; throws its SyntaxError. ASCII
-  /// text stays 8-bit: JavaScriptCore parses it with the code a start runs anyway, not its
-  /// 16-bit parser's (about 0.2 MiB more of its pages resident).
-  func checkSyntax(_ source: String, url: String) throws(JSException) {
-    try checkSyntax(source.makeJSString(), url: url)
-  }
-
-  /// Parses `script` (released after) as a script named `url`; throws its SyntaxError.
-  private func checkSyntax(_ script: JSStringRef, url: String) throws(JSException) {
-    try withScript(script, url: url) { script, name, exception in
+  /// Parses `source` as a script named `url` without running it; throws its SyntaxError.
+  func checkSyntax(_ source: some JSText, url: String) throws(JSException) {
+    try withScript(source.makeJSString(), url: url) { script, name, exception in
       _ = JSCheckScriptSyntax(ref, script, name, 1, &exception)
     }
   }
@@ -149,11 +130,8 @@ final class JSContext {
     }
   }
 
-  /// A JS string value.
-  func string(_ text: String) -> JSValueRef { releasing(text.makeJSString()) { JSValueMakeString(ref, $0) } }
-
-  /// A JS string of the UTF-16 `units`, as they are (no Swift string made on the way).
-  func string(units: [UInt16]) -> JSValueRef { releasing(units.makeJSString()) { JSValueMakeString(ref, $0) } }
+  /// A JS string of `text`.
+  func string(_ text: some JSText) -> JSValueRef { releasing(text.makeJSString()) { JSValueMakeString(ref, $0) } }
 
   /// A JS string of NUL-terminated UTF-8 (`""` for NULL), made without a Swift `String`.
   func utf8String(_ text: UnsafePointer<CChar>?) -> JSValueRef {

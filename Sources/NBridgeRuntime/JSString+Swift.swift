@@ -1,7 +1,15 @@
 import CJavaScriptCore
 
+/// Text JavaScriptCore takes as a string: a Swift string (ASCII stays 8-bit, which JavaScriptCore
+/// parses with the code a start runs anyway, not its 16-bit parser's), or UTF-16 code units as
+/// they are (no Swift string made on the way).
+protocol JSText {
+  /// A new `JSStringRef` holding this text; the caller releases it.
+  func makeJSString() -> JSStringRef
+}
+
 /// Converts between Swift strings and JavaScriptCore strings (UTF-16 inside).
-extension String {
+extension String: JSText {
   /// Copies a `JSStringRef`'s UTF-16 code units into a Swift string.
   init(jsString: JSStringRef) {
     let length = JSStringGetLength(jsString)
@@ -40,7 +48,7 @@ extension String {
   }
 }
 
-extension [UInt16] {
+extension [UInt16]: JSText {
   /// A new `JSStringRef` holding these UTF-16 code units as they are; the caller releases it.
   func makeJSString() -> JSStringRef {
     withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }

@@ -9,27 +9,24 @@ package enum SyntaxCheck {
   package static func errors(_ scripts: [[UInt16]], path: String) -> [(message: String, line: Int)?] {
     let context = JSGlobalContextCreate(nil)!
     defer { JSGlobalContextRelease(context) }
-    let name = JSStringCreateWithUTF8CString(path)
+    let name = path.makeJSString()
     defer { JSStringRelease(name) }
     return scripts.map { units in
-      let script = units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }
+      let script = units.makeJSString()
       defer { JSStringRelease(script) }
       var exception: JSValueRef?
-      guard !JSCheckScriptSyntax(context, script, name, 1, &exception), let exception,
-        let error = JSValueToObject(context, exception, nil)
+      guard !JSCheckScriptSyntax(context, script, name, 1, &exception),
+        let error = exception.flatMap({ JSValueToObject(context, $0, nil) })
       else { return nil }
       func property(_ key: String) -> JSValueRef? {
-        let keyString = JSStringCreateWithUTF8CString(key)
+        let keyString = key.makeJSString()
         defer { JSStringRelease(keyString) }
         return JSObjectGetProperty(context, error, keyString, nil)
       }
-      var message = ""
-      if let value = property("message"), let text = JSValueToStringCopy(context, value, nil) {
-        defer { JSStringRelease(text) }
-        let count = JSStringGetLength(text)
-        message = String(decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(text), count: count), as: UTF16.self)
-      }
-      return (message, property("line").map { Int(saturating: JSValueToNumber(context, $0, nil)) } ?? 0)
+      let text = property("message").flatMap { JSValueToStringCopy(context, $0, nil) }
+      defer { text.map(JSStringRelease) }
+      let line = property("line").map { Int(saturating: JSValueToNumber(context, $0, nil)) } ?? 0
+      return (text.map { String(jsString: $0) } ?? "", line)
     }
   }
 }
