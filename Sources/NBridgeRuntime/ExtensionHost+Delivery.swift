@@ -8,15 +8,28 @@ extension ExtensionHost {
 
   /// Closes the delivery gate: JS timers freeze, and events, call answers and streamed values
   /// wait, in order, until it opens.
-  package func holdDeliveries() { runtime.holdDeliveries() }
+  package func holdDeliveries() {
+    runtime.deliveriesHeld = true
+    runtime.loop.jsTimersFrozen = true
+  }
 
   /// Opens the delivery gate (JS timers run again, new deliveries go in at once); what waited
   /// stays until `deliverHeld()`. False when the gate was open.
   @discardableResult
-  package func openDeliveries() -> Bool { runtime.openDeliveries() }
+  package func openDeliveries() -> Bool {
+    guard runtime.deliveriesHeld else { return false }
+    runtime.deliveriesHeld = false
+    runtime.loop.jsTimersFrozen = false
+    return true
+  }
 
   /// Delivers, in order, what waited while the gate was closed (until it closes again).
-  package func deliverHeld() { runtime.deliverHeld() }
+  package func deliverHeld() {
+    let runtime = self.runtime
+    while !runtime.deliveriesHeld, runtime.exitCode == nil, !runtime.heldDeliveries.isEmpty {
+      runtime.heldDeliveries.removeFirst().body()
+    }
+  }
 
   /// The event sink when the run's JS is a window's page (`nbridge app`): events and moves
   /// reach it as script; nil headless, where they reach the run's own context.

@@ -3,7 +3,8 @@ import NBridgePlugin
 /// The delivery gate: every way into JS from outside a JS call (events, call answers, streamed
 /// values, an extension's Promise) goes through `deliverToJS`. While the gate is closed (the
 /// lifecycle extension closes it when it suspends the app) what comes waits in `heldDeliveries`,
-/// in order, and JS timers are frozen; once it is open again, `deliverHeld` hands over what waited.
+/// in order, and JS timers are frozen; once it is open again, `deliverHeld` hands over what waited
+/// (`ExtensionHost+Delivery` opens and closes it).
 extension Runtime {
   /// Runs `body` (which enters JS) now, or, while the gate is closed, once it is open and
   /// `deliverHeld` runs; a `key` replaces a waiting delivery with the same key (a pasteboard
@@ -17,30 +18,6 @@ extension Runtime {
       return
     }
     heldDeliveries.append(HeldDelivery(key: key, body: body))
-  }
-
-  /// Closes the gate: JS timers are frozen, and what comes for JS waits.
-  func holdDeliveries() {
-    deliveriesHeld = true
-    loop.jsTimersFrozen = true
-  }
-
-  /// Opens the gate: JS timers run again, and what comes for JS goes in at once; what waited
-  /// stays until `deliverHeld`. False when the gate was open.
-  @discardableResult
-  func openDeliveries() -> Bool {
-    guard deliveriesHeld else { return false }
-    deliveriesHeld = false
-    loop.jsTimersFrozen = false
-    return true
-  }
-
-  /// Delivers, in order, what waited while the gate was closed (until it closes again).
-  func deliverHeld() {
-    while !deliveriesHeld, exitCode == nil, !heldDeliveries.isEmpty {
-      let next = heldDeliveries.removeFirst()
-      next.body()
-    }
   }
 }
 
