@@ -283,7 +283,9 @@
   const inFlight = [];
   const freeIds = [];
   let nextId = 0;
-  function send(code, json, callback, decode) {
+  // `first`: the first call at the end of a turn (`queue`), whose answer at once counts from the
+  // microtask its Promise settles in.
+  function send(code, json, callback, decode, first) {
     if (start === undefined) {
       const promise = native.call(code, json, callback);
       return decode === undefined ? promise : promise.then(decode);
@@ -303,6 +305,10 @@
     }
     if (value !== native) {
       freeIds.push(id);
+      if (first) {
+        const answered = value === null ? answeredAtOnce : () => (answeredAtOnce(), value);
+        return (resolved ??= OriginalPromise.resolve()).then(answered);
+      }
       if (decode !== undefined && typeof value === 'string') return OriginalPromise.resolve(value).then(decode);
       return OriginalPromise.resolve(value);
     }
@@ -335,22 +341,7 @@
   function queue(code, json) {
     if (!startedSinceAnswer) {
       startedSinceAnswer = true;
-      if (queued.length) startQueued();
-      const id = freeIds.length ? freeIds.pop() : nextId++;
-      let value;
-      try {
-        value = start(code, id, json);
-      } catch (e) {
-        freeIds.push(id);
-        return OriginalPromise.reject(e);
-      }
-      if (value === native) return pending(id);
-      freeIds.push(id);
-      const answered = value === null ? answeredAtOnce : () => {
-        startedSinceAnswer = false;
-        return value;
-      };
-      return (resolved ??= OriginalPromise.resolve()).then(answered);
+      return send(code, json, undefined, undefined, true);
     }
     const id = freeIds.length ? freeIds.pop() : nextId++;
     if (!queued.length) (resolved ??= OriginalPromise.resolve()).then(startQueued);
