@@ -83,8 +83,9 @@ extension ModuleLoader {
   /// `native.saveGraph(record)`: keeps the loader's record of the entry's graph, a JSON array
   /// with a row per module that starts `[path, url, flags]` (flags bit 1: compiled as a generator).
   func saveGraph(_ args: ExtensionArguments, _ host: ExtensionHost) -> JSONValue? {
+    guard cache != nil else { return nil }
     let record = try? args.withUTF16(0) { units throws(JSONSyntaxError) in try JSONValue(parsingUTF16: units) }
-    guard cache != nil, case .array(let rows)? = record else { return nil }
+    guard case .array(let rows)? = record else { return nil }
     var modules: [(path: String, generator: Bool)] = []
     for row in rows {
       guard case .array(let cells) = row, cells.count > 2, case .string(let path) = cells[0],
